@@ -1,0 +1,85 @@
+#include "app/demo.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+
+#include "auth/credentials.hpp"
+
+namespace syndic {
+
+using nlohmann::json;
+
+std::string ensure_demo_syndicate(Database& db, const Clock& clock, const ToolRegistry& registry) {
+    if (auto existing = find_demo_syndicate(db)) return existing->id;
+
+    WriteTransaction whole(db);  // the demo is created entirely or not at all
+    const std::string syndicate = create_syndicate(db, clock, demo_syndicate_name, true);
+    CallerContext admin{syndicate, "", {"*"}, Role::admin};
+    auto call = [&](const char* tool, const json& args) { return registry.call(tool, args, admin, db, clock); };
+
+    struct DemoUnit {
+        const char* number;
+        const char* type;
+        int floor;
+        double fraction;
+        double area_sq_ft;
+        const char* linked_to;
+    };
+    const DemoUnit units[] = {
+        {"101", "apartment", 1, 14.5, 980, nullptr}, {"102", "apartment", 1, 14.5, 975, nullptr},
+        {"201", "apartment", 2, 15.0, 1010, nullptr}, {"202", "apartment", 2, 15.0, 1005, nullptr},
+        {"301", "apartment", 3, 16.0, 1090, nullptr}, {"302", "apartment", 3, 16.0, 1085, nullptr},
+        {"P-1", "parking", -1, 1.5, 160, "101"},     {"P-2", "parking", -1, 1.5, 160, "102"},
+        {"P-3", "parking", -1, 1.5, 160, "202"},     {"P-4", "parking", -1, 1.5, 160, "301"},
+        {"R-1", "storage", -1, 1.5, 45, "201"},      {"R-2", "storage", -1, 1.5, 45, "302"},
+    };
+    std::map<std::string, std::string> ids;
+    int lot = 6'123'401;
+    for (const auto& u : units) {
+        json args = {{"number", u.number}, {"type", u.type}, {"floor", u.floor},
+                     {"fractionPercent", u.fraction}, {"areaSqFt", u.area_sq_ft},
+                     {"cadastralLot", std::to_string(lot++)}};
+        if (std::string(u.type) == "apartment") {
+            args["bedrooms"] = u.floor == 3 ? 3 : 2;
+            args["bathrooms"] = u.floor == 3 ? 2 : 1;
+        }
+        if (u.linked_to) args["linkedUnits"] = json::array({ids.at(u.linked_to)});
+        ids[u.number] = call("create_unit", args)["id"];
+    }
+
+    struct DemoCoOwner {
+        const char* unit;
+        const char* first;
+        const char* last;
+        const char* email;
+        const char* phone;
+        double fraction;
+        bool primary;
+        bool resident;
+        const char* language;
+        bool portal;
+    };
+    const DemoCoOwner people[] = {
+        {"101", "Marie", "Tremblay", "marie.tremblay@example.ca", "+15145550101", 16.0, true, true, "fr", true},
+        {"102", "Jean-François", "Gagnon", "jf.gagnon@example.ca", "+15145550102", 8.0, true, true, "fr", true},
+        {"102", "Isabelle", "Roy", "isabelle.roy@example.ca", nullptr, 8.0, false, true, "fr", false},
+        {"201", "Émilie", "Bélanger", "emilie.belanger@example.ca", "+15145550201", 16.5, true, true, "fr", true},
+        {"202", "David", "Thompson", "david.thompson@example.com", "+15145550202", 16.5, true, true, "en", true},
+        {"301", "Luc", "Côté", "luc.cote@example.ca", "+15145550301", 8.75, true, true, "fr", false},
+        {"301", "Nathalie", "Côté", nullptr, nullptr, 8.75, false, true, "fr", false},
+        {"302", "Sophie", "Lavoie", "sophie.lavoie@example.ca", "+14385550302", 17.5, true, false, "fr", true},
+    };
+    for (const auto& p : people) {
+        json args = {{"unitId", ids.at(p.unit)}, {"firstName", p.first}, {"lastName", p.last},
+                     {"fractionPercent", p.fraction}, {"isPrimary", p.primary}, {"isResident", p.resident},
+                     {"language", p.language}, {"hasPortalAccess", p.portal}};
+        if (p.email) args["email"] = p.email;
+        if (p.phone) args["phone"] = p.phone;
+        call("create_co_owner", args);
+    }
+    whole.commit();
+    return syndicate;
+}
+
+}  // namespace syndic

@@ -1,0 +1,17 @@
+// The demo syndicate: a small realistic building (units whose fractions sum to 100, co-owners,
+// parking and storage linked to apartments), entered through the tools like any client would.
+#pragma once
+#include <string>
+
+#include "core/clock.hpp"
+#include "storage/database.hpp"
+#include "tools/registry.hpp"
+
+namespace syndic {
+
+inline constexpr const char* demo_syndicate_name = "Syndicat de la copropriété Le Jardin Saint-Denis (démo)";
+
+// The demo syndicate's id, creating it with its data when the database has none.
+std::string ensure_demo_syndicate(Database& db, const Clock& clock, const ToolRegistry& registry);
+
+}  // namespace syndic

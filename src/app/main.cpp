@@ -1,0 +1,302 @@
+// syndic-mcp's command line (decisions 1): serve (MCP on stdio, the default), init, keys, demo,
+// tools. Wires the layers together; holds no rule of its own.
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+#include <spdlog/sinks/basic_file_sink.h>
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "app/demo.hpp"
+#include "auth/credentials.hpp"
+#include "jsonrpc/dispatcher.hpp"
+#include "mcp/server.hpp"
+#include "modules/modules.hpp"
+#include "storage/database.hpp"
+#include "transport/stdio_transport.hpp"
+
+namespace {
+
+using namespace syndic;
+using nlohmann::json;
+
+std::string env(const char* name) {
+    const char* value = std::getenv(name);
+    return value ? value : "";
+}
+
+std::string default_db_path() {
+    if (auto p = env("SYNDIC_DB"); !p.empty()) return p;
+    if (auto x = env("XDG_DATA_HOME"); !x.empty()) return x + "/syndic-mcp/syndic.db";
+    if (auto h = env("HOME"); !h.empty()) return h + "/.local/share/syndic-mcp/syndic.db";
+    return "syndic.db";
+}
+
+std::vector<std::string> split_list(const std::string& text) {
+    std::vector<std::string> out;
+    std::stringstream in(text);
+    for (std::string item; std::getline(in, item, ',');) {
+        const auto first = item.find_first_not_of(' ');
+        if (first == std::string::npos) continue;
+        out.push_back(item.substr(first, item.find_last_not_of(' ') - first + 1));
+    }
+    return out;
+}
+
+void setup_logging(const std::string& level, const std::string& file) {
+    std::shared_ptr<spdlog::logger> logger;
+    if (file.empty()) logger = spdlog::stderr_logger_mt("syndic-mcp");
+    else logger = spdlog::basic_logger_mt("syndic-mcp", file);
+    logger->set_level(spdlog::level::from_str(level));
+    logger->flush_on(spdlog::level::info);
+    spdlog::set_default_logger(logger);
+}
+
+struct Common {
+    std::string db_path = default_db_path();
+    std::string log_level = "info";
+    std::string log_file;
+};
+
+// The syndicate a command works on: the one given, else the only one.
+std::string pick_syndicate(Database& db, const std::string& given) {
+    const auto all = list_syndicates(db);
+    if (!given.empty()) {
+        for (const auto& s : all)
+            if (s.id == given) return s.id;
+        throw std::runtime_error("no syndicate with id " + given + " in " + db.path());
+    }
+    if (all.size() == 1) return all.front().id;
+    if (all.empty()) throw std::runtime_error("the database has no syndicate yet: run `syndic-mcp init --name \"...\"`");
+    std::string list;
+    for (const auto& s : all) list += "\n  " + s.id + "  " + s.name;
+    throw std::runtime_error("the database has several syndicates; pass --syndicate ID:" + list);
+}
+
+std::vector<std::string> checked_scopes(const ToolRegistry& registry, const std::string& text) {
+    if (text.empty() || text == "*") return {all_scopes};
+    auto known = registry.all_scopes();
+    for (const char* s : {"read:co-owners", "write:co-owners", "read:meetings", "write:meetings"})
+        if (std::find(known.begin(), known.end(), s) == known.end()) known.push_back(s);
+    auto scopes = split_list(text);
+    for (const auto& s : scopes)
+        if (std::find(known.begin(), known.end(), s) == known.end()) {
+            std::string list;
+            for (const auto& k : known) list += " " + k;
+            throw std::runtime_error("unknown scope '" + s + "'; known scopes:" + list);
+        }
+    return scopes;
+}
+
+int serve(const Common& common, const std::string& api_key, const std::string& modules, std::size_t page_size) {
+    ToolRegistry registry(all_tool_handlers(), split_list(modules));
+    SystemClock clock;
+    std::unique_ptr<Database> db;  // opened by the first call that needs it
+    StdioTransport transport(std::cin, std::cout);
+    McpServer server(
+        registry,
+        [&]() -> Database& {
+            if (!db) db = Database::open(common.db_path);
+            return *db;
+        },
+        clock, McpOptions{api_key.empty() ? std::nullopt : std::optional(api_key), page_size},
+        [&](const std::string& line) { transport.send(line); });
+    jsonrpc::Dispatcher dispatcher;
+    server.attach(dispatcher);
+    spdlog::info("syndic-mcp {} serving MCP on stdio: {} tools, database {}{}", server_version(),
+                 registry.tools().size(), common.db_path, api_key.empty() ? " (no API key: calls will fail NOT_AUTHENTICATED)" : "");
+    transport.run([&](const std::string& line) { server.peek(line); },
+                  [&](const std::string& line) {
+                      if (auto answer = dispatcher.handle(line)) transport.send(*answer);
+                  });
+    spdlog::info("end of input: stopping");
+    return 0;
+}
+
+void print_key(const IssuedKey& key, const std::string& syndicate_id, bool as_json, const char* id_name) {
+    if (as_json) std::cout << json{{id_name, id_name == std::string("syndicateId") ? syndicate_id : key.id}, {"apiKey", key.secret}}.dump() << "\n";
+    else std::cout << key.secret << "\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"syndic-mcp: the administration of a Quebec co-ownership syndicate (syndicat de copropriété), "
+                 "served to AI assistants over MCP.",
+                 "syndic-mcp"};
+    app.set_version_flag("--version", std::string("syndic-mcp ") + SYNDIC_VERSION);
+    Common common;
+    app.add_option("--db", common.db_path, "SQLite database file (env SYNDIC_DB)")
+        ->capture_default_str();
+    app.add_option("--log-level", common.log_level, "trace, debug, info, warn, error or off")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
+    app.add_option("--log-file", common.log_file, "write logs to this file instead of stderr");
+
+    std::string api_key = env("SYNDIC_API_KEY");
+    std::string modules = env("SYNDIC_MODULES");
+    std::size_t page_size = 0;
+    auto* serve_cmd = app.add_subcommand("serve", "Serve MCP on stdin/stdout (the default)");
+    for (auto* cmd : {static_cast<CLI::App*>(&app), serve_cmd}) {
+        cmd->add_option("--api-key", api_key, "API key every call uses (env SYNDIC_API_KEY)");
+        cmd->add_option("--modules", modules, "offer only these modules' tools, comma-separated (env SYNDIC_MODULES)");
+        cmd->add_option("--tools-page-size", page_size, "tools per tools/list page (0: all in one page)");
+    }
+
+    std::string init_name;
+    bool init_json = false;
+    auto* init_cmd = app.add_subcommand("init", "Create the database if missing and a syndicate; print its admin API key once");
+    init_cmd->add_option("--name", init_name, "the syndicate's name")->required();
+    init_cmd->add_flag("--json", init_json, "print {\"syndicateId\":..,\"apiKey\":..}");
+
+    auto* keys_cmd = app.add_subcommand("keys", "Create, list and revoke API keys");
+    keys_cmd->require_subcommand(1);
+    std::string key_syndicate, key_role = "member", key_scopes, key_name = "api key", revoke_id;
+    bool key_json = false;
+    auto* keys_create = keys_cmd->add_subcommand("create", "Create an API key and print it once");
+    keys_create->add_option("--syndicate", key_syndicate, "syndicate id (default: the only one)");
+    keys_create->add_option("--role", key_role, "admin or member")->capture_default_str()->check(CLI::IsMember({"admin", "member"}));
+    keys_create->add_option("--scopes", key_scopes, "comma-separated scopes (default: every scope)");
+    keys_create->add_option("--name", key_name, "a label to recognise the key")->capture_default_str();
+    keys_create->add_flag("--json", key_json, "print {\"apiKeyId\":..,\"apiKey\":..}");
+    auto* keys_list = keys_cmd->add_subcommand("list", "List API keys (never their secrets)");
+    keys_list->add_option("--syndicate", key_syndicate, "only this syndicate's keys");
+    keys_list->add_flag("--json", key_json, "print a JSON array");
+    auto* keys_revoke = keys_cmd->add_subcommand("revoke", "Revoke an API key");
+    keys_revoke->add_option("id", revoke_id, "the key's id (or a unique prefix of it)")->required();
+
+    bool demo_json = false;
+    std::string demo_key_file;
+    auto* demo_cmd = app.add_subcommand("demo", "Create (or reuse) a demo syndicate with realistic data and print an admin key for it");
+    demo_cmd->add_flag("--json", demo_json, "print {\"syndicateId\":..,\"apiKey\":..}");
+    demo_cmd->add_option("--key-file", demo_key_file,
+                         "keep the key in this file (mode 600) and print that one again while it is valid");
+
+    bool tools_json = false;
+    auto* tools_cmd = app.add_subcommand("tools", "Print the tool catalogue with each tool's scope");
+    tools_cmd->add_flag("--json", tools_json, "print the tools/list descriptors with scopes");
+    tools_cmd->add_option("--modules", modules, "only these modules, comma-separated");
+
+    app.footer(
+        "Environment: SYNDIC_DB (database file), SYNDIC_API_KEY (credential for serve), SYNDIC_MODULES (tool subset).\n"
+        "Default database: $XDG_DATA_HOME/syndic-mcp/syndic.db, else ~/.local/share/syndic-mcp/syndic.db.\n"
+        "Logs go to stderr (or --log-file), never to stdout.");
+
+    CLI11_PARSE(app, argc, argv);
+
+    try {
+        setup_logging(common.log_level, common.log_file);
+        SystemClock clock;
+
+        if (init_cmd->parsed()) {
+            auto db = Database::open(common.db_path);
+            WriteTransaction tx(*db);
+            const auto id = create_syndicate(*db, clock, init_name, false);
+            const auto key = issue_api_key(*db, clock, id, Role::admin, {all_scopes}, "admin (init)");
+            tx.commit();
+            std::cerr << "Created syndicate \"" << init_name << "\" (" << id << ") in " << common.db_path
+                      << ".\nIts admin API key follows; it is shown only this once:\n";
+            print_key(key, id, init_json, "syndicateId");
+            return 0;
+        }
+        if (keys_create->parsed()) {
+            ToolRegistry registry(all_tool_handlers());
+            auto db = Database::open(common.db_path);
+            const auto syndicate = pick_syndicate(*db, key_syndicate);
+            const auto key = issue_api_key(*db, clock, syndicate, *parse_role(key_role),
+                                           checked_scopes(registry, key_scopes), key_name);
+            std::cerr << "Created " << key_role << " key " << key.id << " for syndicate " << syndicate
+                      << "; the secret is shown only this once:\n";
+            print_key(key, syndicate, key_json, "apiKeyId");
+            return 0;
+        }
+        if (keys_list->parsed()) {
+            auto db = Database::open(common.db_path);
+            const auto keys = list_api_keys(*db, key_syndicate.empty() ? std::nullopt : std::optional(key_syndicate));
+            json out = json::array();
+            for (const auto& k : keys) {
+                std::string scopes;
+                for (const auto& s : k.scopes) scopes += (scopes.empty() ? "" : ",") + s;
+                if (key_json)
+                    out.push_back({{"apiKeyId", k.id}, {"syndicateId", k.syndicate_id}, {"name", k.name},
+                                   {"prefix", k.prefix}, {"role", role_name(k.role)}, {"scopes", k.scopes},
+                                   {"createdAt", k.created_at}, {"revokedAt", k.revoked_at ? json(*k.revoked_at) : json(nullptr)}});
+                else
+                    std::cout << k.id << "  " << k.prefix << "…  " << role_name(k.role) << "  "
+                              << (scopes == "*" ? "all scopes" : scopes) << "  " << k.name << "  created "
+                              << k.created_at << (k.revoked_at ? "  REVOKED " + *k.revoked_at : "") << "\n";
+            }
+            if (key_json) std::cout << out.dump(2) << "\n";
+            else if (keys.empty()) std::cerr << "No API keys.\n";
+            return 0;
+        }
+        if (keys_revoke->parsed()) {
+            auto db = Database::open(common.db_path);
+            if (!revoke_api_key(*db, clock, revoke_id)) {
+                std::cerr << "syndic-mcp: no single active key matches '" << revoke_id << "' (see `syndic-mcp keys list`)\n";
+                return 1;
+            }
+            std::cerr << "Revoked key " << revoke_id << ".\n";
+            return 0;
+        }
+        if (demo_cmd->parsed()) {
+            ToolRegistry registry(all_tool_handlers());
+            auto db = Database::open(common.db_path);
+            const bool existed = find_demo_syndicate(*db).has_value();
+            const auto syndicate = ensure_demo_syndicate(*db, clock, registry);
+            if (!demo_key_file.empty()) {
+                std::ifstream in(demo_key_file);
+                std::string kept;
+                if (in >> kept) {
+                    if (auto caller = authenticate(*db, kept); caller && caller->syndicate_id == syndicate) {
+                        std::cerr << "Demo syndicate " << syndicate << ": using the admin key kept in " << demo_key_file << "\n";
+                        print_key({caller->api_key_id, kept}, syndicate, demo_json, "syndicateId");
+                        return 0;
+                    }
+                }
+            }
+            const auto key = issue_api_key(*db, clock, syndicate, Role::admin, {all_scopes}, "demo admin");
+            if (!demo_key_file.empty()) {
+                const auto folder = std::filesystem::path(demo_key_file).parent_path();
+                if (!folder.empty()) std::filesystem::create_directories(folder);
+                std::ofstream out(demo_key_file, std::ios::trunc);
+                out << key.secret << "\n";
+                std::filesystem::permissions(demo_key_file, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+            }
+            std::cerr << (existed ? "Reusing" : "Created") << " the demo syndicate \"" << demo_syndicate_name << "\" ("
+                      << syndicate << ") in " << common.db_path << "; a new admin key for it follows:\n";
+            print_key(key, syndicate, demo_json, "syndicateId");
+            return 0;
+        }
+        if (tools_cmd->parsed()) {
+            ToolRegistry registry(all_tool_handlers(), split_list(modules));
+            if (tools_json) {
+                json out = registry.descriptors();
+                const auto infos = registry.tools();
+                for (std::size_t i = 0; i < infos.size(); ++i) {
+                    out[i]["requiredScope"] = infos[i].required_scope;
+                    out[i]["adminOnly"] = infos[i].admin_only;
+                    out[i]["module"] = infos[i].module;
+                }
+                std::cout << out.dump(2) << "\n";
+            } else {
+                std::string module;
+                for (const auto& t : registry.tools()) {
+                    if (t.module != module) std::cout << (module.empty() ? "" : "\n") << (module = t.module) << "\n";
+                    std::cout << "  " << t.name << std::string(t.name.size() < 24 ? 24 - t.name.size() : 1, ' ')
+                              << t.required_scope << (t.admin_only ? " (admin)" : "") << "  " << t.title << "\n";
+                }
+            }
+            return 0;
+        }
+        return serve(common, api_key, modules, page_size);
+    } catch (const std::exception& e) {
+        std::cerr << "syndic-mcp: " << e.what() << "\n";
+        return 1;
+    }
+}

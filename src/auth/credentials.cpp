@@ -1,0 +1,134 @@
+#include "auth/credentials.hpp"
+
+#include <sstream>
+
+#include "core/ids.hpp"
+
+namespace syndic {
+namespace {
+
+std::string join_scopes(const std::vector<std::string>& scopes) {
+    std::string out;
+    for (const auto& s : scopes) out += (out.empty() ? "" : " ") + s;
+    return out;
+}
+
+std::vector<std::string> split_scopes(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string s; in >> s;) out.push_back(s);
+    return out;
+}
+
+}  // namespace
+
+std::string role_name(Role role) { return role == Role::admin ? "admin" : "member"; }
+
+std::optional<Role> parse_role(const std::string& text) {
+    if (text == "admin") return Role::admin;
+    if (text == "member") return Role::member;
+    return std::nullopt;
+}
+
+std::string create_syndicate(Database& db, const Clock& clock, const std::string& name, bool is_demo) {
+    const std::string id = new_uuid();
+    auto q = db.prepare("INSERT INTO syndicates (id, name, is_demo, created_at) VALUES (?, ?, ?, ?)");
+    q->bind(1, id);
+    q->bind(2, name);
+    q->bind(3, is_demo ? 1 : 0);
+    q->bind(4, to_utc_iso(clock.now()));
+    q->exec();
+    return id;
+}
+
+std::vector<Syndicate> list_syndicates(Database& db) {
+    std::vector<Syndicate> out;
+    auto q = db.prepare("SELECT id, name, is_demo, created_at FROM syndicates ORDER BY created_at, id");
+    while (q->executeStep())
+        out.push_back({q->getColumn(0).getString(), q->getColumn(1).getString(),
+                       q->getColumn(2).getInt() != 0, q->getColumn(3).getString()});
+    return out;
+}
+
+std::optional<Syndicate> find_demo_syndicate(Database& db) {
+    for (auto& s : list_syndicates(db))
+        if (s.is_demo) return s;
+    return std::nullopt;
+}
+
+IssuedKey issue_api_key(Database& db, const Clock& clock, const std::string& syndicate_id, Role role,
+                        const std::vector<std::string>& scopes, const std::string& name) {
+    IssuedKey key{new_uuid(), new_api_key()};
+    auto q = db.prepare(
+        "INSERT INTO api_keys (id, syndicate_id, name, key_hash, key_prefix, role, scopes, created_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+    q->bind(1, key.id);
+    q->bind(2, syndicate_id);
+    q->bind(3, name);
+    q->bind(4, sha256_hex(key.secret));
+    q->bind(5, key.secret.substr(0, 8));
+    q->bind(6, role_name(role));
+    q->bind(7, join_scopes(scopes));
+    q->bind(8, to_utc_iso(clock.now()));
+    q->exec();
+    return key;
+}
+
+std::vector<ApiKeyInfo> list_api_keys(Database& db, const std::optional<std::string>& syndicate_id) {
+    std::vector<ApiKeyInfo> out;
+    auto q = db.prepare(
+        "SELECT id, syndicate_id, name, key_prefix, role, scopes, created_at, revoked_at FROM api_keys "
+        "WHERE (?1 IS NULL OR syndicate_id = ?1) ORDER BY created_at, id");
+    if (syndicate_id) q->bind(1, *syndicate_id);
+    while (q->executeStep()) {
+        ApiKeyInfo k;
+        k.id = q->getColumn(0).getString();
+        k.syndicate_id = q->getColumn(1).getString();
+        k.name = q->getColumn(2).getString();
+        k.prefix = q->getColumn(3).getString();
+        k.role = parse_role(q->getColumn(4).getString()).value_or(Role::member);
+        k.scopes = split_scopes(q->getColumn(5).getString());
+        k.created_at = q->getColumn(6).getString();
+        if (!q->getColumn(7).isNull()) k.revoked_at = q->getColumn(7).getString();
+        out.push_back(std::move(k));
+    }
+    return out;
+}
+
+bool revoke_api_key(Database& db, const Clock& clock, const std::string& key_id) {
+    if (key_id.empty()) return false;
+    WriteTransaction tx(db);
+    std::string id;
+    {
+        auto q = db.prepare("SELECT id FROM api_keys WHERE id LIKE ?1 || '%' AND revoked_at IS NULL");
+        q->bind(1, key_id);
+        int matches = 0;
+        while (q->executeStep()) {
+            id = q->getColumn(0).getString();
+            ++matches;
+        }
+        if (matches != 1) return false;
+    }
+    auto q = db.prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ?");
+    q->bind(1, to_utc_iso(clock.now()));
+    q->bind(2, id);
+    q->exec();
+    tx.commit();
+    return true;
+}
+
+std::optional<CallerContext> authenticate(Database& db, const std::string& secret) {
+    if (secret.rfind("sk_", 0) != 0 || secret.size() < 3 + 32) return std::nullopt;
+    auto q = db.prepare(
+        "SELECT id, syndicate_id, role, scopes FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL");
+    q->bind(1, sha256_hex(secret));
+    if (!q->executeStep()) return std::nullopt;
+    CallerContext caller;
+    caller.api_key_id = q->getColumn(0).getString();
+    caller.syndicate_id = q->getColumn(1).getString();
+    caller.role = parse_role(q->getColumn(2).getString()).value_or(Role::member);
+    caller.scopes = split_scopes(q->getColumn(3).getString());
+    return caller;
+}
+
+}  // namespace syndic

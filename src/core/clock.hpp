@@ -1,0 +1,41 @@
+// The one source of "now" (decisions 7), injectable so tests can fix it, and the ISO 8601 forms
+// the service writes: UTC instants for storage, America/Montreal for what users read.
+#pragma once
+#include <chrono>
+#include <optional>
+#include <string>
+
+namespace syndic {
+
+using Instant = std::chrono::sys_time<std::chrono::milliseconds>;
+
+class Clock {
+public:
+    virtual ~Clock() = default;
+    virtual Instant now() const = 0;
+};
+
+class SystemClock final : public Clock {
+public:
+    Instant now() const override;
+};
+
+class FixedClock final : public Clock {
+public:
+    explicit FixedClock(Instant at) : at_(at) {}
+    Instant now() const override { return at_; }
+    void set(Instant at) { at_ = at; }
+    void advance(std::chrono::milliseconds by) { at_ += by; }
+
+private:
+    Instant at_;
+};
+
+// "2026-11-21T19:42:58.123Z": sortable text, how instants are stored.
+std::string to_utc_iso(Instant t);
+// "2026-11-21T14:42:58-05:00": how instants are shown (America/Montreal, with its offset).
+std::string to_montreal_iso(Instant t);
+// Parses an ISO 8601 date-time that carries an offset ("Z" or "+hh:mm"); nullopt otherwise.
+std::optional<Instant> parse_iso_instant(const std::string& text);
+
+}  // namespace syndic

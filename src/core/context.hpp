@@ -1,0 +1,25 @@
+// Who is calling: the syndicate every query is scoped to, the key's scopes and role. Built by
+// auth/ from a credential; read by tools/ (scope checks) and modules/ (tenancy).
+#pragma once
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace syndic {
+
+enum class Role { member, admin };
+
+struct CallerContext {
+    std::string syndicate_id;
+    std::string api_key_id;
+    std::vector<std::string> scopes;
+    Role role = Role::member;
+
+    bool has_scope(const std::string& scope) const {
+        return std::find(scopes.begin(), scopes.end(), scope) != scopes.end() ||
+               std::find(scopes.begin(), scopes.end(), "*") != scopes.end();
+    }
+    bool is_admin() const { return role == Role::admin; }
+};
+
+}  // namespace syndic

@@ -1,0 +1,67 @@
+// The domain's error: a machine code (UNIT_NOT_FOUND...), one English sentence, the argument at
+// fault and any figures. Thrown by every layer below tools/; only tools/ turns it into JSON-RPC
+// or REST. Must not know JSON or the wire.
+#pragma once
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace syndic {
+
+struct FieldError {
+    std::string field;   // JSON Pointer into the arguments, "" for the whole object
+    std::string reason;  // one English phrase
+};
+
+class DomainError : public std::runtime_error {
+public:
+    using Figure = std::variant<std::string, double, std::int64_t, bool>;
+
+    DomainError(std::string code, std::string detail)
+        : std::runtime_error(detail), code_(std::move(code)), detail_(std::move(detail)) {}
+
+    DomainError& at(std::string field) { field_ = std::move(field); return *this; }
+    DomainError& with(std::string key, Figure value) {
+        figures_.emplace_back(std::move(key), std::move(value));
+        return *this;
+    }
+    DomainError& with_errors(std::vector<FieldError> errors) { errors_ = std::move(errors); return *this; }
+
+    const std::string& code() const { return code_; }
+    const std::string& detail() const { return detail_; }
+    const std::string& field() const { return field_; }
+    const std::vector<std::pair<std::string, Figure>>& figures() const { return figures_; }
+    const std::vector<FieldError>& errors() const { return errors_; }
+
+private:
+    std::string code_;
+    std::string detail_;
+    std::string field_;
+    std::vector<std::pair<std::string, Figure>> figures_;
+    std::vector<FieldError> errors_;
+};
+
+// The codes the interface and decisions name, so a typo is a compile error.
+namespace codes {
+inline constexpr const char* validation_failed = "VALIDATION_FAILED";
+inline constexpr const char* not_authenticated = "NOT_AUTHENTICATED";
+inline constexpr const char* insufficient_scope = "INSUFFICIENT_SCOPE";
+inline constexpr const char* admin_required = "ADMIN_REQUIRED";
+inline constexpr const char* unit_not_found = "UNIT_NOT_FOUND";
+inline constexpr const char* co_owner_not_found = "CO_OWNER_NOT_FOUND";
+inline constexpr const char* duplicate_primary = "DUPLICATE_PRIMARY";
+inline constexpr const char* invalid_email = "INVALID_EMAIL";
+inline constexpr const char* fraction_out_of_range = "FRACTION_OUT_OF_RANGE";
+inline constexpr const char* duplicate_unit_number = "DUPLICATE_UNIT_NUMBER";
+inline constexpr const char* fraction_sum_out_of_range = "FRACTION_SUM_OUT_OF_RANGE";
+inline constexpr const char* link_conflict = "LINK_CONFLICT";
+inline constexpr const char* unit_in_use = "UNIT_IN_USE";
+inline constexpr const char* bulk_limit_exceeded = "BULK_LIMIT_EXCEEDED";
+inline constexpr const char* not_archived = "NOT_ARCHIVED";
+inline constexpr const char* cancelled = "CANCELLED";
+}  // namespace codes
+
+}  // namespace syndic

@@ -1,0 +1,90 @@
+#include "jsonrpc/dispatcher.hpp"
+
+#include <spdlog/spdlog.h>
+
+namespace syndic::jsonrpc {
+
+using nlohmann::json;
+
+json Dispatcher::error_response(const json& id, int code, const std::string& message, const json& data) {
+    json error = {{"code", code}, {"message", message}};
+    if (!data.is_null()) error["data"] = data;
+    return {{"jsonrpc", "2.0"}, {"id", id}, {"error", std::move(error)}};
+}
+
+std::optional<std::string> Dispatcher::handle(std::string_view text) {
+    json message;
+    try {
+        message = json::parse(text);
+    } catch (const json::parse_error&) {
+        return error_response(nullptr, parse_error, "Parse error",
+                              {{"detail", "The line is not valid JSON."}})
+            .dump(-1, ' ', false, json::error_handler_t::replace);
+    }
+    if (message.is_array()) {
+        if (message.empty())
+            return error_response(nullptr, invalid_request, "Invalid Request", {{"detail", "An empty batch."}}).dump();
+        json answers = json::array();
+        for (const auto& m : message)
+            if (auto answer = handle_message(m)) answers.push_back(std::move(*answer));
+        if (answers.empty()) return std::nullopt;
+        return answers.dump(-1, ' ', false, json::error_handler_t::replace);
+    }
+    auto answer = handle_message(message);
+    if (!answer) return std::nullopt;
+    return answer->dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::optional<json> Dispatcher::handle_message(const json& m) {
+    static const json null_id = nullptr;
+    if (!m.is_object()) return error_response(nullptr, invalid_request, "Invalid Request", {{"detail", "A message must be a JSON object."}});
+    const auto id_it = m.find("id");
+    const bool is_request = id_it != m.end();
+    const json& id = is_request ? *id_it : null_id;
+    const auto method_it = m.find("method");
+
+    if (method_it == m.end() && is_request && (m.contains("result") || m.contains("error")))
+        return std::nullopt;  // a response to a request of ours: none are sent, nothing to do
+    if (m.value("jsonrpc", "") != "2.0" || method_it == m.end() || !method_it->is_string() ||
+        (is_request && !id.is_string() && !id.is_number_integer()) ||
+        (m.contains("params") && !m["params"].is_object() && !m["params"].is_array())) {
+        return error_response(is_request && (id.is_string() || id.is_number_integer()) ? id : null_id,
+                              invalid_request, "Invalid Request",
+                              {{"detail", "Expected {\"jsonrpc\":\"2.0\", \"method\": string, \"id\": string or integer, "
+                                          "\"params\": object}."}});
+    }
+    const std::string& name = method_it->get_ref<const std::string&>();
+    static const json no_params = nullptr;
+    const json& params = m.contains("params") ? m["params"] : no_params;
+
+    if (!is_request) {
+        if (auto it = notifications_.find(name); it != notifications_.end()) {
+            try {
+                it->second(params);
+            } catch (const std::exception& e) {
+                spdlog::warn("notification {} failed: {}", name, e.what());
+            }
+        } else {
+            spdlog::debug("ignoring notification {}", name);
+        }
+        return std::nullopt;
+    }
+
+    auto it = methods_.find(name);
+    if (it == methods_.end())
+        return error_response(id, method_not_found, "Method not found", {{"detail", "Unknown method " + name + "."}});
+    try {
+        json result = it->second(Request{id, params});
+        return json{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}};
+    } catch (const Error& e) {
+        return error_response(id, e.code, e.message, e.data);
+    } catch (const NoResponse&) {
+        return std::nullopt;
+    } catch (const std::exception& e) {
+        spdlog::error("{} failed: {}", name, e.what());
+        return error_response(id, internal_error, "Internal error",
+                              {{"detail", "The server failed unexpectedly; the details are in its log."}});
+    }
+}
+
+}  // namespace syndic::jsonrpc

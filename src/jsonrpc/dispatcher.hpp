@@ -1,0 +1,60 @@
+// JSON-RPC 2.0: envelope checks, ids, batches, a method table and the standard error codes.
+// Takes one incoming text and gives the text to answer (none for notifications). Knows nothing
+// of MCP or tools.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace syndic::jsonrpc {
+
+inline constexpr int parse_error = -32700;
+inline constexpr int invalid_request = -32600;
+inline constexpr int method_not_found = -32601;
+inline constexpr int invalid_params = -32602;
+inline constexpr int internal_error = -32603;
+
+// Thrown by a method to answer with an error.
+struct Error : std::runtime_error {
+    Error(int code, std::string message, nlohmann::json data = nullptr)
+        : std::runtime_error(message), code(code), message(std::move(message)), data(std::move(data)) {}
+    int code;
+    std::string message;
+    nlohmann::json data;
+};
+
+// Thrown by a method that must not be answered (a request the client cancelled).
+struct NoResponse {};
+
+struct Request {
+    const nlohmann::json& id;
+    const nlohmann::json& params;  // null when absent
+};
+
+class Dispatcher {
+public:
+    using Method = std::function<nlohmann::json(const Request&)>;
+    using Notification = std::function<void(const nlohmann::json& params)>;
+
+    void method(std::string name, Method handler) { methods_[std::move(name)] = std::move(handler); }
+    void notification(std::string name, Notification handler) { notifications_[std::move(name)] = std::move(handler); }
+
+    // One line (a message or a batch) in; the line to write back, or nullopt when none is due.
+    std::optional<std::string> handle(std::string_view text);
+
+    static nlohmann::json error_response(const nlohmann::json& id, int code, const std::string& message,
+                                         const nlohmann::json& data = nullptr);
+
+private:
+    std::optional<nlohmann::json> handle_message(const nlohmann::json& message);
+
+    std::map<std::string, Method, std::less<>> methods_;
+    std::map<std::string, Notification, std::less<>> notifications_;
+};
+
+}  // namespace syndic::jsonrpc

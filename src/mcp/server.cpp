@@ -1,0 +1,160 @@
+#include "mcp/server.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <array>
+
+#include "auth/credentials.hpp"
+#include "storage/database.hpp"
+#include "tools/wire_error.hpp"
+
+#ifndef SYNDIC_VERSION
+#define SYNDIC_VERSION "0.0.0"
+#endif
+
+namespace syndic {
+
+using nlohmann::json;
+
+namespace {
+constexpr std::array<const char*, 4> protocol_versions = {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
+}
+
+bool supported_protocol_version(const std::string& version) {
+    return std::find(protocol_versions.begin(), protocol_versions.end(), version) != protocol_versions.end();
+}
+
+std::string server_version() { return SYNDIC_VERSION; }
+
+McpServer::McpServer(const ToolRegistry& registry, std::function<Database&()> database, const Clock& clock,
+                     McpOptions options, std::function<void(const std::string&)> send_notification)
+    : registry_(registry),
+      database_(std::move(database)),
+      clock_(clock),
+      options_(std::move(options)),
+      send_(std::move(send_notification)) {}
+
+void McpServer::attach(jsonrpc::Dispatcher& d) {
+    d.method("initialize", [this](const jsonrpc::Request& r) { return initialize(r); });
+    d.method("ping", [](const jsonrpc::Request&) { return json::object(); });
+    d.method("tools/list", [this](const jsonrpc::Request& r) { return list_tools(r); });
+    d.method("tools/call", [this](const jsonrpc::Request& r) { return call_tool(r); });
+    d.notification("notifications/initialized", [](const json&) { spdlog::debug("client initialized"); });
+    d.notification("notifications/cancelled", [this](const json& p) { cancelled(p); });
+}
+
+json McpServer::initialize(const jsonrpc::Request& r) {
+    std::string asked;
+    if (r.params.is_object() && r.params.contains("protocolVersion") && r.params["protocolVersion"].is_string())
+        asked = r.params["protocolVersion"];
+    const std::string version = supported_protocol_version(asked) ? asked : latest_protocol_version;
+    if (r.params.is_object() && r.params.contains("clientInfo"))
+        spdlog::info("client {} asks protocol {}, answering {}", r.params["clientInfo"].dump(), asked, version);
+    return {{"protocolVersion", version},
+            {"capabilities", {{"tools", {{"listChanged", false}}}}},
+            {"serverInfo", {{"name", "syndic-mcp"}, {"title", "Syndic MCP (copropriété)"}, {"version", server_version()}}},
+            {"instructions",
+             "Registers of a Quebec co-ownership syndicate (syndicat de copropriété): units, co-owners and "
+             "their fractions. Failures are JSON-RPC errors whose message is a machine code (e.g. "
+             "UNIT_NOT_FOUND) and whose data.detail explains it."}};
+}
+
+json McpServer::list_tools(const jsonrpc::Request& r) {
+    const auto& all = registry_.descriptors();
+    std::size_t start = 0;
+    const bool has_cursor = r.params.is_object() && r.params.contains("cursor") && !r.params["cursor"].is_null();
+    if (has_cursor) {
+        const auto& cursor = r.params["cursor"];
+        try {
+            if (!cursor.is_string()) throw std::invalid_argument("not a string");
+            std::size_t used = 0;
+            start = std::stoul(cursor.get<std::string>(), &used);
+            if (used != cursor.get<std::string>().size() || start > all.size()) throw std::out_of_range("cursor");
+        } catch (const std::exception&) {
+            throw jsonrpc::Error(jsonrpc::invalid_params, "Invalid params",
+                                 {{"detail", "Unknown cursor; pass the nextCursor of a previous tools/list."}});
+        }
+    }
+    const std::size_t page = options_.tools_page_size ? options_.tools_page_size : all.size();
+    const std::size_t end = std::min(all.size(), start + page);
+    json result = {{"tools", json(all.begin() + static_cast<long>(start), all.begin() + static_cast<long>(end))}};
+    if (end < all.size()) result["nextCursor"] = std::to_string(end);
+    return result;
+}
+
+json McpServer::call_tool(const jsonrpc::Request& r) {
+    const std::string id_key = r.id.dump();
+    struct Forget {  // the id may be reused once this call is over
+        McpServer& s;
+        std::string key;
+        ~Forget() {
+            std::lock_guard lock(s.cancel_mutex_);
+            s.cancelled_ids_.erase(key);
+        }
+    } forget{*this, id_key};
+    if (is_cancelled(id_key)) throw jsonrpc::NoResponse{};
+
+    if (!r.params.is_object() || !r.params.contains("name") || !r.params["name"].is_string())
+        throw jsonrpc::Error(jsonrpc::invalid_params, "Invalid params", {{"detail", "tools/call needs params.name, a string."}});
+    const std::string name = r.params["name"];
+    static const json no_arguments = json::object();
+    const json& args = r.params.contains("arguments") && !r.params["arguments"].is_null() ? r.params["arguments"] : no_arguments;
+    if (!registry_.offers(name))
+        throw jsonrpc::Error(jsonrpc::invalid_params, "UNKNOWN_TOOL",
+                             {{"detail", "No tool named " + name + " on this server; tools/list shows those it offers."}});
+
+    try {
+        if (!options_.api_key || options_.api_key->empty())
+            throw DomainError(codes::not_authenticated,
+                              "No credentials: set SYNDIC_API_KEY (or --api-key) to an API key of the syndicate.");
+        Database& db = database_();
+        const auto caller = authenticate(db, *options_.api_key);
+        if (!caller) throw DomainError(codes::not_authenticated, "The API key is unknown or revoked.");
+
+        CallControl control;
+        control.cancelled = [this, id_key] { return is_cancelled(id_key); };
+        if (r.params.contains("_meta") && r.params["_meta"].is_object() && r.params["_meta"].contains("progressToken")) {
+            const json token = r.params["_meta"]["progressToken"];
+            control.progress = [this, token](double done, double total) {
+                send_(json{{"jsonrpc", "2.0"},
+                           {"method", "notifications/progress"},
+                           {"params", {{"progressToken", token}, {"progress", done}, {"total", total}}}}
+                          .dump());
+            };
+        }
+        json result = registry_.call(name, args, *caller, db, clock_, control);
+        if (is_cancelled(id_key)) throw jsonrpc::NoResponse{};
+        return {{"content", json::array({{{"type", "text"}, {"text", result.dump(-1, ' ', false, json::error_handler_t::replace)}}})},
+                {"structuredContent", std::move(result)}};
+    } catch (const DomainError& e) {
+        if (e.code() == codes::cancelled) throw jsonrpc::NoResponse{};
+        spdlog::debug("{} refused: {} {}", name, e.code(), e.detail());
+        throw jsonrpc::Error(domain_error_code, e.code(), error_data(e));
+    }
+}
+
+void McpServer::peek(const std::string& line) {
+    if (line.find("notifications/cancelled") == std::string::npos) return;
+    try {
+        const json m = json::parse(line);
+        if (m.is_object() && m.value("method", "") == "notifications/cancelled" && m.contains("params"))
+            cancelled(m["params"]);
+    } catch (const std::exception&) {
+        // the main loop answers the parse error
+    }
+}
+
+void McpServer::cancelled(const json& params) {
+    if (!params.is_object() || !params.contains("requestId")) return;
+    std::lock_guard lock(cancel_mutex_);
+    cancelled_ids_.insert(params["requestId"].dump());
+    spdlog::info("request {} cancelled by the client", params["requestId"].dump());
+}
+
+bool McpServer::is_cancelled(const std::string& id_key) {
+    std::lock_guard lock(cancel_mutex_);
+    return cancelled_ids_.count(id_key) > 0;
+}
+
+}  // namespace syndic

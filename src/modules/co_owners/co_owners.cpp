@@ -1,0 +1,316 @@
+#include "modules/co_owners/co_owners.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "core/ids.hpp"
+#include "core/text.hpp"
+#include "modules/common.hpp"
+#include "modules/units/units.hpp"
+#include "storage/database.hpp"
+
+namespace syndic {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr std::size_t bulk_limit = 500;
+
+constexpr const char* co_owner_select =
+    "SELECT c.id, c.unit_id, u.number, c.first_name, c.last_name, c.email, c.phone, c.fraction_units, "
+    "c.is_resident, c.is_primary, c.language, c.has_portal_access, c.created_at, c.updated_at, c.deleted_at "
+    "FROM co_owners c JOIN units u ON u.id = c.unit_id ";
+
+struct CoOwnerRow {
+    std::string id;
+    std::string unit_id;
+    bool is_primary = false;
+    bool archived = false;
+    json record;
+};
+
+CoOwnerRow read_co_owner(SQLite::Statement& q) {
+    CoOwnerRow row;
+    row.id = q.getColumn(0).getString();
+    row.unit_id = q.getColumn(1).getString();
+    row.is_primary = q.getColumn(9).getInt() != 0;
+    row.archived = !q.getColumn(14).isNull();
+    row.record = {{"id", row.id},
+                  {"unitId", row.unit_id},
+                  {"unitNumber", q.getColumn(2).getString()},
+                  {"firstName", q.getColumn(3).getString()},
+                  {"lastName", q.getColumn(4).getString()},
+                  {"email", nullable_text(q.getColumn(5))},
+                  {"phone", nullable_text(q.getColumn(6))},
+                  {"fractionPercent", percent(Fraction::from_units(q.getColumn(7).getInt64()))},
+                  {"isResident", q.getColumn(8).getInt() != 0},
+                  {"isPrimary", row.is_primary},
+                  {"language", q.getColumn(10).getString()},
+                  {"hasPortalAccess", q.getColumn(11).getInt() != 0},
+                  {"createdAt", shown_time(q.getColumn(12))},
+                  {"updatedAt", shown_time(q.getColumn(13))},
+                  {"deletedAt", shown_time(q.getColumn(14))}};
+    return row;
+}
+
+// Any co-owner of the syndicate, archived or not.
+std::optional<CoOwnerRow> find_co_owner(Database& db, const std::string& syndicate_id, const std::string& id) {
+    auto q = db.prepare(std::string(co_owner_select) + "WHERE c.id = ? AND c.syndicate_id = ?");
+    q->bind(1, id);
+    q->bind(2, syndicate_id);
+    if (!q->executeStep()) return std::nullopt;
+    return read_co_owner(*q);
+}
+
+CoOwnerRow require_co_owner(Database& db, const std::string& syndicate_id, const std::string& id) {
+    auto row = find_co_owner(db, syndicate_id, id);
+    if (!row) throw DomainError(codes::co_owner_not_found, "No co-owner with id " + id + " in this syndicate.").at("/id");
+    return *row;
+}
+
+CoOwnerRow require_active_co_owner(Database& db, const std::string& syndicate_id, const std::string& id) {
+    auto row = require_co_owner(db, syndicate_id, id);
+    if (row.archived)
+        throw DomainError(codes::co_owner_not_found,
+                          "Co-owner " + id + " is archived; restore it with restore_co_owner first.")
+            .at("/id");
+    return row;
+}
+
+void require_unit(Database& db, const std::string& syndicate_id, const std::string& unit_id, const std::string& field) {
+    if (!active_unit_number(db, syndicate_id, unit_id))
+        throw DomainError(codes::unit_not_found, "No unit with id " + unit_id + " in this syndicate.").at(field);
+}
+
+// At most one active primary co-owner per unit (other than `except_id`).
+void require_no_other_primary(Database& db, const std::string& unit_id, const std::string& except_id,
+                              const std::string& field) {
+    auto q = db.prepare(
+        "SELECT first_name || ' ' || last_name FROM co_owners "
+        "WHERE unit_id = ? AND is_primary = 1 AND deleted_at IS NULL AND id <> ?");
+    q->bind(1, unit_id);
+    q->bind(2, except_id);
+    if (q->executeStep())
+        throw DomainError(codes::duplicate_primary,
+                          "The unit already has a primary co-owner (" + q->getColumn(0).getString() + ").")
+            .at(field);
+}
+
+std::string search_text(const std::string& first, const std::string& last, const json& email) {
+    return fold_for_search(first + " " + last + " " + (email.is_string() ? email.get<std::string>() : ""));
+}
+
+json nullable_trimmed(const json& v) { return v.is_null() ? json(nullptr) : json(trim(v.get<std::string>())); }
+
+// Creates one co-owner from validated arguments; `prefix` is the JSON Pointer of the row.
+std::string insert_co_owner(Database& db, const Clock& clock, const std::string& syndicate_id, const json& a,
+                            const std::string& prefix) {
+    const std::string unit_id = a["unitId"];
+    require_unit(db, syndicate_id, unit_id, prefix + "/unitId");
+    const bool primary = a.value("isPrimary", false);
+    if (primary) require_no_other_primary(db, unit_id, "", prefix + "/isPrimary");
+
+    const std::string first = trim(a["firstName"].get<std::string>());
+    const std::string last = trim(a["lastName"].get<std::string>());
+    const json email = nullable_trimmed(a.value("email", json(nullptr)));
+    const std::string id = new_uuid();
+    const std::string now = to_utc_iso(clock.now());
+    auto q = db.prepare(
+        "INSERT INTO co_owners (id, syndicate_id, unit_id, first_name, last_name, email, phone, fraction_units, "
+        "is_resident, is_primary, language, has_portal_access, search_text, created_at, updated_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    q->bind(1, id);
+    q->bind(2, syndicate_id);
+    q->bind(3, unit_id);
+    q->bind(4, first);
+    q->bind(5, last);
+    if (email.is_string()) q->bind(6, email.get<std::string>());
+    if (auto phone = optional_arg<std::string>(a, "phone")) q->bind(7, trim(*phone));
+    q->bind(8, Fraction::from_percent(a.value("fractionPercent", 0.0)).units());
+    q->bind(9, a.value("isResident", false) ? 1 : 0);
+    q->bind(10, primary ? 1 : 0);
+    q->bind(11, a.value("language", std::string("fr")));
+    q->bind(12, a.value("hasPortalAccess", false) ? 1 : 0);
+    q->bind(13, search_text(first, last, email));
+    q->bind(14, now);
+    q->bind(15, now);
+    q->exec();
+    return id;
+}
+
+json list_co_owners(const ToolCall& call) {
+    const auto& a = call.args;
+    const auto page = page_request(a);
+    const auto unit_id = optional_arg<std::string>(a, "unitId");
+    const auto search = optional_arg<std::string>(a, "search");
+    const auto portal = optional_arg<bool>(a, "hasPortalAccess");
+    const bool archived = a.value("includeArchived", false);
+
+    const std::string where =
+        "WHERE c.syndicate_id = ?1 AND (?2 IS NULL OR c.unit_id = ?2) "
+        "AND (?3 IS NULL OR instr(c.search_text, ?3) > 0) AND (?4 IS NULL OR c.has_portal_access = ?4) "
+        "AND (?5 = 1 OR c.deleted_at IS NULL) ";
+    auto bind_filters = [&](SQLite::Statement& q) {
+        q.bind(1, call.caller.syndicate_id);
+        if (unit_id) q.bind(2, *unit_id);
+        if (search) q.bind(3, fold_for_search(trim(*search)));
+        if (portal) q.bind(4, *portal ? 1 : 0);
+        q.bind(5, archived ? 1 : 0);
+    };
+    std::int64_t total = 0;
+    {
+        auto q = call.db.prepare("SELECT count(*) FROM co_owners c " + where);
+        bind_filters(*q);
+        q->executeStep();
+        total = q->getColumn(0).getInt64();
+    }
+    json data = json::array();
+    auto q = call.db.prepare(std::string(co_owner_select) + where +
+                             "ORDER BY c.last_name COLLATE NOCASE, c.first_name COLLATE NOCASE, c.id LIMIT ?6 OFFSET ?7");
+    bind_filters(*q);
+    q->bind(6, page.size);
+    q->bind(7, page.offset());
+    while (q->executeStep()) data.push_back(read_co_owner(*q).record);
+    return page_envelope(std::move(data), page, total);
+}
+
+json get_co_owner(const ToolCall& call) {
+    return require_co_owner(call.db, call.caller.syndicate_id, call.args["id"]).record;
+}
+
+json create_co_owner(const ToolCall& call) {
+    WriteTransaction tx(call.db);
+    const auto id = insert_co_owner(call.db, call.clock, call.caller.syndicate_id, call.args, "");
+    json result = require_co_owner(call.db, call.caller.syndicate_id, id).record;
+    tx.commit();
+    return result;
+}
+
+json update_co_owner(const ToolCall& call) {
+    const auto& a = call.args;
+    const auto& syndicate = call.caller.syndicate_id;
+    WriteTransaction tx(call.db);
+    const auto current = require_active_co_owner(call.db, syndicate, a["id"]);
+    const json& before = current.record;
+
+    const std::string unit_id = a.value("unitId", current.unit_id);
+    if (a.contains("unitId")) require_unit(call.db, syndicate, unit_id, "/unitId");
+    const bool primary = a.value("isPrimary", current.is_primary);
+    if (primary && (a.contains("isPrimary") || a.contains("unitId")))
+        require_no_other_primary(call.db, unit_id, current.id, a.contains("isPrimary") ? "/isPrimary" : "/unitId");
+
+    const std::string first = a.contains("firstName") ? trim(a["firstName"].get<std::string>()) : before["firstName"].get<std::string>();
+    const std::string last = a.contains("lastName") ? trim(a["lastName"].get<std::string>()) : before["lastName"].get<std::string>();
+    const json email = a.contains("email") ? nullable_trimmed(a["email"]) : before["email"];
+    const json phone = a.contains("phone") ? nullable_trimmed(a["phone"]) : before["phone"];
+    const double fraction = a.value("fractionPercent", before["fractionPercent"].get<double>());
+
+    auto q = call.db.prepare(
+        "UPDATE co_owners SET unit_id = ?, first_name = ?, last_name = ?, email = ?, phone = ?, fraction_units = ?, "
+        "is_resident = ?, is_primary = ?, language = ?, has_portal_access = ?, search_text = ?, updated_at = ? "
+        "WHERE id = ?");
+    q->bind(1, unit_id);
+    q->bind(2, first);
+    q->bind(3, last);
+    if (email.is_string()) q->bind(4, email.get<std::string>());
+    if (phone.is_string()) q->bind(5, phone.get<std::string>());
+    q->bind(6, Fraction::from_percent(fraction).units());
+    q->bind(7, a.value("isResident", before["isResident"].get<bool>()) ? 1 : 0);
+    q->bind(8, primary ? 1 : 0);
+    q->bind(9, a.value("language", before["language"].get<std::string>()));
+    q->bind(10, a.value("hasPortalAccess", before["hasPortalAccess"].get<bool>()) ? 1 : 0);
+    q->bind(11, search_text(first, last, email));
+    q->bind(12, to_utc_iso(call.clock.now()));
+    q->bind(13, current.id);
+    q->exec();
+    json result = require_co_owner(call.db, syndicate, current.id).record;
+    tx.commit();
+    return result;
+}
+
+json delete_co_owner(const ToolCall& call) {
+    const auto& syndicate = call.caller.syndicate_id;
+    WriteTransaction tx(call.db);
+    const auto current = require_active_co_owner(call.db, syndicate, call.args["id"]);
+    const bool had_portal_access = current.record["hasPortalAccess"].get<bool>();
+    auto q = call.db.prepare(
+        "UPDATE co_owners SET deleted_at = ?1, updated_at = ?1, has_portal_access = 0 WHERE id = ?2");
+    q->bind(1, to_utc_iso(call.clock.now()));
+    q->bind(2, current.id);
+    q->exec();
+    json result = {{"coOwner", require_co_owner(call.db, syndicate, current.id).record},
+                   {"portalAccessRevoked", had_portal_access}};
+    tx.commit();
+    return result;
+}
+
+json restore_co_owner(const ToolCall& call) {
+    const auto& syndicate = call.caller.syndicate_id;
+    WriteTransaction tx(call.db);
+    const auto current = require_co_owner(call.db, syndicate, call.args["id"]);
+    if (!current.archived)
+        throw DomainError(codes::not_archived, "Co-owner " + current.id + " is not archived.").at("/id");
+    if (!active_unit_number(call.db, syndicate, current.unit_id))
+        throw DomainError(codes::unit_not_found, "The co-owner's unit " + current.record["unitNumber"].get<std::string>() +
+                                                     " has been deleted; restore it into another unit is not possible.")
+            .at("/id");
+    if (current.is_primary) require_no_other_primary(call.db, current.unit_id, current.id, "/id");
+    auto q = call.db.prepare("UPDATE co_owners SET deleted_at = NULL, updated_at = ? WHERE id = ?");
+    q->bind(1, to_utc_iso(call.clock.now()));
+    q->bind(2, current.id);
+    q->exec();
+    json result = require_co_owner(call.db, syndicate, current.id).record;
+    tx.commit();
+    return result;
+}
+
+json bulk_create_co_owners(const ToolCall& call) {
+    const auto& rows = call.args["coOwners"];
+    if (rows.size() > bulk_limit)
+        throw DomainError(codes::bulk_limit_exceeded, "At most " + std::to_string(bulk_limit) +
+                                                          " co-owners per call; this one has " +
+                                                          std::to_string(rows.size()) + ".")
+            .at("/coOwners")
+            .with("limit", static_cast<std::int64_t>(bulk_limit))
+            .with("count", static_cast<std::int64_t>(rows.size()));
+
+    WriteTransaction tx(call.db);
+    json created = json::array(), errors = json::array();
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        call.throw_if_cancelled();
+        const std::string prefix = "/coOwners/" + std::to_string(i);
+        try {
+            call.registry.check_arguments("create_co_owner", rows[i]);
+            WriteTransaction row(call.db);
+            const auto id = insert_co_owner(call.db, call.clock, call.caller.syndicate_id, rows[i], prefix);
+            row.commit();
+            created.push_back({{"index", i}, {"id", id}});
+        } catch (const DomainError& e) {
+            std::string field = e.field();
+            if (field.rfind(prefix, 0) != 0) field = prefix + field;
+            errors.push_back({{"index", i}, {"code", e.code()}, {"field", field}, {"detail", e.detail()}});
+        }
+        if ((i + 1) % 50 == 0 || i + 1 == rows.size())
+            call.report_progress(static_cast<double>(i + 1), static_cast<double>(rows.size()));
+    }
+    tx.commit();
+    const auto created_count = created.size(), error_count = errors.size();
+    return {{"created", std::move(created)},
+            {"errors", std::move(errors)},
+            {"createdCount", created_count},
+            {"errorCount", error_count}};
+}
+
+}  // namespace
+
+void register_co_owner_tools(ToolTable& table) {
+    table.bind("list_co_owners", list_co_owners);
+    table.bind("get_co_owner", get_co_owner);
+    table.bind("create_co_owner", create_co_owner);
+    table.bind("update_co_owner", update_co_owner);
+    table.bind("delete_co_owner", delete_co_owner);
+    table.bind("restore_co_owner", restore_co_owner);
+    table.bind("bulk_create_co_owners", bulk_create_co_owners);
+}
+
+}  // namespace syndic

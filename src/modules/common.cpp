@@ -1,0 +1,34 @@
+#include "modules/common.hpp"
+
+#include "core/clock.hpp"
+
+namespace syndic {
+
+PageRequest page_request(const nlohmann::json& args) {
+    return {args.value("page", std::int64_t{1}), args.value("pageSize", std::int64_t{50})};
+}
+
+nlohmann::json page_envelope(nlohmann::json data, const PageRequest& page, std::int64_t total) {
+    return {{"data", std::move(data)},
+            {"pagination", {{"page", page.page}, {"pageSize", page.size}, {"total", total}}}};
+}
+
+nlohmann::json shown_time(const SQLite::Column& column) {
+    if (column.isNull()) return nullptr;
+    const auto instant = parse_iso_instant(column.getString());
+    return instant ? nlohmann::json(to_montreal_iso(*instant)) : nlohmann::json(column.getString());
+}
+
+nlohmann::json nullable_text(const SQLite::Column& column) {
+    return column.isNull() ? nlohmann::json(nullptr) : nlohmann::json(column.getString());
+}
+
+nlohmann::json nullable_integer(const SQLite::Column& column) {
+    return column.isNull() ? nlohmann::json(nullptr) : nlohmann::json(column.getInt64());
+}
+
+nlohmann::json nullable_real(const SQLite::Column& column) {
+    return column.isNull() ? nlohmann::json(nullptr) : nlohmann::json(column.getDouble());
+}
+
+}  // namespace syndic

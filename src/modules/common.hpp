@@ -1,0 +1,45 @@
+// What every module's handlers share: the pagination envelope (interface 2.6), how stored
+// instants and fractions are shown, and nullable columns. Included only by module sources.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <SQLiteCpp/Column.h>
+
+#include <cstdint>
+#include <string>
+
+#include "core/fraction.hpp"
+
+namespace syndic {
+
+struct PageRequest {
+    std::int64_t page = 1;
+    std::int64_t size = 50;
+    std::int64_t offset() const { return (page - 1) * size; }
+};
+
+// page (default 1) and pageSize (default 50); their ranges are the schema's to enforce.
+PageRequest page_request(const nlohmann::json& args);
+// {"data": [...], "pagination": {"page", "pageSize", "total"}}
+nlohmann::json page_envelope(nlohmann::json data, const PageRequest& page, std::int64_t total);
+
+// A stored UTC instant shown in America/Montreal; null stays null.
+nlohmann::json shown_time(const SQLite::Column& column);
+nlohmann::json nullable_text(const SQLite::Column& column);
+nlohmann::json nullable_integer(const SQLite::Column& column);
+nlohmann::json nullable_real(const SQLite::Column& column);
+// A whole percentage as an integer (100, not 100.0), otherwise the nearest double.
+inline nlohmann::json percent(Fraction f) {
+    if (f.units() % Fraction::units_per_percent == 0) return f.units() / Fraction::units_per_percent;
+    return f.to_percent();
+}
+
+// The value of an optional argument, for binding: absent and null both give nullopt.
+template <typename T>
+std::optional<T> optional_arg(const nlohmann::json& args, const char* key) {
+    auto it = args.find(key);
+    if (it == args.end() || it->is_null()) return std::nullopt;
+    return it->get<T>();
+}
+
+}  // namespace syndic

@@ -1,0 +1,94 @@
+#include "modules/declaration/declaration.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <vector>
+
+#include "modules/common.hpp"
+#include "modules/units/units.hpp"
+#include "storage/database.hpp"
+
+namespace syndic {
+
+using nlohmann::json;
+
+namespace {
+
+json get_fraction_sum(const ToolCall& call) {
+    return fraction_sum_json(unit_fraction_sum(call.db, call.caller.syndicate_id));
+}
+
+struct Share {
+    std::string id;
+    std::string number;
+    Fraction before;
+    Fraction after;
+};
+
+// Decisions 5: every unit's fraction scaled by 100/sum, rounded down to the millionth, the
+// remainder given to the largest unit (the first by number among equals), in one transaction.
+json rebalance_fractions(const ToolCall& call) {
+    const auto& syndicate = call.caller.syndicate_id;
+    const bool dry_run = call.args.value("dryRun", false);
+    WriteTransaction tx(call.db);
+
+    std::vector<Share> shares;
+    {
+        auto q = call.db.prepare(
+            "SELECT id, number, fraction_units FROM units WHERE syndicate_id = ? AND deleted_at IS NULL "
+            "ORDER BY CAST(number AS INTEGER), number COLLATE NOCASE, id");
+        q->bind(1, syndicate);
+        while (q->executeStep())
+            shares.push_back({q->getColumn(0).getString(), q->getColumn(1).getString(),
+                              Fraction::from_units(q->getColumn(2).getInt64()), {}});
+    }
+    const auto before = unit_fraction_sum(call.db, syndicate);
+    if (before.sum.units() <= 0)
+        throw DomainError(codes::fraction_sum_out_of_range,
+                          "There is nothing to rebalance: the units' fractions sum to 0.")
+            .with("currentSum", 0.0)
+            .with("resultingSum", 0.0);
+
+    const std::int64_t target = Fraction::percent(100).units();
+    std::int64_t assigned = 0;
+    for (auto& s : shares) {
+        // At most 1e8 * 1e8 = 1e16, well inside 64 bits.
+        s.after = Fraction::from_units(s.before.units() * target / before.sum.units());
+        assigned += s.after.units();
+    }
+    auto largest = std::max_element(shares.begin(), shares.end(),
+                                    [](const Share& a, const Share& b) { return a.before < b.before; });
+    largest->after += Fraction::from_units(target - assigned);
+
+    json changes = json::array();
+    for (const auto& s : shares) {
+        if (s.after == s.before) continue;
+        changes.push_back({{"unitId", s.id},
+                           {"number", s.number},
+                           {"before", percent(s.before)},
+                           {"after", percent(s.after)}});
+        if (dry_run) continue;
+        auto q = call.db.prepare("UPDATE units SET fraction_units = ?, updated_at = ? WHERE id = ?");
+        q->bind(1, s.after.units());
+        q->bind(2, to_utc_iso(call.clock.now()));
+        q->bind(3, s.id);
+        q->exec();
+    }
+    json result = fraction_sum_json(dry_run ? FractionSum{Fraction::percent(100), before.unit_count}
+                                            : unit_fraction_sum(call.db, syndicate));
+    result["previousSum"] = percent(before.sum);
+    result["dryRun"] = dry_run;
+    result["changes"] = std::move(changes);
+    if (!dry_run) tx.commit();
+    return result;
+}
+
+}  // namespace
+
+void register_declaration_tools(ToolTable& table) {
+    table.bind("get_fraction_sum", get_fraction_sum);
+    table.bind("rebalance_fractions", rebalance_fractions);
+}
+
+}  // namespace syndic

@@ -1,0 +1,17 @@
+#include "modules/modules.hpp"
+
+#include "modules/co_owners/co_owners.hpp"
+#include "modules/declaration/declaration.hpp"
+#include "modules/units/units.hpp"
+
+namespace syndic {
+
+ToolTable all_tool_handlers() {
+    ToolTable table;
+    register_co_owner_tools(table);
+    register_unit_tools(table);
+    register_declaration_tools(table);
+    return table;
+}
+
+}  // namespace syndic

@@ -1,0 +1,42 @@
+// The units register: apartments, parking, storage and commercial units, their links and their
+// share of the building; and the fraction-sum rule of decisions 5 that every unit write obeys.
+// Knows storage and core; not JSON-RPC.
+#pragma once
+#include <nlohmann/json_fwd.hpp>
+
+#include <optional>
+#include <string>
+
+#include "core/fraction.hpp"
+#include "tools/registry.hpp"
+
+namespace syndic {
+
+class Database;
+
+void register_unit_tools(ToolTable& table);
+
+// The sum of the fractions of the syndicate's units, and how many units there are.
+struct FractionSum {
+    Fraction sum;
+    std::int64_t unit_count = 0;
+};
+FractionSum unit_fraction_sum(Database& db, const std::string& syndicate_id);
+
+inline constexpr Fraction fraction_sum_min = Fraction::from_units(99'500'000);
+inline constexpr Fraction fraction_sum_max = Fraction::from_units(100'500'000);
+bool fraction_sum_in_range(Fraction sum);
+
+// Decisions 5: refuses (FRACTION_SUM_OUT_OF_RANGE) a write that moves the sum from `before` to an
+// `after` outside 99.5..100.5, unless it brings the sum strictly closer to 100. A write that
+// leaves the sum as it was is never refused.
+void check_fraction_sum(Fraction before, Fraction after, const std::string& field = "/fractionPercent");
+
+// {sum, unitCount, min, max, balanced}
+nlohmann::json fraction_sum_json(const FractionSum& sum);
+
+// The number of an active unit of the syndicate, or nullopt when there is none with this id.
+std::optional<std::string> active_unit_number(Database& db, const std::string& syndicate_id,
+                                              const std::string& unit_id);
+
+}  // namespace syndic

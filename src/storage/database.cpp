@@ -1,0 +1,104 @@
+#include "storage/database.hpp"
+
+#include <SQLiteCpp/Transaction.h>
+#include <sqlite3.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <vector>
+
+#include "core/embedded.hpp"
+
+namespace syndic {
+namespace {
+
+constexpr int busy_timeout_ms = 5000;
+
+struct Migration {
+    int number;
+    std::string_view name;
+    std::string_view sql;
+};
+
+// Migrations are "NNN_name.sql"; their number is the schema version they bring.
+std::vector<Migration> migrations() {
+    std::vector<Migration> list;
+    for (const auto& file : embedded_migrations()) {
+        int number = 0;
+        auto [end, ec] = std::from_chars(file.name.data(), file.name.data() + file.name.size(), number);
+        if (ec != std::errc{} || number <= 0)
+            throw std::logic_error("migration file without a number: " + std::string(file.name));
+        list.push_back({number, file.name, file.content});
+    }
+    std::sort(list.begin(), list.end(), [](auto& a, auto& b) { return a.number < b.number; });
+    return list;
+}
+
+}  // namespace
+
+Database::Database(const std::string& path, int flags)
+    : path_(path), db_(path, flags, busy_timeout_ms) {}
+
+std::unique_ptr<Database> Database::open(const std::string& path) {
+    if (path != ":memory:") {
+        const auto folder = std::filesystem::path(path).parent_path();
+        if (!folder.empty()) std::filesystem::create_directories(folder);
+    }
+    std::unique_ptr<Database> db(
+        new Database(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE | SQLite::OPEN_FULLMUTEX));
+    db->db_.exec("PRAGMA foreign_keys = ON");
+    if (path != ":memory:") db->db_.exec("PRAGMA journal_mode = WAL");
+    db->db_.exec("PRAGMA synchronous = NORMAL");
+    db->migrate();
+    return db;
+}
+
+int Database::schema_version() { return db_.execAndGet("PRAGMA user_version").getInt(); }
+
+void Database::migrate() {
+    const auto all = migrations();
+    if (!all.empty() && schema_version() >= all.back().number) return;
+    // Several servers may open the same file at once: take the write lock first, then look again.
+    SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
+    const int current = schema_version();
+    for (const auto& m : all) {
+        if (m.number <= current) continue;
+        spdlog::info("applying migration {}", m.name);
+        db_.exec(std::string(m.sql));
+        db_.exec("PRAGMA user_version = " + std::to_string(m.number));
+    }
+    tx.commit();
+}
+
+Database::Query Database::prepare(std::string_view sql) {
+    auto it = statements_.find(std::string(sql));
+    if (it == statements_.end()) {
+        it = statements_.emplace(std::string(sql), std::make_unique<SQLite::Statement>(db_, std::string(sql))).first;
+    } else {
+        it->second->clearBindings();
+    }
+    return Query(*it->second);
+}
+
+WriteTransaction::WriteTransaction(Database& db)
+    : db_(db), nested_(sqlite3_get_autocommit(db.sql().getHandle()) == 0) {
+    db_.sql().exec(nested_ ? "SAVEPOINT write_transaction" : "BEGIN IMMEDIATE");
+}
+
+WriteTransaction::~WriteTransaction() {
+    if (done_) return;
+    try {
+        db_.sql().exec(nested_ ? "ROLLBACK TO write_transaction; RELEASE write_transaction" : "ROLLBACK");
+    } catch (const std::exception& e) {
+        spdlog::error("rollback failed: {}", e.what());
+    }
+}
+
+void WriteTransaction::commit() {
+    db_.sql().exec(nested_ ? "RELEASE write_transaction" : "COMMIT");
+    done_ = true;
+}
+
+}  // namespace syndic

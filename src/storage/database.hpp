@@ -1,0 +1,69 @@
+// The SQLite database (SQLiteCpp): opening with WAL, foreign keys and a busy timeout, the numbered
+// migrations embedded in the executable, cached prepared statements and write transactions.
+// Knows SQL, not tools or JSON-RPC.
+#pragma once
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include <SQLiteCpp/Database.h>
+#include <SQLiteCpp/Statement.h>
+
+namespace syndic {
+
+class Database {
+public:
+    // Opens (creating the file and its folder if missing) and migrates. ":memory:" for tests.
+    static std::unique_ptr<Database> open(const std::string& path);
+
+    SQLite::Database& sql() { return db_; }
+    const std::string& path() const { return path_; }
+
+    class Query;
+    // A prepared statement for this SQL text, compiled once; the Query resets it when it goes
+    // out of scope, so no read stays open. Do not hold two Queries of the same text at once.
+    Query prepare(std::string_view sql);
+
+    int schema_version();
+
+private:
+    Database(const std::string& path, int flags);
+    void migrate();
+
+    std::string path_;
+    SQLite::Database db_;
+    std::unordered_map<std::string, std::unique_ptr<SQLite::Statement>> statements_;
+};
+
+class Database::Query {
+public:
+    explicit Query(SQLite::Statement& statement) : statement_(statement) {}
+    ~Query() { statement_.tryReset(); }
+    Query(const Query&) = delete;
+    Query& operator=(const Query&) = delete;
+    SQLite::Statement* operator->() { return &statement_; }
+    SQLite::Statement& operator*() { return statement_; }
+
+private:
+    SQLite::Statement& statement_;
+};
+
+// A write transaction: BEGIN IMMEDIATE (so concurrent writers wait on the busy timeout instead of
+// failing on a lock upgrade), rolled back on destruction unless committed. Inside another one it
+// is a savepoint, so a part can fail alone (a bulk row) or several calls can form one whole.
+class WriteTransaction {
+public:
+    explicit WriteTransaction(Database& db);
+    ~WriteTransaction();
+    WriteTransaction(const WriteTransaction&) = delete;
+    WriteTransaction& operator=(const WriteTransaction&) = delete;
+    void commit();
+
+private:
+    Database& db_;
+    bool nested_;
+    bool done_ = false;
+};
+
+}  // namespace syndic

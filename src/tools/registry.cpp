@@ -1,0 +1,299 @@
+#include "tools/registry.hpp"
+
+#include <nlohmann/json.hpp>
+#include <valijson/adapters/nlohmann_json_adapter.hpp>
+#include <valijson/schema.hpp>
+#include <valijson/schema_parser.hpp>
+#include <valijson/validator.hpp>
+
+#include <algorithm>
+#include <mutex>
+#include <regex>
+#include <set>
+#include <stdexcept>
+
+#include "core/embedded.hpp"
+
+namespace syndic {
+
+using nlohmann::json;
+
+struct Tool {
+    std::string module;
+    std::string file;
+    json document;  // the schema file as embedded
+    ToolHandler handler = nullptr;
+    ToolInfo info;
+
+    mutable std::once_flag input_once, output_once;
+    mutable valijson::Schema input_schema, output_schema;
+};
+
+namespace {
+
+const valijson::Schema& compiled(std::once_flag& once, valijson::Schema& schema, const json& source) {
+    std::call_once(once, [&] {
+        valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
+        valijson::adapters::NlohmannJsonAdapter adapter(source);
+        parser.populateSchema(adapter, schema);
+    });
+    return schema;
+}
+
+std::string pointer_token(std::string token) {
+    std::string out;
+    for (char c : token) {
+        if (c == '~') out += "~0";
+        else if (c == '/') out += "~1";
+        else out += c;
+    }
+    return out;
+}
+
+// valijson's context ["<root>", "[coOwners]", "[3]", "[email]"] as "/coOwners/3/email".
+std::string to_pointer(const std::vector<std::string>& context) {
+    std::string pointer;
+    for (const auto& part : context) {
+        if (part.size() >= 2 && part.front() == '[' && part.back() == ']')
+            pointer += "/" + pointer_token(part.substr(1, part.size() - 2));
+    }
+    return pointer;
+}
+
+// The property a "Missing required property 'x'." or "...constraints: 'x'." message names.
+std::optional<std::string> quoted_property(const std::string& description, const std::string& lead) {
+    const auto at = description.find(lead);
+    if (at == std::string::npos) return std::nullopt;
+    const auto start = at + lead.size();
+    const auto end = description.rfind('\'');
+    if (end == std::string::npos || end < start) return std::nullopt;
+    return description.substr(start, end - start);
+}
+
+std::vector<FieldError> schema_errors(const valijson::Schema& schema, const json& value) {
+    valijson::Validator validator;
+    valijson::ValidationResults results;
+    valijson::adapters::NlohmannJsonAdapter adapter(value);
+    if (validator.validate(schema, adapter, &results)) return {};
+
+    std::vector<FieldError> raw;
+    valijson::ValidationResults::Error error;
+    while (results.popError(error)) {
+        const auto& d = error.description;
+        if (d.rfind("Failed to validate against schema associated with property name", 0) == 0 ||
+            d.rfind("Failed to validate item #", 0) == 0 || d.rfind("Failed to validate against child schema", 0) == 0)
+            continue;  // wrappers around a more precise error
+        std::string field = to_pointer(error.context);
+        std::string reason = d;
+        if (auto name = quoted_property(d, "Missing required property '")) {
+            field += "/" + pointer_token(*name);
+            reason = "is required";
+        } else if (auto extra = quoted_property(d, "'properties' or 'additionalProperties' constraints: '")) {
+            field += "/" + pointer_token(*extra);
+            reason = "is not a known property";
+        }
+        if (reason.rfind("Failed to match regex", 0) == 0) reason = "does not have the expected format";
+        while (!reason.empty() && reason.back() == '.') reason.pop_back();
+        raw.push_back({field, reason});
+    }
+    // Keep the deepest errors: drop one whose field is a strict prefix of another's.
+    std::vector<FieldError> kept;
+    for (const auto& e : raw) {
+        const bool shadowed = std::any_of(raw.begin(), raw.end(), [&](const FieldError& other) {
+            return other.field.size() > e.field.size() && other.field.rfind(e.field + "/", 0) == 0;
+        });
+        const bool repeated = std::any_of(kept.begin(), kept.end(), [&](const FieldError& k) {
+            return k.field == e.field && k.reason == e.reason;
+        });
+        if (!shadowed && !repeated) kept.push_back(e);
+    }
+    return kept;
+}
+
+// The fields the interface gives codes of their own (section 7): an e-mail that is a string but
+// not a valid address, a fraction that is a number outside 0..100.
+std::string code_for(const FieldError& e, const json& args) {
+    const auto slash = e.field.rfind('/');
+    const std::string last = slash == std::string::npos ? e.field : e.field.substr(slash + 1);
+    const json* value = nullptr;
+    try {
+        value = &args.at(json::json_pointer(e.field));
+    } catch (const std::exception&) {
+        return codes::validation_failed;
+    }
+    if (last == "email" && value->is_string()) return codes::invalid_email;
+    if (last == "fractionPercent" && value->is_number()) return codes::fraction_out_of_range;
+    return codes::validation_failed;
+}
+
+void check_descriptor(const std::string& file, const std::string& module, const json& doc) {
+    auto fail = [&](const std::string& why) { throw std::logic_error("schemas/" + file + ": " + why); };
+    static const std::regex name_rule("^[a-z0-9_]{1,64}$");
+    if (!doc.is_object()) fail("not a JSON object");
+    for (const char* key : {"name", "title", "description", "requiredScope"})
+        if (!doc.contains(key) || !doc[key].is_string() || doc[key].get<std::string>().empty())
+            fail(std::string("needs a non-empty string '") + key + "'");
+    const auto name = doc["name"].get<std::string>();
+    if (!std::regex_match(name, name_rule)) fail("tool name must match ^[a-z0-9_]{1,64}$");
+    if (file != module + "/" + name + ".json") fail("file name must be <module>/<tool name>.json");
+    for (const char* key : {"inputSchema", "outputSchema", "annotations"})
+        if (!doc.contains(key) || !doc[key].is_object()) fail(std::string("needs an object '") + key + "'");
+    for (const char* key : {"inputSchema", "outputSchema"}) {
+        const auto& s = doc[key];
+        if (s.value("type", "") != "object") fail(std::string(key) + " must be of type object");
+        for (const char* banned : {"oneOf", "anyOf", "allOf", "$ref"})
+            if (s.contains(banned)) fail(std::string(key) + " may not use " + banned + " at the top");
+    }
+}
+
+}  // namespace
+
+void ToolCall::report_progress(double done, double total) const {
+    if (control.progress) control.progress(done, total);
+}
+
+void ToolCall::throw_if_cancelled() const {
+    if (control.cancelled && control.cancelled())
+        throw DomainError(codes::cancelled, "The caller cancelled this request.");
+}
+
+ToolRegistry::ToolRegistry(const ToolTable& table, const std::vector<std::string>& modules) {
+    for (const auto& file : embedded_schemas()) {
+        const std::string path(file.name);
+        // Shared shapes live in folders named records/ and are already embedded into the tools.
+        if (path.rfind("records/", 0) == 0 || path.find("/records/") != std::string::npos) continue;
+        const auto slash = path.find('/');
+        if (slash == std::string::npos || path.find('/', slash + 1) != std::string::npos)
+            throw std::logic_error("schemas/" + path + ": a tool's schema is schemas/<module>/<tool name>.json");
+        auto tool = std::make_unique<Tool>();
+        tool->module = path.substr(0, slash);
+        tool->file = path;
+        tool->document = json::parse(file.content);
+        check_descriptor(path, tool->module, tool->document);
+        const auto& d = tool->document;
+        tool->info = {d["name"], tool->module, d["title"], d["requiredScope"], d.value("adminOnly", false),
+                      d["annotations"].value("readOnlyHint", false)};
+        catalogue_.push_back(std::move(tool));
+    }
+    std::set<std::string> bound;
+    for (const auto& [name, handler] : table.entries()) {
+        auto it = std::find_if(catalogue_.begin(), catalogue_.end(),
+                               [&](const auto& t) { return t->info.name == name; });
+        if (it == catalogue_.end()) throw std::logic_error("handler without a schema: " + name);
+        if (!bound.insert(name).second) throw std::logic_error("handler bound twice: " + name);
+        (*it)->handler = handler;
+    }
+    for (const auto& t : catalogue_) {
+        if (!t->handler) throw std::logic_error("schema without a handler: schemas/" + t->file);
+        if (std::count_if(catalogue_.begin(), catalogue_.end(),
+                          [&](const auto& o) { return o->info.name == t->info.name; }) > 1)
+            throw std::logic_error("tool name used twice: " + t->info.name);
+    }
+
+    const auto known = all_modules();
+    for (const auto& m : modules)
+        if (std::find(known.begin(), known.end(), m) == known.end())
+            throw std::invalid_argument("unknown module '" + m + "' (known: " + [&] {
+                std::string list;
+                for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+                return list;
+            }() + ")");
+
+    descriptors_ = std::make_unique<json>(json::array());
+    for (const auto& t : catalogue_) {
+        if (!modules.empty() && std::find(modules.begin(), modules.end(), t->module) == modules.end()) continue;
+        offered_.push_back(t.get());
+        const auto& d = t->document;
+        descriptors_->push_back({{"name", d["name"]},
+                                 {"title", d["title"]},
+                                 {"description", d["description"]},
+                                 {"inputSchema", d["inputSchema"]},
+                                 {"outputSchema", d["outputSchema"]},
+                                 {"annotations", d["annotations"]}});
+    }
+}
+
+ToolRegistry::~ToolRegistry() = default;
+
+std::vector<ToolInfo> ToolRegistry::tools() const {
+    std::vector<ToolInfo> out;
+    for (const auto* t : offered_) out.push_back(t->info);
+    return out;
+}
+
+std::vector<std::string> ToolRegistry::all_modules() const {
+    std::vector<std::string> out;
+    for (const auto& t : catalogue_)
+        if (std::find(out.begin(), out.end(), t->module) == out.end()) out.push_back(t->module);
+    return out;
+}
+
+std::vector<std::string> ToolRegistry::all_scopes() const {
+    std::set<std::string> scopes;
+    for (const auto& t : catalogue_) scopes.insert(t->info.required_scope);
+    return {scopes.begin(), scopes.end()};
+}
+
+bool ToolRegistry::offers(std::string_view name) const {
+    return std::any_of(offered_.begin(), offered_.end(), [&](const Tool* t) { return t->info.name == name; });
+}
+
+const json& ToolRegistry::descriptors() const { return *descriptors_; }
+
+const Tool& ToolRegistry::find(std::string_view name) const {
+    for (const auto* t : offered_)
+        if (t->info.name == name) return *t;
+    throw std::out_of_range("unknown tool: " + std::string(name));
+}
+
+void ToolRegistry::check_arguments(std::string_view name, const json& args) const {
+    const Tool* tool = nullptr;
+    for (const auto& t : catalogue_)
+        if (t->info.name == name) tool = t.get();
+    if (!tool) throw std::out_of_range("unknown tool: " + std::string(name));
+    const auto errors =
+        schema_errors(compiled(tool->input_once, tool->input_schema, tool->document["inputSchema"]), args);
+    if (errors.empty()) return;
+
+    std::string code = codes::validation_failed;
+    const FieldError* first = &errors.front();
+    for (const auto& e : errors) {
+        const auto c = code_for(e, args);
+        if (c != codes::validation_failed) {
+            code = c;
+            first = &e;
+            break;
+        }
+    }
+    std::string detail;
+    if (code == codes::invalid_email) detail = "The e-mail address is not valid.";
+    else if (code == codes::fraction_out_of_range) detail = "fractionPercent must be between 0 and 100.";
+    else detail = "The arguments do not match the tool's input schema: " +
+                  (first->field.empty() ? std::string("arguments") : first->field) + " " + first->reason + ".";
+    throw DomainError(code, detail).at(first->field).with_errors(errors);
+}
+
+json ToolRegistry::call(std::string_view name, const json& args, const CallerContext& caller, Database& db,
+                        const Clock& clock, const CallControl& control) const {
+    const Tool& tool = find(name);
+    if (!caller.has_scope(tool.info.required_scope))
+        throw DomainError(codes::insufficient_scope,
+                          "This credential lacks the scope " + tool.info.required_scope + ".")
+            .with("requiredScope", tool.info.required_scope);
+    if (tool.info.admin_only && !caller.is_admin())
+        throw DomainError(codes::admin_required, "Only a syndicate admin may call " + tool.info.name + ".");
+    check_arguments(name, args);
+
+    json result = tool.handler(ToolCall{args, caller, db, clock, *this, control});
+
+    if (check_outputs_) {
+        const auto errors = schema_errors(
+            compiled(tool.output_once, tool.output_schema, tool.document["outputSchema"]), result);
+        if (!errors.empty())
+            throw std::logic_error(tool.info.name + " returned a result outside its outputSchema at '" +
+                                   errors.front().field + "': " + errors.front().reason);
+    }
+    return result;
+}
+
+}  // namespace syndic

@@ -1,0 +1,103 @@
+// The tool registry: descriptors loaded from the embedded schemas/, one handler bound per tool,
+// argument validation before any handler runs, scope and role checks, and the module subset a
+// server offers. Knows the domain only through handlers; knows nothing of JSON-RPC.
+#pragma once
+#include <nlohmann/json_fwd.hpp>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/clock.hpp"
+#include "core/context.hpp"
+#include "core/error.hpp"
+
+namespace syndic {
+
+class Database;
+class ToolRegistry;
+
+// What a long call may use to talk back: progress (empty when the caller asked for none) and
+// whether the caller has given up.
+struct CallControl {
+    std::function<void(double done, double total)> progress;
+    std::function<bool()> cancelled;
+};
+
+struct ToolCall {
+    const nlohmann::json& args;
+    const CallerContext& caller;
+    Database& db;
+    const Clock& clock;
+    const ToolRegistry& registry;
+    const CallControl& control;
+
+    void report_progress(double done, double total) const;
+    void throw_if_cancelled() const;  // DomainError CANCELLED
+};
+
+using ToolHandler = nlohmann::json (*)(const ToolCall&);
+
+// The registration lines of every module: table.bind("create_unit", create_unit).
+class ToolTable {
+public:
+    void bind(std::string name, ToolHandler handler) { entries_.emplace_back(std::move(name), handler); }
+    const std::vector<std::pair<std::string, ToolHandler>>& entries() const { return entries_; }
+
+private:
+    std::vector<std::pair<std::string, ToolHandler>> entries_;
+};
+
+struct Tool;  // a schema file paired with its handler (registry.cpp)
+
+struct ToolInfo {
+    std::string name;
+    std::string module;
+    std::string title;
+    std::string required_scope;
+    bool admin_only = false;
+    bool read_only = false;
+};
+
+class ToolRegistry {
+public:
+    // Every tool of the embedded schemas, bound to the handlers of `table`; throws
+    // std::logic_error when a schema has no handler, a handler no schema, or a schema is malformed.
+    // `modules` keeps only those modules (empty: all); an unknown module name throws
+    // std::invalid_argument.
+    ToolRegistry(const ToolTable& table, const std::vector<std::string>& modules = {});
+    ~ToolRegistry();
+
+    std::vector<ToolInfo> tools() const;               // offered tools, in catalogue order
+    std::vector<std::string> all_modules() const;      // every module of the catalogue
+    std::vector<std::string> all_scopes() const;       // every scope a tool requires
+    bool offers(std::string_view name) const;
+
+    // The descriptors tools/list serves, in catalogue order.
+    const nlohmann::json& descriptors() const;
+
+    // Checks the caller's scope and role, validates the arguments, runs the handler. Throws
+    // DomainError; an unknown or not offered tool throws std::out_of_range.
+    nlohmann::json call(std::string_view name, const nlohmann::json& args, const CallerContext& caller,
+                        Database& db, const Clock& clock, const CallControl& control = {}) const;
+
+    // Validates arguments against a tool's input schema (also for rows of a bulk call); throws
+    // DomainError VALIDATION_FAILED, INVALID_EMAIL or FRACTION_OUT_OF_RANGE.
+    void check_arguments(std::string_view name, const nlohmann::json& args) const;
+
+    // When on, every result is checked against the tool's outputSchema (tests turn it on).
+    void set_check_outputs(bool on) { check_outputs_ = on; }
+
+private:
+    const Tool& find(std::string_view name) const;
+
+    std::vector<std::unique_ptr<Tool>> catalogue_;  // every tool, sorted by module then name
+    std::vector<const Tool*> offered_;
+    std::unique_ptr<nlohmann::json> descriptors_;
+    bool check_outputs_ = false;
+};
+
+}  // namespace syndic

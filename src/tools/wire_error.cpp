@@ -1,0 +1,33 @@
+#include "tools/wire_error.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace syndic {
+
+nlohmann::json error_data(const DomainError& error) {
+    nlohmann::json data = {{"detail", error.detail()}};
+    if (!error.field().empty()) data["field"] = error.field();
+    for (const auto& [key, value] : error.figures())
+        std::visit([&, &key = key](const auto& v) { data[key] = v; }, value);
+    if (!error.errors().empty()) {
+        auto& list = data["errors"] = nlohmann::json::array();
+        for (const auto& e : error.errors()) list.push_back({{"field", e.field}, {"reason", e.reason}});
+    }
+    return data;
+}
+
+int http_status(const std::string& code) {
+    if (code == codes::not_authenticated) return 401;
+    if (code == codes::insufficient_scope || code == codes::admin_required) return 403;
+    if (code.size() > 10 && code.ends_with("_NOT_FOUND")) return 404;
+    if (code.rfind("DUPLICATE_", 0) == 0 || code == codes::link_conflict || code == codes::unit_in_use ||
+        code == "INVALID_STATUS_TRANSITION" || code == codes::not_archived)
+        return 409;
+    if (code == codes::fraction_sum_out_of_range || code == "NOTICE_PERIOD_TOO_SHORT" ||
+        code == codes::bulk_limit_exceeded)
+        return 422;
+    if (code == "RATE_LIMITED") return 429;
+    return 400;
+}
+
+}  // namespace syndic

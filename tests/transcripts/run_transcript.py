@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Pipes a .jsonl session through the real syndic-mcp executable and compares its answers.
+
+usage: run_transcript.py SYNDIC_MCP SESSION.jsonl [--expected FILE] [--update]
+
+The session runs on a fresh database holding the demo syndicate, with its admin key in
+SYNDIC_API_KEY (a first line "#! no-key" runs it without credentials; "#! args ..." adds
+server arguments). Lines starting with "#" are comments. A request may use ${N.path} for a value
+from the structuredContent of the answer to request id N (e.g. ${3.data.0.id}), so a session can
+create a record and then change it. Answers are compared, line by line, with the expected file
+(default: tests/transcripts/<name>.expected.jsonl) after UUIDs, times and keys are replaced by
+<uuid>, <time> and <key>. --update rewrites the expected file instead.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})")
+KEY = re.compile(r"sk_[0-9A-Za-z]{32,}")
+PLACEHOLDER = re.compile(r"\$\{(\w+)\.([^}]*)\}")
+
+
+def normalize(line):
+    return KEY.sub("<key>", TIME.sub("<time>", UUID.sub("<uuid>", line)))
+
+
+def expects_answer(line):
+    try:
+        message = json.loads(line)
+    except ValueError:
+        return True
+    if isinstance(message, list):
+        return len(message) == 0 or any(not isinstance(m, dict) or "id" in m for m in message)
+    return not isinstance(message, dict) or "id" in message
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("binary")
+    ap.add_argument("session")
+    ap.add_argument("--expected")
+    ap.add_argument("--update", action="store_true")
+    args = ap.parse_args()
+
+    name = os.path.splitext(os.path.basename(args.session))[0]
+    expected_path = args.expected or os.path.join(os.path.dirname(os.path.abspath(__file__)), name + ".expected.jsonl")
+    with open(args.session, encoding="utf-8") as f:
+        lines = [l.rstrip("\n") for l in f]
+
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, SYNDIC_DB=os.path.join(tmp, "syndic.db"), SYNDIC_MODULES="")
+        env.pop("SYNDIC_API_KEY", None)
+        key = subprocess.run([args.binary, "demo", "--log-level", "warn"], env=env, check=True,
+                             capture_output=True, text=True).stdout.strip()
+        server_args = ["serve", "--log-level", "warn"]
+        if lines and lines[0].startswith("#! "):
+            for directive in lines[0][3:].split(";"):
+                directive = directive.strip()
+                if directive == "no-key":
+                    key = ""
+                elif directive.startswith("args "):
+                    server_args += directive[5:].split()
+        if key:
+            env["SYNDIC_API_KEY"] = key
+        proc = subprocess.Popen([args.binary] + server_args, env=env, stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8")
+        results = {}
+        actual = []
+
+        def substitute(match):
+            value = results.get(match.group(1))
+            if value is None:
+                sys.exit(f"{args.session}: no result for request id {match.group(1)} to take {match.group(0)} from")
+            for part in match.group(2).split("."):
+                value = value[int(part)] if isinstance(value, list) else value[part]
+            return value if isinstance(value, str) else json.dumps(value)
+
+        for line in lines:
+            if not line.strip() or line.startswith("#"):
+                continue
+            line = PLACEHOLDER.sub(substitute, line)
+            proc.stdin.write(line + "\n")
+            proc.stdin.flush()
+            if not expects_answer(line):
+                continue
+            answer = proc.stdout.readline()
+            if not answer:
+                sys.exit(f"{args.session}: the server closed its output before answering: {line}\n{proc.stderr.read()}")
+            answer = answer.rstrip("\n")
+            try:
+                message = json.loads(answer)
+                if isinstance(message, dict) and isinstance(message.get("result"), dict):
+                    results[str(message.get("id"))] = message["result"].get("structuredContent", message["result"])
+            except ValueError:
+                sys.exit(f"{args.session}: the server wrote a line that is not JSON: {answer}")
+            actual.append(normalize(answer))
+        proc.stdin.close()
+        rest = proc.stdout.read()
+        code = proc.wait(timeout=30)
+        actual += [normalize(l) for l in rest.splitlines() if l]
+        if code != 0:
+            sys.exit(f"{args.session}: the server exited with {code}: {proc.stderr.read()}")
+
+    if args.update:
+        with open(expected_path, "w", encoding="utf-8") as f:
+            f.write("\n".join(actual) + "\n")
+        print(f"wrote {expected_path} ({len(actual)} answers)")
+        return
+    with open(expected_path, encoding="utf-8") as f:
+        expected = [l.rstrip("\n") for l in f if l.strip()]
+    failures = 0
+    for i in range(max(len(expected), len(actual))):
+        want = expected[i] if i < len(expected) else "<nothing>"
+        got = actual[i] if i < len(actual) else "<nothing>"
+        if want != got:
+            failures += 1
+            print(f"answer {i + 1} differs:\n  expected: {want}\n  actual:   {got}")
+    print(f"{len(actual) - failures} passed, {failures} failed")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()

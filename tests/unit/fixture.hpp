@@ -1,0 +1,95 @@
+// What every module test shares: a fresh in-memory database with migrations applied, a fixed
+// clock, the real registry (with every result checked against its outputSchema), and callers
+// for one or two syndicates. Calls go through the registry, as a client's would.
+#pragma once
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <string>
+
+#include "auth/credentials.hpp"
+#include "core/clock.hpp"
+#include "core/error.hpp"
+#include "modules/modules.hpp"
+#include "storage/database.hpp"
+#include "tools/registry.hpp"
+#include "tools/wire_error.hpp"
+
+namespace syndic::test {
+
+using nlohmann::json;
+
+inline Instant fixed_now() {
+    return *parse_iso_instant("2026-11-21T15:00:00Z");
+}
+
+struct Fixture {
+    std::unique_ptr<Database> db = Database::open(":memory:");
+    FixedClock clock{fixed_now()};
+    ToolRegistry registry{all_tool_handlers()};
+    std::string syndicate = create_syndicate(*db, clock, "Syndicat A", false);
+    std::string other_syndicate = create_syndicate(*db, clock, "Syndicat B", false);
+    CallerContext admin{syndicate, "key-admin", {"*"}, Role::admin};
+    CallerContext member{syndicate, "key-member", {"*"}, Role::member};
+    CallerContext other_admin{other_syndicate, "key-other", {"*"}, Role::admin};
+
+    Fixture() { registry.set_check_outputs(true); }
+
+    json call(const std::string& tool, const json& args = json::object()) { return call_as(admin, tool, args); }
+    json call_as(const CallerContext& who, const std::string& tool, const json& args = json::object()) {
+        return registry.call(tool, args, who, *db, clock);
+    }
+
+    // The DomainError a call throws (fails the test when it succeeds).
+    DomainError error(const std::string& tool, const json& args = json::object()) { return error_as(admin, tool, args); }
+    DomainError error_as(const CallerContext& who, const std::string& tool, const json& args = json::object()) {
+        try {
+            registry.call(tool, args, who, *db, clock);
+        } catch (const DomainError& e) {
+            return e;
+        }
+        FAIL("expected " << tool << " to be refused");
+        return DomainError("", "");
+    }
+
+    // A snapshot of every business table, to prove a refused call changed nothing.
+    std::string snapshot() {
+        std::string out;
+        for (const char* table : {"units", "unit_links", "co_owners", "api_keys", "syndicates"}) {
+            SQLite::Statement q(db->sql(), std::string("SELECT * FROM ") + table + " ORDER BY 1");
+            const int n = q.getColumnCount();
+            while (q.executeStep()) {
+                for (int i = 0; i < n; ++i) out += (q.getColumn(i).isNull() ? "<null>" : q.getColumn(i).getString()) + "|";
+                out += "\n";
+            }
+            out += "--\n";
+        }
+        return out;
+    }
+
+    // A unit with sensible defaults; `extra` adds or overrides fields.
+    json unit(const std::string& number, double fraction = 0, const std::string& type = "apartment",
+              json extra = json::object()) {
+        json args = {{"number", number}, {"type", type}, {"fractionPercent", fraction}};
+        args.update(extra);
+        return call("create_unit", args);
+    }
+    json co_owner(const std::string& unit_id, const std::string& first, const std::string& last,
+                  json extra = json::object()) {
+        json args = {{"unitId", unit_id}, {"firstName", first}, {"lastName", last}};
+        args.update(extra);
+        return call("create_co_owner", args);
+    }
+};
+
+// Asserts the code of a refused call and that it changed nothing.
+#define CHECK_REFUSED(fx, code_, tool, args)                       \
+    do {                                                          \
+        const auto before_ = (fx).snapshot();                     \
+        const auto err_ = (fx).error((tool), (args));             \
+        CHECK(err_.code() == std::string(code_));                 \
+        CHECK((fx).snapshot() == before_);                        \
+    } while (0)
+
+}  // namespace syndic::test
