@@ -130,6 +130,7 @@ int main(int argc, char** argv) {
                  "served to AI assistants over MCP.",
                  "syndic-mcp"};
     app.set_version_flag("--version", std::string("syndic-mcp ") + SYNDIC_VERSION);
+    app.fallthrough();  // --db, --log-level and --log-file may follow the sub-command
     Common common;
     app.add_option("--db", common.db_path, "SQLite database file (env SYNDIC_DB)")
         ->capture_default_str();

@@ -1,5 +1,7 @@
 #include "modules/common.hpp"
 
+#include <cmath>
+
 #include "core/clock.hpp"
 
 namespace syndic {
@@ -28,7 +30,10 @@ nlohmann::json nullable_integer(const SQLite::Column& column) {
 }
 
 nlohmann::json nullable_real(const SQLite::Column& column) {
-    return column.isNull() ? nlohmann::json(nullptr) : nlohmann::json(column.getDouble());
+    if (column.isNull()) return nullptr;
+    const double value = column.getDouble();
+    if (std::trunc(value) == value && std::fabs(value) < 1e15) return static_cast<std::int64_t>(value);
+    return value;
 }
 
 }  // namespace syndic

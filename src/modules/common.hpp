@@ -27,7 +27,7 @@ nlohmann::json page_envelope(nlohmann::json data, const PageRequest& page, std::
 nlohmann::json shown_time(const SQLite::Column& column);
 nlohmann::json nullable_text(const SQLite::Column& column);
 nlohmann::json nullable_integer(const SQLite::Column& column);
-nlohmann::json nullable_real(const SQLite::Column& column);
+nlohmann::json nullable_real(const SQLite::Column& column);  // whole values as integers
 // A whole percentage as an integer (100, not 100.0), otherwise the nearest double.
 inline nlohmann::json percent(Fraction f) {
     if (f.units() % Fraction::units_per_percent == 0) return f.units() / Fraction::units_per_percent;

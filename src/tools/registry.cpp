@@ -94,6 +94,8 @@ std::vector<FieldError> schema_errors(const valijson::Schema& schema, const json
         }
         if (reason.rfind("Failed to match regex", 0) == 0) reason = "does not have the expected format";
         while (!reason.empty() && reason.back() == '.') reason.pop_back();
+        reason = std::regex_replace(reason, std::regex("(\\d)\\.000000"), "$1");
+        if (!reason.empty()) reason[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(reason[0])));
         raw.push_back({field, reason});
     }
     // Keep the deepest errors: drop one whose field is a strict prefix of another's.
@@ -269,7 +271,7 @@ void ToolRegistry::check_arguments(std::string_view name, const json& args) cons
     if (code == codes::invalid_email) detail = "The e-mail address is not valid.";
     else if (code == codes::fraction_out_of_range) detail = "fractionPercent must be between 0 and 100.";
     else detail = "The arguments do not match the tool's input schema: " +
-                  (first->field.empty() ? std::string("arguments") : first->field) + " " + first->reason + ".";
+                  (first->field.empty() ? std::string("arguments") : first->field) + ": " + first->reason + ".";
     throw DomainError(code, detail).at(first->field).with_errors(errors);
 }
 

@@ -5,7 +5,8 @@ usage: run_transcript.py SYNDIC_MCP SESSION.jsonl [--expected FILE] [--update]
 
 The session runs on a fresh database holding the demo syndicate, with its admin key in
 SYNDIC_API_KEY (a first line "#! no-key" runs it without credentials; "#! args ..." adds
-server arguments). Lines starting with "#" are comments. A request may use ${N.path} for a value
+server arguments). Lines starting with "#" are comments; "#! no-answer" says the next request
+gets no answer (it was cancelled). A request may use ${N.path} for a value
 from the structuredContent of the answer to request id N (e.g. ${3.data.0.id}), so a session can
 create a record and then change it. Answers are compared, line by line, with the expected file
 (default: tests/transcripts/<name>.expected.jsonl) after UUIDs, times and keys are replaced by
@@ -80,25 +81,32 @@ def main():
                 value = value[int(part)] if isinstance(value, list) else value[part]
             return value if isinstance(value, str) else json.dumps(value)
 
+        skip_answer = False
         for line in lines:
+            if line.strip() == "#! no-answer":
+                skip_answer = True
             if not line.strip() or line.startswith("#"):
                 continue
             line = PLACEHOLDER.sub(substitute, line)
             proc.stdin.write(line + "\n")
             proc.stdin.flush()
-            if not expects_answer(line):
+            if skip_answer or not expects_answer(line):
+                skip_answer = False
                 continue
-            answer = proc.stdout.readline()
-            if not answer:
-                sys.exit(f"{args.session}: the server closed its output before answering: {line}\n{proc.stderr.read()}")
-            answer = answer.rstrip("\n")
-            try:
-                message = json.loads(answer)
+            while True:  # notifications (progress) come before the answer
+                answer = proc.stdout.readline()
+                if not answer:
+                    sys.exit(f"{args.session}: the server closed its output before answering: {line}\n{proc.stderr.read()}")
+                answer = answer.rstrip("\n")
+                try:
+                    message = json.loads(answer)
+                except ValueError:
+                    sys.exit(f"{args.session}: the server wrote a line that is not JSON: {answer}")
+                actual.append(normalize(answer))
                 if isinstance(message, dict) and isinstance(message.get("result"), dict):
                     results[str(message.get("id"))] = message["result"].get("structuredContent", message["result"])
-            except ValueError:
-                sys.exit(f"{args.session}: the server wrote a line that is not JSON: {answer}")
-            actual.append(normalize(answer))
+                if not (isinstance(message, dict) and "method" in message and "id" not in message):
+                    break
         proc.stdin.close()
         rest = proc.stdout.read()
         code = proc.wait(timeout=30)

@@ -47,8 +47,8 @@ json rebalance_fractions(const ToolCall& call) {
     if (before.sum.units() <= 0)
         throw DomainError(codes::fraction_sum_out_of_range,
                           "There is nothing to rebalance: the units' fractions sum to 0.")
-            .with("currentSum", 0.0)
-            .with("resultingSum", 0.0);
+            .with("currentSum", std::int64_t{0})
+            .with("resultingSum", std::int64_t{0});
 
     const std::int64_t target = Fraction::percent(100).units();
     std::int64_t assigned = 0;

@@ -405,6 +405,11 @@ FractionSum unit_fraction_sum(Database& db, const std::string& syndicate_id) {
 
 bool fraction_sum_in_range(Fraction sum) { return sum >= fraction_sum_min && sum <= fraction_sum_max; }
 
+DomainError::Figure figure(Fraction f) {
+    if (f.units() % Fraction::units_per_percent == 0) return f.units() / Fraction::units_per_percent;
+    return f.to_percent();
+}
+
 void check_fraction_sum(Fraction before, Fraction after, const std::string& field) {
     if (after == before || fraction_sum_in_range(after)) return;
     const auto hundred = Fraction::percent(100).units();
@@ -414,10 +419,10 @@ void check_fraction_sum(Fraction before, Fraction after, const std::string& fiel
                           "%, outside 99.5-100.5 (now " + before.to_string() +
                           "%); use rebalance_fractions to correct the declaration proportionally.")
         .at(field)
-        .with("currentSum", before.to_percent())
-        .with("resultingSum", after.to_percent())
-        .with("min", fraction_sum_min.to_percent())
-        .with("max", fraction_sum_max.to_percent());
+        .with("currentSum", figure(before))
+        .with("resultingSum", figure(after))
+        .with("min", figure(fraction_sum_min))
+        .with("max", figure(fraction_sum_max));
 }
 
 json fraction_sum_json(const FractionSum& s) {

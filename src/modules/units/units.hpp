@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "core/error.hpp"
 #include "core/fraction.hpp"
 #include "tools/registry.hpp"
 
@@ -31,6 +32,9 @@ bool fraction_sum_in_range(Fraction sum);
 // `after` outside 99.5..100.5, unless it brings the sum strictly closer to 100. A write that
 // leaves the sum as it was is never refused.
 void check_fraction_sum(Fraction before, Fraction after, const std::string& field = "/fractionPercent");
+
+// A fraction as an error figure: whole percentages as integers.
+DomainError::Figure figure(Fraction f);
 
 // {sum, unitCount, min, max, balanced}
 nlohmann::json fraction_sum_json(const FractionSum& sum);

@@ -1,0 +1,14 @@
+#include "fixture.hpp"
+
+using namespace syndic::test;
+
+TEST_SUITE("units") {
+
+TEST_CASE("get_fraction_sum starts at zero") {
+    Fixture fx;
+    const auto sum = fx.call("get_fraction_sum");
+    CHECK(sum["sum"] == 0);
+    CHECK(sum["unitCount"] == 0);
+}
+
+}
