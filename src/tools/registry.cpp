@@ -70,6 +70,9 @@ std::optional<std::string> quoted_property(const std::string& description, const
     return description.substr(start, end - start);
 }
 
+constexpr const char* reason_required = "is required";
+constexpr const char* reason_unknown_property = "is not a known property";
+
 std::vector<FieldError> schema_errors(const valijson::Schema& schema, const json& value) {
     valijson::Validator validator;
     valijson::ValidationResults results;
@@ -87,10 +90,10 @@ std::vector<FieldError> schema_errors(const valijson::Schema& schema, const json
         std::string reason = d;
         if (auto name = quoted_property(d, "Missing required property '")) {
             field += "/" + pointer_token(*name);
-            reason = "is required";
+            reason = reason_required;
         } else if (auto extra = quoted_property(d, "'properties' or 'additionalProperties' constraints: '")) {
             field += "/" + pointer_token(*extra);
-            reason = "is not a known property";
+            reason = reason_unknown_property;
         }
         if (reason.rfind("Failed to match regex", 0) == 0) reason = "does not have the expected format";
         while (!reason.empty() && reason.back() == '.') reason.pop_back();
@@ -115,6 +118,7 @@ std::vector<FieldError> schema_errors(const valijson::Schema& schema, const json
 // The fields the interface gives codes of their own (section 7): an e-mail that is a string but
 // not a valid address, a fraction that is a number outside 0..100.
 std::string code_for(const FieldError& e, const json& args) {
+    if (e.reason == reason_unknown_property || e.reason == reason_required) return codes::validation_failed;
     const auto slash = e.field.rfind('/');
     const std::string last = slash == std::string::npos ? e.field : e.field.substr(slash + 1);
     const json* value = nullptr;
