@@ -37,7 +37,7 @@ json rebalance_fractions(const ToolCall& call) {
     {
         auto q = call.db.prepare(
             "SELECT id, number, fraction_units FROM units WHERE syndicate_id = ? AND deleted_at IS NULL "
-            "ORDER BY CAST(number AS INTEGER), number COLLATE NOCASE, id");
+            "ORDER BY " SYNDIC_UNIT_NUMBER_ORDER("number") ", id");
         q->bind(1, syndicate);
         while (q->executeStep())
             shares.push_back({q->getColumn(0).getString(), q->getColumn(1).getString(),

@@ -79,7 +79,7 @@ std::vector<std::string> linked_ids(Database& db, const std::string& unit_id) {
     auto q = db.prepare(
         "SELECT u.id FROM (SELECT apartment_id AS linked FROM unit_links WHERE unit_id = ?1 "
         "UNION ALL SELECT unit_id FROM unit_links WHERE apartment_id = ?1) JOIN units u ON u.id = linked "
-        "ORDER BY CAST(u.number AS INTEGER), u.number COLLATE NOCASE");
+        "ORDER BY " SYNDIC_UNIT_NUMBER_ORDER("u.number"));
     q->bind(1, unit_id);
     while (q->executeStep()) ids.push_back(q->getColumn(0).getString());
     return ids;
@@ -261,7 +261,7 @@ json list_units(const ToolCall& call) {
     std::vector<UnitRow> rows;
     {
         auto q = call.db.prepare(std::string("SELECT ") + unit_columns + where +
-                                 " ORDER BY CAST(number AS INTEGER), number COLLATE NOCASE, id LIMIT ?5 OFFSET ?6");
+                                 " ORDER BY " SYNDIC_UNIT_NUMBER_ORDER("number") ", id LIMIT ?5 OFFSET ?6");
         bind_filters(*q);
         q->bind(5, page.size);
         q->bind(6, page.offset());

@@ -39,6 +39,11 @@ DomainError::Figure figure(Fraction f);
 // {sum, unitCount, min, max, balanced}
 nlohmann::json fraction_sum_json(const FractionSum& sum);
 
+// SQL ordering units as people read a register: numbered units first in numeric order
+// (2, 101, 1001), then the others alphabetically (P-1, P-2, R-1). `number` is the column.
+#define SYNDIC_UNIT_NUMBER_ORDER(number) \
+    "(" number " GLOB '[0-9]*') DESC, CAST(" number " AS INTEGER), " number " COLLATE NOCASE"
+
 // The number of an active unit of the syndicate, or nullopt when there is none with this id.
 std::optional<std::string> active_unit_number(Database& db, const std::string& syndicate_id,
                                               const std::string& unit_id);

@@ -1,0 +1,687 @@
+#!/usr/bin/env node
+// Interop test: syndic-mcp (stdio) driven by the official MCP TypeScript SDK client.
+//
+// Usage: node tests/interop/interop.mjs /path/to/syndic-mcp
+//
+// Creates a demo database in a temporary directory, starts the server three times on it
+// (with an admin key, without credentials, and with --tools-page-size 5), and checks the
+// handshake, the tool descriptors, one successful call of every tool (the SDK validates each
+// structuredContent against the tool's outputSchema), the error mapping of decisions.md §3,
+// tools/list pagination, progress notifications, cancellation, an unknown method (§9) and a
+// clean shutdown. Prints "N passed, M failed" last and exits non-zero on any failure or when the
+// whole run exceeds its time limit.
+
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import {
+    EmptyResultSchema, LATEST_PROTOCOL_VERSION, McpError, SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+
+const OVERALL_TIMEOUT_MS = 45_000;
+const REQUEST_TIMEOUT_MS = 10_000;
+
+const EXPECTED_TOOLS = [
+    'bulk_create_co_owners', 'create_co_owner', 'delete_co_owner', 'get_co_owner', 'list_co_owners',
+    'restore_co_owner', 'update_co_owner', 'get_fraction_sum', 'rebalance_fractions', 'create_unit',
+    'delete_unit', 'get_unit', 'list_units', 'update_unit',
+].sort();
+const DEMO_UNITS = ['101', '102', '201', '202', '301', '302', 'P-1', 'P-2', 'P-3', 'P-4', 'R-1', 'R-2'].sort();
+
+// ---------------------------------------------------------------------------------------------
+// Harness
+
+let passed = 0;
+let failed = 0;
+const openTransports = new Set();
+let tmp = null;
+
+function log(line) {
+    process.stdout.write(line + '\n');
+}
+
+async function test(name, fn) {
+    try {
+        await fn();
+        passed++;
+        log(`ok   ${name}`);
+    } catch (err) {
+        failed++;
+        log(`FAIL ${name}`);
+        const text = err instanceof McpError
+            ? `McpError code=${err.code} message=${JSON.stringify(err.message)} data=${JSON.stringify(err.data)}`
+            : (err && err.stack) || String(err);
+        for (const l of text.split('\n')) log(`     ${l}`);
+    }
+}
+
+function cleanup() {
+    for (const t of openTransports) t.kill();
+    openTransports.clear();
+    if (tmp) {
+        try { rmSync(tmp, { recursive: true, force: true }); } catch { /* ignore */ }
+    }
+}
+
+function finish() {
+    clearTimeout(overallTimer);
+    cleanup();
+    log(`${passed} passed, ${failed} failed`);
+    process.exit(failed === 0 ? 0 : 1);
+}
+
+const overallTimer = setTimeout(() => {
+    failed++;
+    log(`FAIL overall time limit of ${OVERALL_TIMEOUT_MS / 1000} s exceeded (the server or a call hangs)`);
+    finish();
+}, OVERALL_TIMEOUT_MS);
+
+// ---------------------------------------------------------------------------------------------
+// A stdio transport that records what the server sends, keeps its stderr (shown on failure,
+// never mixed into our output) and lets the test see how the child process ended.
+
+class RecordingTransport extends StdioClientTransport {
+    constructor(label, params) {
+        super({ ...params, stderr: 'pipe' });
+        this.label = label;
+        this.received = [];
+        this.sent = [];
+        this.stderrText = '';
+        this.exit = null; // {code, signal} once the child has exited
+        // Drain stderr at once, or a chatty server would block on a full pipe.
+        this.stderr.on('data', chunk => { this.stderrText += chunk.toString(); });
+    }
+
+    async start() {
+        const deliver = this.onmessage;
+        this.onmessage = message => {
+            this.received.push(message);
+            deliver?.(message);
+        };
+        await super.start();
+        // The SDK keeps the child in a private field; reach it only to observe how it exits.
+        const child = this._process;
+        if (child) {
+            this.child = child;
+            child.once('exit', (code, signal) => { this.exit = { code, signal }; });
+        }
+        openTransports.add(this);
+    }
+
+    async send(message) {
+        this.sent.push(message);
+        return super.send(message);
+    }
+
+    // Messages received after `from` that answer or report on the request with this id.
+    about(id, from = 0) {
+        return this.received.slice(from).filter(m => m.id === id || (m.method === 'notifications/progress' && m.params.progressToken === id));
+    }
+
+    kill() {
+        if (this.child && this.exit === null) {
+            try { this.child.kill('SIGKILL'); } catch { /* ignore */ }
+        }
+    }
+}
+
+async function connect(label, { apiKey, extraArgs = [] } = {}) {
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
+    if (apiKey !== undefined) env.SYNDIC_API_KEY = apiKey;
+    const transport = new RecordingTransport(label, {
+        command: bin,
+        args: ['serve', '--db', dbPath, ...extraArgs],
+        env,
+    });
+    const client = new Client({ name: 'syndic-mcp-interop', version: '1.0.0' }, { capabilities: {} });
+    const errors = [];
+    client.onerror = err => errors.push(err);
+    await client.connect(transport, { timeout: REQUEST_TIMEOUT_MS });
+    return { client, transport, errors };
+}
+
+async function closeCleanly(conn) {
+    const started = Date.now();
+    await conn.client.close();
+    const elapsed = Date.now() - started;
+    openTransports.delete(conn.transport);
+    // The SDK ends stdin, waits 2 s, then sends SIGTERM: a server that exits on end of input
+    // closes well before that, with status 0 and no signal.
+    assert.ok(elapsed < 1900, `${conn.transport.label}: close took ${elapsed} ms (server did not exit on end of stdin)`);
+    if (conn.transport.child) {
+        assert.deepEqual(conn.transport.exit, { code: 0, signal: null },
+            `${conn.transport.label}: server exit ${JSON.stringify(conn.transport.exit)}; stderr:\n${conn.transport.stderrText.slice(-2000)}`);
+    }
+    assert.deepEqual(conn.errors.map(String), [], `${conn.transport.label}: protocol/transport errors reported by the SDK`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Call helpers
+
+const ajv = new AjvJsonSchemaValidator();
+const inputValidators = new Map(); // tool name -> validator of its inputSchema (SDK's Ajv)
+
+function checkArgsAgainstSchema(name, args, expectValid = true) {
+    const v = inputValidators.get(name);
+    if (!v) return;
+    const r = v(args);
+    if (expectValid) assert.ok(r.valid, `test bug: arguments of ${name} fail its published inputSchema: ${r.errorMessage}`);
+    else assert.ok(!r.valid, `arguments of ${name} were expected to violate its published inputSchema`);
+}
+
+// A successful call: no isError, a text content holding the same JSON as structuredContent.
+// (The SDK has already checked structuredContent against the tool's outputSchema.)
+// The id of the last tools/call of this tool that the client sent on this transport.
+function lastCallId(transport, name) {
+    const req = transport.sent.filter(m => m.method === 'tools/call' && m.params.name === name).at(-1);
+    assert.ok(req, `no tools/call ${name} sent`);
+    return req.id;
+}
+
+// @modelcontextprotocol/sdk 1.x dispatches notifications in a microtask but responses at once,
+// so progress notifications that reach the client in the same read as the response are
+// reported through onerror as "unknown token" (typescript-sdk issue #2580). The server did send
+// them in order (checked on the wire); drop only those reports for the given token.
+function forgiveLateProgress(conn, token) {
+    const late = conn.errors.filter(e => String(e).includes('progress notification for an unknown token')
+        && String(e).includes(`"progressToken":${JSON.stringify(token)}`));
+    conn.errors.splice(0, conn.errors.length, ...conn.errors.filter(e => !late.includes(e)));
+    return late.length;
+}
+
+async function call(client, name, args = {}, options = {}) {
+    checkArgsAgainstSchema(name, args);
+    const res = await client.callTool({ name, arguments: args }, undefined, { timeout: REQUEST_TIMEOUT_MS, ...options });
+    assert.ok(!res.isError, `${name} returned isError: ${JSON.stringify(res.content)}`);
+    assert.ok(res.structuredContent && typeof res.structuredContent === 'object', `${name}: no structuredContent`);
+    assert.ok(Array.isArray(res.content) && res.content.length >= 1, `${name}: no content`);
+    assert.equal(res.content[0].type, 'text');
+    assert.deepEqual(JSON.parse(res.content[0].text), res.structuredContent, `${name}: text content differs from structuredContent`);
+    return res.structuredContent;
+}
+
+// A refused call: the SDK throws McpError carrying the JSON-RPC error.
+async function expectError(promise, code, message, checkData) {
+    let err;
+    try {
+        const res = await promise;
+        assert.fail(`expected a ${code} ${message} error, got a result: ${JSON.stringify(res).slice(0, 500)}`);
+    } catch (e) {
+        if (e instanceof assert.AssertionError) throw e;
+        err = e;
+    }
+    assert.ok(err instanceof McpError, `expected McpError, got ${err && err.stack}`);
+    assert.equal(err.code, code, `error code (message ${JSON.stringify(err.message)})`);
+    assert.equal(err.message, `MCP error ${code}: ${message}`);
+    assert.ok(err.data && typeof err.data === 'object', 'error data is an object');
+    assert.equal(typeof err.data.detail, 'string');
+    assert.ok(err.data.detail.length > 0, 'data.detail is not empty');
+    if (checkData) checkData(err.data);
+    return err;
+}
+
+function deepFindKey(value, key, path = '') {
+    if (value === null || typeof value !== 'object') return [];
+    const hits = [];
+    for (const [k, v] of Object.entries(value)) {
+        if (k === key) hits.push(`${path}/${k}`);
+        hits.push(...deepFindKey(v, key, `${path}/${k}`));
+    }
+    return hits;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Set-up
+
+const binArg = process.argv[2];
+if (!binArg) {
+    log('usage: node interop.mjs /path/to/syndic-mcp');
+    log('0 passed, 1 failed');
+    process.exit(2);
+}
+const bin = resolve(binArg);
+let dbPath;
+let apiKey;
+
+process.on('unhandledRejection', err => {
+    failed++;
+    log(`FAIL unhandled rejection: ${(err && err.stack) || err}`);
+    finish();
+});
+
+await test('demo database and admin key', async () => {
+    assert.ok(existsSync(bin), `no executable at ${bin}`);
+    tmp = mkdtempSync(join(tmpdir(), 'syndic-interop-'));
+    dbPath = join(tmp, 'syndic.db');
+    const { stdout } = await promisify(execFile)(bin, ['demo', '--db', dbPath], {
+        timeout: REQUEST_TIMEOUT_MS,
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    });
+    apiKey = stdout.trim();
+    assert.match(apiKey, /^sk_[0-9A-Za-z]{43,}$/, 'demo prints one API key (sk_ + >= 32 random bytes in base62) on stdout');
+    assert.ok(existsSync(dbPath), 'database file created');
+});
+if (!apiKey) finish();
+
+// ---------------------------------------------------------------------------------------------
+// Main client: admin key
+
+let main;
+await test('connect: initialize handshake with the SDK client', async () => {
+    main = await connect('main', { apiKey });
+});
+if (!main) finish();
+const client = main.client;
+
+await test('negotiated protocol version, server info, capabilities, instructions', async () => {
+    const init = main.transport.received.find(m => m.id !== undefined && m.result && m.result.protocolVersion);
+    assert.ok(init, 'initialize result recorded');
+    assert.equal(init.result.protocolVersion, LATEST_PROTOCOL_VERSION, 'server accepts the SDK\'s latest version');
+    assert.ok(SUPPORTED_PROTOCOL_VERSIONS.includes(init.result.protocolVersion));
+    const info = client.getServerVersion();
+    assert.equal(info.name, 'syndic-mcp');
+    assert.equal(typeof info.version, 'string');
+    assert.ok(info.version.length > 0);
+    const caps = client.getServerCapabilities();
+    assert.ok(caps && typeof caps.tools === 'object', 'tools capability');
+    for (const other of ['resources', 'prompts', 'completions']) {
+        assert.equal(caps[other], undefined, `no ${other} capability advertised (none implemented)`);
+    }
+    const instructions = client.getInstructions();
+    if (instructions !== undefined) assert.equal(typeof instructions, 'string');
+});
+
+await test('ping', async () => {
+    assert.deepEqual(await client.ping({ timeout: REQUEST_TIMEOUT_MS }), {});
+});
+
+let tools = [];
+await test('tools/list: 14 tools, every descriptor complete', async () => {
+    const res = await client.listTools(undefined, { timeout: REQUEST_TIMEOUT_MS });
+    tools = res.tools;
+    assert.equal(res.nextCursor, undefined, 'one page when no page size is set');
+    assert.deepEqual(tools.map(t => t.name).sort(), EXPECTED_TOOLS);
+    for (const t of tools) {
+        const where = `tool ${t.name}`;
+        assert.match(t.name, /^[a-z0-9_]{1,64}$/, where);
+        assert.equal(typeof t.title, 'string', `${where}: title`);
+        assert.ok(typeof t.description === 'string' && t.description.length > 0, `${where}: description`);
+        assert.equal(t.inputSchema.type, 'object', `${where}: inputSchema.type`);
+        assert.ok(t.inputSchema.properties && typeof t.inputSchema.properties === 'object', `${where}: inputSchema.properties`);
+        for (const k of ['oneOf', 'anyOf', 'allOf', '$ref']) {
+            assert.equal(t.inputSchema[k], undefined, `${where}: top-level ${k} in inputSchema`);
+        }
+        assert.ok(t.outputSchema, `${where}: outputSchema`);
+        assert.equal(t.outputSchema.type, 'object', `${where}: outputSchema.type`);
+        for (const k of ['$ref', '$embed']) {
+            assert.deepEqual(deepFindKey(t.inputSchema, k), [], `${where}: ${k} left in inputSchema`);
+            assert.deepEqual(deepFindKey(t.outputSchema, k), [], `${where}: ${k} left in outputSchema`);
+        }
+        const a = t.annotations;
+        assert.ok(a, `${where}: annotations`);
+        for (const h of ['readOnlyHint', 'destructiveHint', 'idempotentHint']) {
+            assert.equal(typeof a[h], 'boolean', `${where}: annotations.${h}`);
+        }
+        const readOnly = /^(get|list)_/.test(t.name);
+        assert.equal(a.readOnlyHint, readOnly, `${where}: readOnlyHint`);
+        assert.equal(a.destructiveHint, t.name.startsWith('delete_'), `${where}: destructiveHint`);
+        // Every input schema must compile with the SDK's own validator (Ajv + formats).
+        inputValidators.set(t.name, ajv.getValidator(t.inputSchema));
+    }
+});
+
+// --- units -----------------------------------------------------------------------------------
+
+let units = [];
+const unitByNumber = new Map();
+await test('list_units: the 12 demo units', async () => {
+    const r = await call(client, 'list_units', { pageSize: 200 });
+    units = r.data;
+    assert.equal(r.pagination.total, 12);
+    assert.equal(r.pagination.page, 1);
+    assert.equal(r.pagination.pageSize, 200);
+    assert.deepEqual(units.map(u => u.number).sort(), DEMO_UNITS);
+    for (const u of units) unitByNumber.set(u.number, u);
+    const sum = units.reduce((s, u) => s + u.fractionPercent, 0);
+    assert.ok(Math.abs(sum - 100) < 1e-6, `demo fractions sum to 100, got ${sum}`);
+    const paged = await call(client, 'list_units', { type: 'parking', pageSize: 2, page: 2 });
+    assert.equal(paged.pagination.total, 4);
+    assert.equal(paged.data.length, 2);
+    assert.ok(paged.data.every(u => u.type === 'parking'));
+});
+if (units.length === 0) finish();
+const apt = unitByNumber.get('302');
+
+await test('get_unit with includeLinked', async () => {
+    const u = await call(client, 'get_unit', { id: apt.id, includeLinked: true });
+    assert.equal(u.id, apt.id);
+    assert.equal(u.number, '302');
+    assert.equal(u.type, 'apartment');
+    assert.ok(Array.isArray(u.linked), 'linked units returned');
+    assert.deepEqual(u.linked.map(l => l.id).sort(), [...u.linkedUnits].sort());
+});
+
+let newUnit;
+await test('create_unit (parking, fraction 0)', async () => {
+    newUnit = await call(client, 'create_unit', {
+        number: 'P-9', type: 'parking', floor: -1, areaSqFt: 150, fractionPercent: 0, cadastralLot: null,
+    });
+    assert.equal(newUnit.number, 'P-9');
+    assert.equal(newUnit.type, 'parking');
+    assert.equal(newUnit.fractionPercent, 0);
+    assert.deepEqual(newUnit.linkedUnits, []);
+    assert.equal(typeof newUnit.areaSqM, 'number', 'areaSqM derived from areaSqFt');
+});
+
+await test('update_unit: link the new parking to apartment 302', async () => {
+    const u = await call(client, 'update_unit', { id: newUnit.id, linkedUnits: [apt.id] });
+    assert.deepEqual(u.linkedUnits, [apt.id]);
+    const a = await call(client, 'get_unit', { id: apt.id });
+    assert.ok(a.linkedUnits.includes(newUnit.id), 'the apartment sees the link too');
+});
+
+await test('delete_unit: the new parking (and its link)', async () => {
+    const d = await call(client, 'delete_unit', { id: newUnit.id });
+    assert.equal(d.id, newUnit.id);
+    assert.equal(typeof d.deletedAt, 'string');
+    const a = await call(client, 'get_unit', { id: apt.id });
+    assert.ok(!a.linkedUnits.includes(newUnit.id), 'link removed from the apartment');
+    await expectError(client.callTool({ name: 'get_unit', arguments: { id: newUnit.id } }), -32000, 'UNIT_NOT_FOUND');
+});
+
+// --- declaration -----------------------------------------------------------------------------
+
+await test('get_fraction_sum', async () => {
+    const s = await call(client, 'get_fraction_sum', {});
+    assert.deepEqual(s, { sum: 100, unitCount: 12, min: 99.5, max: 100.5, balanced: true });
+});
+
+await test('rebalance_fractions dryRun on a balanced building', async () => {
+    const r = await call(client, 'rebalance_fractions', { dryRun: true });
+    assert.equal(r.dryRun, true);
+    assert.equal(r.sum, 100);
+    assert.equal(r.previousSum, 100);
+    assert.equal(r.unitCount, 12);
+    assert.ok(r.changes.every(c => c.before === c.after), 'nothing to change');
+});
+
+await test('rebalance_fractions dryRun at 100.4 shows changes and writes nothing', async () => {
+    const extra = await call(client, 'create_unit', { number: 'R-9', type: 'storage', fractionPercent: 0.4 });
+    try {
+        const before = await call(client, 'get_fraction_sum', {});
+        assert.equal(before.sum, 100.4);
+        assert.equal(before.unitCount, 13);
+        assert.equal(before.balanced, true);
+        const r = await call(client, 'rebalance_fractions', { dryRun: true });
+        assert.equal(r.dryRun, true);
+        assert.equal(r.previousSum, 100.4);
+        assert.equal(r.sum, 100);
+        assert.ok(r.changes.length > 0, 'changes listed');
+        for (const c of r.changes) {
+            assert.equal(typeof c.number, 'string');
+            assert.ok(c.after <= c.before, `${c.number}: scaled down`);
+        }
+        const after = await call(client, 'get_fraction_sum', {});
+        assert.equal(after.sum, 100.4, 'dry run wrote nothing');
+    } finally {
+        await call(client, 'delete_unit', { id: extra.id });
+    }
+    assert.equal((await call(client, 'get_fraction_sum', {})).sum, 100);
+});
+
+// --- co-owners -------------------------------------------------------------------------------
+
+let coOwners = [];
+await test('list_co_owners: the 8 demo co-owners, sorted by last name', async () => {
+    const r = await call(client, 'list_co_owners', { pageSize: 200 });
+    coOwners = r.data;
+    assert.equal(r.pagination.total, 8);
+    assert.equal(coOwners.length, 8);
+    const names = coOwners.map(c => c.lastName);
+    assert.deepEqual(names, [...names].sort((a, b) => a.localeCompare(b, 'fr', { sensitivity: 'base' })));
+    assert.ok(coOwners.every(c => c.deletedAt === null));
+});
+
+await test('get_co_owner', async () => {
+    const c = await call(client, 'get_co_owner', { id: coOwners[0].id });
+    assert.deepEqual(c, coOwners[0]);
+});
+
+let person;
+await test('create_co_owner', async () => {
+    person = await call(client, 'create_co_owner', {
+        firstName: 'Interop', lastName: 'Tester', unitId: apt.id, email: 'interop.tester@example.ca',
+        fractionPercent: 0, isPrimary: false, language: 'en', hasPortalAccess: true,
+    });
+    assert.equal(person.unitId, apt.id);
+    assert.equal(person.unitNumber, '302');
+    assert.equal(person.email, 'interop.tester@example.ca');
+    assert.equal(person.language, 'en');
+    assert.equal(person.deletedAt, null);
+});
+
+await test('update_co_owner (set phone, clear email)', async () => {
+    const c = await call(client, 'update_co_owner', { id: person.id, phone: '+15145550123', email: null });
+    assert.equal(c.phone, '+15145550123');
+    assert.equal(c.email, null);
+    assert.equal(c.firstName, 'Interop', 'other fields kept');
+});
+
+await test('delete_co_owner archives', async () => {
+    const r = await call(client, 'delete_co_owner', { id: person.id });
+    assert.equal(r.coOwner.id, person.id);
+    assert.equal(typeof r.coOwner.deletedAt, 'string');
+    assert.equal(r.portalAccessRevoked, true);
+    assert.equal((await call(client, 'list_co_owners', {})).pagination.total, 8);
+    assert.equal((await call(client, 'list_co_owners', { includeArchived: true })).pagination.total, 9);
+    assert.equal(typeof (await call(client, 'get_co_owner', { id: person.id })).deletedAt, 'string');
+});
+
+await test('restore_co_owner', async () => {
+    const c = await call(client, 'restore_co_owner', { id: person.id });
+    assert.equal(c.id, person.id);
+    assert.equal(c.deletedAt, null);
+    assert.equal(c.hasPortalAccess, false, 'portal access is not restored');
+    assert.equal((await call(client, 'list_co_owners', {})).pagination.total, 9);
+});
+
+await test('bulk_create_co_owners with progress notifications', async () => {
+    const rows = [];
+    for (let i = 0; i < 500; i++) rows.push({ firstName: `Bulk${i}`, lastName: 'Interop', unitId: apt.id });
+    rows[7] = { ...rows[7], email: 'bad' };
+    const progress = [];
+    const from = main.transport.received.length;
+    const r = await call(client, 'bulk_create_co_owners', { coOwners: rows }, {
+        onprogress: p => progress.push(p),
+    });
+    assert.equal(r.createdCount, 499);
+    assert.equal(r.errorCount, 1);
+    assert.equal(r.created.length, 499);
+    assert.deepEqual(r.errors.map(e => [e.index, e.code, e.field]), [[7, 'INVALID_EMAIL', '/coOwners/7/email']]);
+
+    // On the wire: progress notifications echo the request's progressToken, increase, end at
+    // the total, and all come before the response.
+    const id = lastCallId(main.transport, 'bulk_create_co_owners');
+    const sentReq = main.transport.sent.find(m => m.id === id);
+    assert.equal(sentReq.params._meta.progressToken, id, 'the SDK uses the request id as progress token');
+    const wire = main.transport.about(id, from);
+    assert.ok(wire.length >= 2, 'progress notifications and a response');
+    assert.equal(wire.at(-1).id, id, 'the response comes after every progress notification');
+    const notes = wire.slice(0, -1).map(m => m.params);
+    assert.ok(notes.length >= 1);
+    notes.forEach((n, i) => {
+        assert.equal(n.total, 500);
+        if (i > 0) assert.ok(n.progress > notes[i - 1].progress, 'progress increases');
+    });
+    assert.equal(notes.at(-1).progress, 500, 'last notification reports completion');
+
+    // Through the SDK: onprogress saw at least one of them, in order.
+    assert.ok(progress.length >= 1, 'at least one progress notification delivered to onprogress');
+    assert.deepEqual(progress.map(p => p.progress), notes.slice(0, progress.length).map(n => n.progress));
+    const late = forgiveLateProgress(main, id);
+    assert.equal(progress.length + late, notes.length, 'every notification either delivered or reported late by the SDK');
+    if (late) log(`     (SDK dropped ${late} progress notification(s) read together with the response: typescript-sdk#2580)`);
+    // 499 bulk rows plus the co-owner "Interop Tester" created above
+    assert.equal((await call(client, 'list_co_owners', { unitId: apt.id, search: 'interop', pageSize: 1 })).pagination.total, 500);
+});
+
+// --- errors ----------------------------------------------------------------------------------
+
+await test('error: get_unit unknown id -> -32000 UNIT_NOT_FOUND', async () => {
+    await expectError(client.callTool({ name: 'get_unit', arguments: { id: 'no-such-unit' } }), -32000, 'UNIT_NOT_FOUND',
+        d => assert.equal(d.field, '/id'));
+});
+
+await test('error: create_co_owner email "bad" -> INVALID_EMAIL', async () => {
+    const args = { firstName: 'Bad', lastName: 'Email', unitId: apt.id, email: 'bad' };
+    checkArgsAgainstSchema('create_co_owner', args, false);
+    await expectError(client.callTool({ name: 'create_co_owner', arguments: args }), -32000, 'INVALID_EMAIL',
+        d => assert.equal(d.field, '/email'));
+});
+
+await test('error: create_unit duplicate number "101" -> DUPLICATE_UNIT_NUMBER', async () => {
+    await expectError(client.callTool({ name: 'create_unit', arguments: { number: '101', type: 'apartment' } }),
+        -32000, 'DUPLICATE_UNIT_NUMBER', d => assert.equal(d.field, '/number'));
+});
+
+await test('error: list_units pageSize 500 -> VALIDATION_FAILED with data.errors', async () => {
+    checkArgsAgainstSchema('list_units', { pageSize: 500 }, false);
+    await expectError(client.callTool({ name: 'list_units', arguments: { pageSize: 500 } }), -32000, 'VALIDATION_FAILED', d => {
+        assert.ok(Array.isArray(d.errors) && d.errors.length >= 1, 'data.errors');
+        assert.equal(d.errors[0].field, '/pageSize');
+        assert.equal(typeof d.errors[0].reason, 'string');
+    });
+});
+
+await test('error: create_unit pushing the sum to 105 -> FRACTION_SUM_OUT_OF_RANGE', async () => {
+    await expectError(client.callTool({ name: 'create_unit', arguments: { number: 'X-1', type: 'storage', fractionPercent: 5 } }),
+        -32000, 'FRACTION_SUM_OUT_OF_RANGE', d => {
+            assert.equal(d.currentSum, 100);
+            assert.equal(d.resultingSum, 105);
+        });
+    const s = await call(client, 'get_fraction_sum', {});
+    assert.equal(s.unitCount, 12, 'refused calls changed nothing');
+    assert.equal(s.sum, 100);
+});
+
+await test('error: unknown tool -> -32602 UNKNOWN_TOOL', async () => {
+    await expectError(client.callTool({ name: 'no_such_tool', arguments: {} }), -32602, 'UNKNOWN_TOOL');
+});
+
+await test('unknown method (server/discover) -> -32601 at once', async () => {
+    let err;
+    try {
+        await client.request({ method: 'server/discover', params: {} }, EmptyResultSchema, { timeout: REQUEST_TIMEOUT_MS });
+    } catch (e) {
+        err = e;
+    }
+    assert.ok(err instanceof McpError, `expected McpError, got ${err}`);
+    assert.equal(err.code, -32601);
+});
+
+// decisions.md §9: a cancelled call is honoured. Whether the cancellation reaches the server
+// before the call ends is a race, so either outcome is accepted, but the bulk call is one
+// transaction: all 500 rows or none, and a cancelled call sends no response.
+await test('cancellation of bulk_create_co_owners (notifications/cancelled)', async () => {
+    const rows = [];
+    for (let i = 0; i < 500; i++) rows.push({ firstName: `Cancel${i}`, lastName: 'Interopcancel', unitId: apt.id });
+    const controller = new AbortController();
+    const received = main.transport.received.length;
+    let err;
+    try {
+        await client.callTool({ name: 'bulk_create_co_owners', arguments: { coOwners: rows } }, undefined, {
+            timeout: REQUEST_TIMEOUT_MS, signal: controller.signal, onprogress: () => controller.abort('test cancels'),
+        });
+    } catch (e) {
+        err = e;
+    }
+    assert.ok(err !== undefined, 'the aborted call rejects');
+    assert.deepEqual(await client.ping({ timeout: REQUEST_TIMEOUT_MS }), {}, 'server answers after the cancellation');
+    const total = (await call(client, 'list_co_owners', { search: 'interopcancel', pageSize: 1 })).pagination.total;
+    assert.ok(total === 0 || total === 500, `all or nothing, got ${total} rows`);
+    const id = lastCallId(main.transport, 'bulk_create_co_owners');
+    assert.ok(main.transport.sent.some(m => m.method === 'notifications/cancelled' && m.params.requestId === id),
+        'the SDK sent notifications/cancelled');
+    const lateResponse = main.transport.about(id, received).some(m => m.id === id);
+    forgiveLateProgress(main, id);
+    if (total === 0) {
+        assert.ok(!lateResponse, 'no response to a call the server cancelled');
+    } else {
+        // The call ended before the cancellation arrived; the SDK reports the late response
+        // through onerror, which is legitimate here.
+        main.errors.splice(0, main.errors.length,
+            ...main.errors.filter(e => !/unknown message ID/.test(String(e))));
+    }
+    log(`     (cancellation ${total === 0 ? 'honoured: nothing created' : 'arrived after the call ended'})`);
+});
+
+await test('main connection still healthy after the errors', async () => {
+    assert.deepEqual(await client.ping({ timeout: REQUEST_TIMEOUT_MS }), {});
+});
+
+// ---------------------------------------------------------------------------------------------
+// Second client: no credentials (a second server on the same database, main still running)
+
+let anon;
+await test('no credentials: initialize and tools/list work', async () => {
+    anon = await connect('no-credentials');
+    const res = await anon.client.listTools(undefined, { timeout: REQUEST_TIMEOUT_MS });
+    assert.deepEqual(res.tools.map(t => t.name).sort(), EXPECTED_TOOLS);
+});
+
+await test('no credentials: tools/call -> -32000 NOT_AUTHENTICATED', async () => {
+    assert.ok(anon, 'connected');
+    await expectError(anon.client.callTool({ name: 'list_units', arguments: {} }), -32000, 'NOT_AUTHENTICATED');
+    await expectError(anon.client.callTool({ name: 'get_fraction_sum', arguments: {} }), -32000, 'NOT_AUTHENTICATED');
+});
+
+// ---------------------------------------------------------------------------------------------
+// Third client: tools/list in pages of 5
+
+let paged;
+await test('tools/list pagination (--tools-page-size 5): every tool exactly once', async () => {
+    paged = await connect('paged', { apiKey, extraArgs: ['--tools-page-size', '5'] });
+    const names = [];
+    const pageSizes = [];
+    let cursor;
+    for (let pages = 0; ; pages++) {
+        assert.ok(pages < 20, 'pagination terminates');
+        const res = await paged.client.listTools(cursor === undefined ? undefined : { cursor }, { timeout: REQUEST_TIMEOUT_MS });
+        assert.ok(res.tools.length <= 5, `page of ${res.tools.length} tools`);
+        pageSizes.push(res.tools.length);
+        names.push(...res.tools.map(t => t.name));
+        if (res.nextCursor === undefined) break;
+        assert.equal(typeof res.nextCursor, 'string');
+        cursor = res.nextCursor;
+    }
+    assert.deepEqual(pageSizes, [5, 5, 4]);
+    assert.equal(new Set(names).size, names.length, `duplicates: ${names}`);
+    assert.deepEqual([...names].sort(), EXPECTED_TOOLS);
+    // The paged server serves calls on the same database too, and sees main's writes.
+    const s = await call(paged.client, 'get_fraction_sum', {});
+    assert.equal(s.unitCount, 12);
+});
+
+await test('tools/list with a bogus cursor -> -32602', async () => {
+    assert.ok(paged, 'connected');
+    await expectError(paged.client.listTools({ cursor: 'bogus' }, { timeout: REQUEST_TIMEOUT_MS }), -32602, 'Invalid params');
+});
+
+// ---------------------------------------------------------------------------------------------
+// Close everything
+
+for (const [label, conn] of [['main', main], ['no-credentials', anon], ['paged', paged]]) {
+    if (!conn) continue;
+    await test(`close ${label}: server exits 0 on end of stdin, no protocol errors`, async () => {
+        await closeCleanly(conn);
+    });
+}
+
+finish();
