@@ -100,7 +100,7 @@ bool revoke_api_key(Database& db, const Clock& clock, const std::string& key_id)
     WriteTransaction tx(db);
     std::string id;
     {
-        auto q = db.prepare("SELECT id FROM api_keys WHERE id LIKE ?1 || '%' AND revoked_at IS NULL");
+        auto q = db.prepare("SELECT id FROM api_keys WHERE substr(id, 1, length(?1)) = ?1 AND revoked_at IS NULL");
         q->bind(1, key_id);
         int matches = 0;
         while (q->executeStep()) {

@@ -45,7 +45,8 @@ std::optional<json> Dispatcher::handle_message(const json& m) {
 
     if (method_it == m.end() && is_request && (m.contains("result") || m.contains("error")))
         return std::nullopt;  // a response to a request of ours: none are sent, nothing to do
-    if (m.value("jsonrpc", "") != "2.0" || method_it == m.end() || !method_it->is_string() ||
+    const auto version_it = m.find("jsonrpc");
+    if (version_it == m.end() || !version_it->is_string() || *version_it != "2.0" || method_it == m.end() || !method_it->is_string() ||
         (is_request && !id.is_string() && !id.is_number_integer()) ||
         (m.contains("params") && !m["params"].is_object() && !m["params"].is_array())) {
         return error_response(is_request && (id.is_string() || id.is_number_integer()) ? id : null_id,

@@ -1,17 +1,486 @@
+// core/ (fractions, clock, ids, text), storage/ (opening, pragmas, transactions) and auth/
+// (API keys and the caller's context): the parts every layer stands on.
 #include <doctest/doctest.h>
 
-#include "core/fraction.hpp"
+#include <SQLiteCpp/Database.h>
+#include <SQLiteCpp/Statement.h>
 
-using syndic::Fraction;
+#include <filesystem>
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "auth/credentials.hpp"
+#include "core/clock.hpp"
+#include "core/context.hpp"
+#include "core/fraction.hpp"
+#include "core/ids.hpp"
+#include "core/text.hpp"
+#include "storage/database.hpp"
+
+using namespace syndic;
+
+namespace {
+
+Instant at(const std::string& iso) {
+    auto t = parse_iso_instant(iso);
+    REQUIRE_MESSAGE(t.has_value(), "could not parse " << iso);
+    return *t;
+}
+
+// A fresh folder under the system's temp dir, removed with everything in it at the end.
+struct TempDir {
+    std::filesystem::path path = std::filesystem::temp_directory_path() / ("syndic-core-test-" + new_uuid());
+    TempDir() { std::filesystem::create_directories(path); }
+    ~TempDir() {
+        std::error_code ec;
+        std::filesystem::remove_all(path, ec);
+    }
+};
+
+long long count_rows(Database& db, const std::string& table) {
+    return db.sql().execAndGet("SELECT count(*) FROM " + table).getInt64();
+}
+
+void insert_syndicate(Database& db, const std::string& id) {
+    SQLite::Statement q(db.sql(), "INSERT INTO syndicates (id, name, created_at) VALUES (?, 'S', '2026-01-01T00:00:00Z')");
+    q.bind(1, id);
+    q.exec();
+}
+
+bool has_syndicate(Database& db, const std::string& id) {
+    SQLite::Statement q(db.sql(), "SELECT count(*) FROM syndicates WHERE id = ?");
+    q.bind(1, id);
+    q.executeStep();
+    return q.getColumn(0).getInt() == 1;
+}
+
+}  // namespace
 
 TEST_SUITE("core") {
 
-TEST_CASE("fractions are exact") {
-    Fraction sum;
-    for (int i = 0; i < 3; ++i) sum += Fraction::from_percent(33.333333);
-    sum += Fraction::from_percent(0.000001);
-    CHECK(sum == Fraction::percent(100) - Fraction::from_units(0));
+// ---------------------------------------------------------------------------------------------
+// Fractions
+
+TEST_CASE("fractions add exactly, where doubles drift") {
+    SUBCASE("three thirds and a millionth make exactly 100") {
+        Fraction sum;
+        for (int i = 0; i < 3; ++i) sum += Fraction::from_percent(33.333333);
+        sum += Fraction::from_percent(0.000001);
+        CHECK(sum == Fraction::percent(100));
+        CHECK(sum.units() == 100'000'000);
+        CHECK(sum.to_string() == "100");
+    }
+    SUBCASE("ten times 0.1 is exactly 1 (as doubles it is not)") {
+        double as_double = 0;
+        Fraction sum;
+        for (int i = 0; i < 10; ++i) {
+            as_double += 0.1;
+            sum += Fraction::from_percent(0.1);
+        }
+        CHECK(as_double != 1.0);  // the drift this type exists to avoid
+        CHECK(sum == Fraction::percent(1));
+        CHECK(sum.to_string() == "1");
+    }
+    SUBCASE("a thousand shares of 0.1 sum to 100 and subtract back to 0") {
+        Fraction sum;
+        for (int i = 0; i < 1000; ++i) sum += Fraction::from_percent(0.1);
+        CHECK(sum == Fraction::percent(100));
+        for (int i = 0; i < 1000; ++i) sum -= Fraction::from_percent(0.1);
+        CHECK(sum == Fraction());
+        CHECK(sum.units() == 0);
+    }
+    SUBCASE("ordering") {
+        CHECK(Fraction::from_percent(99.5) < Fraction::percent(100));
+        CHECK(Fraction::from_percent(100.5) > Fraction::percent(100));
+        CHECK(Fraction::from_percent(99.999999) < Fraction::percent(100));
+        CHECK(Fraction::percent(2) - Fraction::from_percent(0.5) == Fraction::from_percent(1.5));
+    }
+}
+
+TEST_CASE("from_percent rounds to 6 decimals") {
+    CHECK(Fraction::from_percent(12.3456789).units() == 12'345'679);
+    CHECK(Fraction::from_percent(12.3456784).units() == 12'345'678);
+    CHECK(Fraction::from_percent(0.0000001).units() == 0);
+    CHECK(Fraction::from_percent(0.0000009).units() == 1);
+    CHECK(Fraction::from_percent(100).units() == 100'000'000);
+    CHECK(Fraction::from_percent(0).units() == 0);
+    CHECK(Fraction::from_percent(12.3456789).to_string() == "12.345679");
+    CHECK(Fraction::from_percent(99.9999996).to_string() == "100");
+}
+
+TEST_CASE("to_string shows up to 6 decimals, without trailing zeros") {
     CHECK(Fraction::from_percent(33.333333).to_string() == "33.333333");
+    CHECK(Fraction::percent(100).to_string() == "100");
+    CHECK(Fraction::from_units(500'000).to_string() == "0.5");
+    CHECK(Fraction::from_units(-500'000).to_string() == "-0.5");
+    CHECK(Fraction::from_units(1).to_string() == "0.000001");
+    CHECK(Fraction::from_units(12'050'000).to_string() == "12.05");
+    CHECK(Fraction::from_units(0).to_string() == "0");
+    CHECK(Fraction::from_units(100'000'010).to_string() == "100.00001");
+}
+
+TEST_CASE("to_percent gives the number users see") {
+    CHECK(Fraction::from_units(33'333'333).to_percent() == 33.333333);
+    CHECK(Fraction::percent(100).to_percent() == 100.0);
+    CHECK(Fraction::from_units(500'000).to_percent() == 0.5);
+    CHECK(Fraction::from_units(1).to_percent() == 0.000001);
+    // Round trip for a value with 6 decimals.
+    CHECK(Fraction::from_percent(Fraction::from_units(12'345'678).to_percent()).units() == 12'345'678);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Clock
+
+TEST_CASE("to_utc_iso writes sortable UTC text with milliseconds") {
+    const Instant t = at("2026-11-21T19:42:58.123Z");
+    CHECK(to_utc_iso(t) == "2026-11-21T19:42:58.123Z");
+    CHECK(to_utc_iso(at("2026-01-02T03:04:05Z")) == "2026-01-02T03:04:05.000Z");
+    CHECK(to_utc_iso(at("2026-01-02T03:04:05Z")) < to_utc_iso(at("2026-01-02T03:04:05.001Z")));
+}
+
+TEST_CASE("to_montreal_iso shows Montreal's offset: -05:00 in winter, -04:00 in summer") {
+    CHECK(to_montreal_iso(at("2026-11-21T19:42:58Z")) == "2026-11-21T14:42:58-05:00");
+    CHECK(to_montreal_iso(at("2026-01-15T12:00:00Z")) == "2026-01-15T07:00:00-05:00");
+    CHECK(to_montreal_iso(at("2026-07-01T16:30:00Z")) == "2026-07-01T12:30:00-04:00");
+    SUBCASE("the spring change (2026-03-08 at 2:00 local)") {
+        CHECK(to_montreal_iso(at("2026-03-08T06:59:59Z")) == "2026-03-08T01:59:59-05:00");
+        CHECK(to_montreal_iso(at("2026-03-08T07:00:00Z")) == "2026-03-08T03:00:00-04:00");
+    }
+    SUBCASE("the autumn change (2026-11-01 at 2:00 local)") {
+        CHECK(to_montreal_iso(at("2026-11-01T05:59:59Z")) == "2026-11-01T01:59:59-04:00");
+        CHECK(to_montreal_iso(at("2026-11-01T06:00:00Z")) == "2026-11-01T01:00:00-05:00");
+    }
+}
+
+TEST_CASE("parse_iso_instant accepts Z and offsets and nothing without an offset") {
+    const Instant utc = at("2026-11-21T15:00:00Z");
+    CHECK(parse_iso_instant("2026-11-21T10:00:00-05:00") == utc);
+    CHECK(parse_iso_instant("2026-11-21T17:00:00+02:00") == utc);
+    CHECK(parse_iso_instant("2026-11-21T15:00:00+00:00") == utc);
+    CHECK(parse_iso_instant("2026-11-21T15:00:00.250Z") == utc + std::chrono::milliseconds(250));
+    CHECK(to_utc_iso(*parse_iso_instant("2026-07-01T12:30:00-04:00")) == "2026-07-01T16:30:00.000Z");
+
+    CHECK_FALSE(parse_iso_instant("2026-11-21T15:00:00").has_value());
+    CHECK_FALSE(parse_iso_instant("2026-11-21").has_value());
+    CHECK_FALSE(parse_iso_instant("").has_value());
+    CHECK_FALSE(parse_iso_instant("not a date").has_value());
+    CHECK_FALSE(parse_iso_instant("2026-11-21T15:00:00Z trailing").has_value());
+}
+
+TEST_CASE("FixedClock holds still until moved") {
+    FixedClock clock(at("2026-11-21T15:00:00Z"));
+    CHECK(clock.now() == clock.now());
+    clock.advance(std::chrono::hours(1));
+    CHECK(to_utc_iso(clock.now()) == "2026-11-21T16:00:00.000Z");
+    clock.set(at("2027-01-01T00:00:00Z"));
+    CHECK(to_utc_iso(clock.now()) == "2027-01-01T00:00:00.000Z");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ids and secrets
+
+TEST_CASE("new_uuid gives distinct version 4 UUIDs in lower case") {
+    static const std::regex v4("^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$");
+    std::set<std::string> seen;
+    for (int i = 0; i < 1000; ++i) {
+        const auto id = new_uuid();
+        CHECK_MESSAGE(std::regex_match(id, v4), id);
+        seen.insert(id);
+    }
+    CHECK(seen.size() == 1000);
+}
+
+TEST_CASE("new_api_key is sk_ and 43 base62 characters, never repeated") {
+    static const std::regex shape("^sk_[0-9A-Za-z]{43}$");
+    std::set<std::string> seen;
+    std::set<char> characters;
+    for (int i = 0; i < 500; ++i) {
+        const auto key = new_api_key();
+        CHECK_MESSAGE(std::regex_match(key, shape), key);
+        seen.insert(key);
+        characters.insert(key.begin() + 3, key.end());
+    }
+    CHECK(seen.size() == 500);
+    CHECK(characters.size() == 62);  // the whole alphabet is used, not a subset
+}
+
+TEST_CASE("sha256_hex gives the standard digests") {
+    CHECK(sha256_hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    CHECK(sha256_hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text
+
+TEST_CASE("fold_for_search lowers case and removes French accents") {
+    CHECK(fold_for_search("Émilie Bélanger CÔTÉ Œuvre") == "emilie belanger cote oeuvre");
+    CHECK(fold_for_search("François Lévesque-Gagné") == "francois levesque-gagne");
+    CHECK(fold_for_search("ÀÂÄÇÈÊËÎÏÔÖÙÛÜàâäçèêëîïôöùûüÿ") == "aaaceeeiioouuuaaaceeeiioouuuy");
+    CHECK(fold_for_search("cœur") == "coeur");
+    CHECK(fold_for_search("Unit 301-B") == "unit 301-b");
+    CHECK(fold_for_search("") == "");
+    // A folded query finds the folded name.
+    CHECK(fold_for_search("Bélanger").find(fold_for_search("BELANGER")) != std::string::npos);
+}
+
+TEST_CASE("trim removes surrounding blanks only") {
+    CHECK(trim("  Émilie  ") == "Émilie");
+    CHECK(trim("\t a b \r\n") == "a b");
+    CHECK(trim("inner  space") == "inner  space");
+    CHECK(trim("   ") == "");
+    CHECK(trim("") == "");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Storage
+
+TEST_CASE("an in-memory database is migrated to version 1") {
+    auto db = Database::open(":memory:");
+    CHECK(db->schema_version() == 1);
+    for (const char* table : {"syndicates", "api_keys", "units", "unit_links", "co_owners"}) {
+        SQLite::Statement q(db->sql(), "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?");
+        q.bind(1, table);
+        q.executeStep();
+        CHECK_MESSAGE(q.getColumn(0).getInt() == 1, table);
+    }
+    SUBCASE("foreign keys are enforced") {
+        CHECK(db->sql().execAndGet("PRAGMA foreign_keys").getInt() == 1);
+        CHECK_THROWS(db->sql().exec(
+            "INSERT INTO api_keys (id, syndicate_id, name, key_hash, key_prefix, role, scopes, created_at) "
+            "VALUES ('k', 'no-such-syndicate', 'n', 'h', 'p', 'member', '*', '2026-01-01T00:00:00Z')"));
+    }
+}
+
+TEST_CASE("a file database: WAL, foreign keys, busy timeout, shared by several openers") {
+    TempDir dir;
+    const std::string path = (dir.path / "nested" / "folder" / "syndic.db").string();
+    auto db = Database::open(path);  // creates the missing folders
+    REQUIRE(std::filesystem::exists(path));
+    CHECK(db->path() == path);
+    CHECK(db->schema_version() == 1);
+    CHECK(db->sql().execAndGet("PRAGMA journal_mode").getString() == "wal");
+    CHECK(db->sql().execAndGet("PRAGMA foreign_keys").getInt() == 1);
+    CHECK(db->sql().execAndGet("PRAGMA busy_timeout").getInt() > 0);
+
+    SUBCASE("a second opener sees the first one's writes and the same settings") {
+        auto other = Database::open(path);
+        CHECK(other->schema_version() == 1);
+        CHECK(other->sql().execAndGet("PRAGMA foreign_keys").getInt() == 1);
+        CHECK(other->sql().execAndGet("PRAGMA busy_timeout").getInt() > 0);
+        CHECK(other->sql().execAndGet("PRAGMA journal_mode").getString() == "wal");
+
+        FixedClock clock(at("2026-11-21T15:00:00Z"));
+        const auto id = create_syndicate(*db, clock, "Syndicat A", false);
+        CHECK(has_syndicate(*other, id));
+        const auto id2 = create_syndicate(*other, clock, "Syndicat B", false);
+        CHECK(has_syndicate(*db, id2));
+    }
+    SUBCASE("a writer does not block another opener's reads") {
+        auto other = Database::open(path);
+        {
+            WriteTransaction tx(*db);
+            insert_syndicate(*db, "pending");
+            CHECK(count_rows(*other, "syndicates") == 0);  // reads go on, and see the last commit
+            tx.commit();
+        }
+        CHECK(count_rows(*other, "syndicates") == 1);
+    }
+    SUBCASE("reopening keeps the data and does not migrate again") {
+        insert_syndicate(*db, "kept");
+        db.reset();
+        auto again = Database::open(path);
+        CHECK(again->schema_version() == 1);
+        CHECK(has_syndicate(*again, "kept"));
+    }
+}
+
+TEST_CASE("WriteTransaction rolls back unless committed") {
+    auto db = Database::open(":memory:");
+    SUBCASE("not committed: nothing stays") {
+        {
+            WriteTransaction tx(*db);
+            insert_syndicate(*db, "a");
+            CHECK(has_syndicate(*db, "a"));
+        }
+        CHECK_FALSE(has_syndicate(*db, "a"));
+    }
+    SUBCASE("committed: it stays") {
+        {
+            WriteTransaction tx(*db);
+            insert_syndicate(*db, "a");
+            tx.commit();
+        }
+        CHECK(has_syndicate(*db, "a"));
+    }
+    SUBCASE("an exception unwinding through it rolls back") {
+        try {
+            WriteTransaction tx(*db);
+            insert_syndicate(*db, "a");
+            throw std::runtime_error("refused");
+        } catch (const std::runtime_error&) {
+        }
+        CHECK_FALSE(has_syndicate(*db, "a"));
+        // And the connection is usable for the next transaction.
+        WriteTransaction tx(*db);
+        insert_syndicate(*db, "b");
+        tx.commit();
+        CHECK(has_syndicate(*db, "b"));
+    }
+    SUBCASE("a nested transaction is a savepoint: its rollback keeps the outer work") {
+        {
+            WriteTransaction outer(*db);
+            insert_syndicate(*db, "outer");
+            {
+                WriteTransaction inner(*db);
+                insert_syndicate(*db, "inner");
+                CHECK(has_syndicate(*db, "inner"));
+            }
+            CHECK_FALSE(has_syndicate(*db, "inner"));
+            CHECK(has_syndicate(*db, "outer"));
+            {
+                WriteTransaction inner(*db);
+                insert_syndicate(*db, "second");
+                inner.commit();
+            }
+            outer.commit();
+        }
+        CHECK(has_syndicate(*db, "outer"));
+        CHECK(has_syndicate(*db, "second"));
+        CHECK_FALSE(has_syndicate(*db, "inner"));
+    }
+    SUBCASE("a committed nested part is undone when the outer one rolls back") {
+        {
+            WriteTransaction outer(*db);
+            insert_syndicate(*db, "outer");
+            {
+                WriteTransaction inner(*db);
+                insert_syndicate(*db, "inner");
+                inner.commit();
+            }
+        }
+        CHECK_FALSE(has_syndicate(*db, "outer"));
+        CHECK_FALSE(has_syndicate(*db, "inner"));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Credentials
+
+TEST_CASE("API keys: only a hash is stored, and a key stands for its syndicate, role and scopes") {
+    auto db = Database::open(":memory:");
+    FixedClock clock(at("2026-11-21T15:00:00Z"));
+    const auto syndicate = create_syndicate(*db, clock, "Syndicat A", false);
+    const auto other = create_syndicate(*db, clock, "Syndicat B", false);
+    const auto key = issue_api_key(*db, clock, syndicate, Role::admin, {"read:co-owners", "write:co-owners"}, "board");
+
+    CHECK(key.secret.rfind("sk_", 0) == 0);
+    CHECK(key.secret.size() >= 3 + 43);
+
+    SUBCASE("the secret appears nowhere in the api_keys table") {
+        SQLite::Statement q(db->sql(), "SELECT * FROM api_keys");
+        int rows = 0;
+        bool hash_found = false;
+        while (q.executeStep()) {
+            ++rows;
+            for (int i = 0; i < q.getColumnCount(); ++i) {
+                if (q.getColumn(i).isNull()) continue;
+                const std::string value = q.getColumn(i).getString();
+                CHECK_MESSAGE(value.find(key.secret) == std::string::npos, "column " << q.getColumnName(i));
+                // Nor any long piece of it (a prefix to tell keys apart is fine).
+                CHECK_MESSAGE(value.find(key.secret.substr(3, 20)) == std::string::npos, "column " << q.getColumnName(i));
+                if (value == sha256_hex(key.secret)) hash_found = true;
+            }
+        }
+        CHECK(rows == 1);
+        CHECK(hash_found);
+    }
+    SUBCASE("authenticate gives the key's syndicate, role and scopes") {
+        const auto caller = authenticate(*db, key.secret);
+        REQUIRE(caller.has_value());
+        CHECK(caller->syndicate_id == syndicate);
+        CHECK(caller->api_key_id == key.id);
+        CHECK(caller->role == Role::admin);
+        CHECK(caller->is_admin());
+        CHECK(caller->scopes == std::vector<std::string>{"read:co-owners", "write:co-owners"});
+        CHECK(caller->has_scope("write:co-owners"));
+        CHECK_FALSE(caller->has_scope("write:declaration"));
+
+        const auto member_key = issue_api_key(*db, clock, other, Role::member, {"*"}, "member");
+        const auto member = authenticate(*db, member_key.secret);
+        REQUIRE(member.has_value());
+        CHECK(member->syndicate_id == other);
+        CHECK(member->role == Role::member);
+        CHECK_FALSE(member->is_admin());
+        CHECK(member->has_scope("write:declaration"));
+    }
+    SUBCASE("list_api_keys shows the key without its secret") {
+        const auto keys = list_api_keys(*db, syndicate);
+        REQUIRE(keys.size() == 1);
+        CHECK(keys[0].id == key.id);
+        CHECK(keys[0].name == "board");
+        CHECK(keys[0].role == Role::admin);
+        CHECK(keys[0].prefix.size() < key.secret.size());
+        CHECK(key.secret.rfind(keys[0].prefix, 0) == 0);
+        CHECK_FALSE(keys[0].revoked_at.has_value());
+        CHECK(list_api_keys(*db, other).empty());
+    }
+    SUBCASE("malformed and unknown keys do not authenticate") {
+        CHECK_FALSE(authenticate(*db, "").has_value());
+        CHECK_FALSE(authenticate(*db, "sk_short").has_value());
+        CHECK_FALSE(authenticate(*db, key.secret.substr(3)).has_value());           // without sk_
+        CHECK_FALSE(authenticate(*db, "pk_" + key.secret.substr(3)).has_value());   // wrong prefix
+        CHECK_FALSE(authenticate(*db, key.secret + "x").has_value());
+        std::string altered = key.secret;
+        altered.back() = altered.back() == 'a' ? 'b' : 'a';
+        CHECK_FALSE(authenticate(*db, altered).has_value());
+        CHECK_FALSE(authenticate(*db, sha256_hex(key.secret)).has_value());  // the stored hash is no key
+        CHECK_FALSE(authenticate(*db, new_api_key()).has_value());
+    }
+    SUBCASE("a revoked key no longer authenticates; revoke takes a unique id prefix") {
+        const auto second = issue_api_key(*db, clock, syndicate, Role::member, {"read:co-owners"}, "second");
+        CHECK_FALSE(revoke_api_key(*db, clock, ""));
+        CHECK_FALSE(revoke_api_key(*db, clock, "no-such-key"));
+        REQUIRE(key.id.substr(0, 8) != second.id.substr(0, 8));
+        CHECK(revoke_api_key(*db, clock, key.id.substr(0, 8)));
+        CHECK_FALSE(authenticate(*db, key.secret).has_value());
+        CHECK(authenticate(*db, second.secret).has_value());  // the other key is untouched
+        CHECK_FALSE(revoke_api_key(*db, clock, key.id));       // already revoked
+
+        const auto keys = list_api_keys(*db, syndicate);
+        REQUIRE(keys.size() == 2);
+        for (const auto& k : keys) {
+            if (k.id == key.id) CHECK(k.revoked_at == std::optional<std::string>("2026-11-21T15:00:00.000Z"));
+            else CHECK_FALSE(k.revoked_at.has_value());
+        }
+        CHECK(revoke_api_key(*db, clock, second.id));
+        CHECK_FALSE(authenticate(*db, second.secret).has_value());
+    }
+}
+
+TEST_CASE("CallerContext::has_scope: listed scopes, or every scope with *") {
+    CallerContext reader{"s", "k", {"read:co-owners"}, Role::member};
+    CHECK(reader.has_scope("read:co-owners"));
+    CHECK_FALSE(reader.has_scope("write:co-owners"));
+    CHECK_FALSE(reader.has_scope("read:meetings"));
+    CHECK_FALSE(reader.is_admin());
+
+    CallerContext all{"s", "k", {"*"}, Role::admin};
+    for (const char* scope : {"read:co-owners", "write:co-owners", "write:declaration", "read:meetings", "write:anything"})
+        CHECK_MESSAGE(all.has_scope(scope), scope);
+    CHECK(all.is_admin());
+
+    CallerContext none{"s", "k", {}, Role::admin};
+    CHECK_FALSE(none.has_scope("read:co-owners"));
+}
+
+TEST_CASE("roles read and write by name") {
+    CHECK(role_name(Role::admin) == "admin");
+    CHECK(role_name(Role::member) == "member");
+    CHECK(parse_role("admin") == Role::admin);
+    CHECK(parse_role("member") == Role::member);
+    CHECK_FALSE(parse_role("owner").has_value());
 }
 
 }

@@ -252,7 +252,7 @@ json restore_co_owner(const ToolCall& call) {
         throw DomainError(codes::not_archived, "Co-owner " + current.id + " is not archived.").at("/id");
     if (!active_unit_number(call.db, syndicate, current.unit_id))
         throw DomainError(codes::unit_not_found, "The co-owner's unit " + current.record["unitNumber"].get<std::string>() +
-                                                     " has been deleted; restore it into another unit is not possible.")
+                                                     " has been deleted, so the co-owner cannot be restored.")
             .at("/id");
     if (current.is_primary) require_no_other_primary(call.db, current.unit_id, current.id, "/id");
     auto q = call.db.prepare("UPDATE co_owners SET deleted_at = NULL, updated_at = ? WHERE id = ?");
