@@ -100,6 +100,11 @@ std::string search_text(const std::string& first, const std::string& last, const
     return fold_for_search(first + " " + last + " " + (email.is_string() ? email.get<std::string>() : ""));
 }
 
+// Register order ignores case and accents: Bélanger, Bouchard, Côté, Cyr, Émond.
+std::string sort_key(const std::string& first, const std::string& last) {
+    return fold_for_search(last) + '\x1f' + fold_for_search(first);
+}
+
 json nullable_trimmed(const json& v) { return v.is_null() ? json(nullptr) : json(trim(v.get<std::string>())); }
 
 // Creates one co-owner from validated arguments; `prefix` is the JSON Pointer of the row.
@@ -117,8 +122,8 @@ std::string insert_co_owner(Database& db, const Clock& clock, const std::string&
     const std::string now = to_utc_iso(clock.now());
     auto q = db.prepare(
         "INSERT INTO co_owners (id, syndicate_id, unit_id, first_name, last_name, email, phone, fraction_units, "
-        "is_resident, is_primary, language, has_portal_access, search_text, created_at, updated_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "is_resident, is_primary, language, has_portal_access, search_text, sort_key, created_at, updated_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     q->bind(1, id);
     q->bind(2, syndicate_id);
     q->bind(3, unit_id);
@@ -132,8 +137,9 @@ std::string insert_co_owner(Database& db, const Clock& clock, const std::string&
     q->bind(11, a.value("language", std::string("fr")));
     q->bind(12, a.value("hasPortalAccess", false) ? 1 : 0);
     q->bind(13, search_text(first, last, email));
-    q->bind(14, now);
+    q->bind(14, sort_key(first, last));
     q->bind(15, now);
+    q->bind(16, now);
     q->exec();
     return id;
 }
@@ -166,7 +172,7 @@ json list_co_owners(const ToolCall& call) {
     }
     json data = json::array();
     auto q = call.db.prepare(std::string(co_owner_select) + where +
-                             "ORDER BY c.last_name COLLATE NOCASE, c.first_name COLLATE NOCASE, c.id LIMIT ?6 OFFSET ?7");
+                             "ORDER BY c.sort_key, c.id LIMIT ?6 OFFSET ?7");
     bind_filters(*q);
     q->bind(6, page.size);
     q->bind(7, page.offset());
@@ -207,8 +213,8 @@ json update_co_owner(const ToolCall& call) {
 
     auto q = call.db.prepare(
         "UPDATE co_owners SET unit_id = ?, first_name = ?, last_name = ?, email = ?, phone = ?, fraction_units = ?, "
-        "is_resident = ?, is_primary = ?, language = ?, has_portal_access = ?, search_text = ?, updated_at = ? "
-        "WHERE id = ?");
+        "is_resident = ?, is_primary = ?, language = ?, has_portal_access = ?, search_text = ?, sort_key = ?, "
+        "updated_at = ? WHERE id = ?");
     q->bind(1, unit_id);
     q->bind(2, first);
     q->bind(3, last);
@@ -220,8 +226,9 @@ json update_co_owner(const ToolCall& call) {
     q->bind(9, a.value("language", before["language"].get<std::string>()));
     q->bind(10, a.value("hasPortalAccess", before["hasPortalAccess"].get<bool>()) ? 1 : 0);
     q->bind(11, search_text(first, last, email));
-    q->bind(12, to_utc_iso(call.clock.now()));
-    q->bind(13, current.id);
+    q->bind(12, sort_key(first, last));
+    q->bind(13, to_utc_iso(call.clock.now()));
+    q->bind(14, current.id);
     q->exec();
     json result = require_co_owner(call.db, syndicate, current.id).record;
     tx.commit();

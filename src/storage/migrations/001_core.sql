@@ -62,12 +62,13 @@ CREATE TABLE co_owners (
     is_primary        INTEGER NOT NULL DEFAULT 0,
     language          TEXT NOT NULL DEFAULT 'fr' CHECK (language IN ('fr', 'en')),
     has_portal_access INTEGER NOT NULL DEFAULT 0,
-    search_text       TEXT NOT NULL,
+    search_text       TEXT NOT NULL,  -- first name, last name and e-mail, folded (lower case, no accents)
+    sort_key          TEXT NOT NULL,  -- last name, first name, folded: register order for French names
     created_at        TEXT NOT NULL,
     updated_at        TEXT NOT NULL,
     deleted_at        TEXT
 ) STRICT;
 CREATE UNIQUE INDEX co_owners_one_primary_per_unit ON co_owners (unit_id)
     WHERE is_primary = 1 AND deleted_at IS NULL;
-CREATE INDEX co_owners_by_name ON co_owners (syndicate_id, last_name COLLATE NOCASE, first_name COLLATE NOCASE);
+CREATE INDEX co_owners_by_name ON co_owners (syndicate_id, sort_key);
 CREATE INDEX co_owners_by_unit ON co_owners (unit_id);
