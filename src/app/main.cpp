@@ -118,6 +118,13 @@ int serve(const Common& common, const std::string& api_key, const std::string& m
     return 0;
 }
 
+// Key management works on an existing database only: a typo in --db should not create an empty one.
+std::unique_ptr<Database> open_existing(const std::string& path) {
+    if (path != ":memory:" && !std::filesystem::exists(path))
+        throw std::runtime_error("no database at " + path + ": create it with `syndic-mcp init --name \"...\"` (or pass --db)");
+    return Database::open(path);
+}
+
 void print_key(const IssuedKey& key, const std::string& syndicate_id, bool as_json, const char* id_name) {
     if (as_json) std::cout << json{{id_name, id_name == std::string("syndicateId") ? syndicate_id : key.id}, {"apiKey", key.secret}}.dump() << "\n";
     else std::cout << key.secret << "\n";
@@ -207,7 +214,7 @@ int main(int argc, char** argv) {
         }
         if (keys_create->parsed()) {
             ToolRegistry registry(all_tool_handlers());
-            auto db = Database::open(common.db_path);
+            auto db = open_existing(common.db_path);
             const auto syndicate = pick_syndicate(*db, key_syndicate);
             const auto key = issue_api_key(*db, clock, syndicate, *parse_role(key_role),
                                            checked_scopes(registry, key_scopes), key_name);
@@ -217,7 +224,7 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (keys_list->parsed()) {
-            auto db = Database::open(common.db_path);
+            auto db = open_existing(common.db_path);
             const auto keys = list_api_keys(*db, key_syndicate.empty() ? std::nullopt : std::optional(key_syndicate));
             json out = json::array();
             for (const auto& k : keys) {
@@ -237,7 +244,7 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (keys_revoke->parsed()) {
-            auto db = Database::open(common.db_path);
+            auto db = open_existing(common.db_path);
             if (!revoke_api_key(*db, clock, revoke_id)) {
                 std::cerr << "syndic-mcp: no single active key matches '" << revoke_id << "' (see `syndic-mcp keys list`)\n";
                 return 1;
