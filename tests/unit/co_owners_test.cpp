@@ -23,14 +23,6 @@ using namespace syndic::test;
 
 namespace {
 
-// A refused call made by `who` (not the fixture's admin): its code, and nothing changed.
-#define CHECK_REFUSED_AS(fx, who, code_, tool, args)                  \
-    do {                                                             \
-        const auto before_ = (fx).snapshot();                        \
-        const auto err_ = (fx).error_as((who), (tool), (args));      \
-        CHECK(err_.code() == std::string(code_));                    \
-        CHECK((fx).snapshot() == before_);                           \
-    } while (0)
 
 const std::string missing_id = "00000000-0000-4000-8000-000000000000";
 

@@ -14,19 +14,6 @@ using namespace syndic::test;
 
 namespace {
 
-std::optional<double> figure(const syndic::DomainError& e, const std::string& key) {
-    for (const auto& [k, v] : e.figures()) {
-        if (k != key) continue;
-        return std::visit(
-            [](const auto& x) -> std::optional<double> {
-                using T = std::decay_t<decltype(x)>;
-                if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, bool>) return std::nullopt;
-                else return static_cast<double>(x);
-            },
-            v);
-    }
-    return std::nullopt;
-}
 
 std::optional<std::string> text_figure(const syndic::DomainError& e, const std::string& key) {
     for (const auto& [k, v] : e.figures())

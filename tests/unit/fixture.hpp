@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include <memory>
+#include <optional>
+#include <variant>
 #include <string>
 
 #include "auth/credentials.hpp"
@@ -83,13 +85,30 @@ struct Fixture {
     }
 };
 
-// Asserts the code of a refused call and that it changed nothing.
-#define CHECK_REFUSED(fx, code_, tool, args)                       \
-    do {                                                          \
-        const auto before_ = (fx).snapshot();                     \
-        const auto err_ = (fx).error((tool), (args));             \
-        CHECK(err_.code() == std::string(code_));                 \
-        CHECK((fx).snapshot() == before_);                        \
+// Asserts the code of a call refused to `who` and that it changed nothing in the database.
+#define CHECK_REFUSED_AS(fx, who, code_, tool, args)                  \
+    do {                                                             \
+        const auto before_ = (fx).snapshot();                        \
+        const auto err_ = (fx).error_as((who), (tool), (args));      \
+        CHECK(err_.code() == std::string(code_));                    \
+        CHECK((fx).snapshot() == before_);                           \
     } while (0)
+// The same for the fixture's admin.
+#define CHECK_REFUSED(fx, code_, tool, args) CHECK_REFUSED_AS(fx, (fx).admin, code_, tool, args)
+
+// A numeric figure of a refusal's data (decisions 3: currentSum, resultingSum...), if present.
+inline std::optional<double> figure(const DomainError& e, const std::string& key) {
+    for (const auto& [k, v] : e.figures()) {
+        if (k != key) continue;
+        return std::visit(
+            [](const auto& x) -> std::optional<double> {
+                using T = std::decay_t<decltype(x)>;
+                if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, bool>) return std::nullopt;
+                else return static_cast<double>(x);
+            },
+            v);
+    }
+    return std::nullopt;
+}
 
 }  // namespace syndic::test

@@ -7,14 +7,6 @@ using namespace syndic::test;
 
 namespace {
 
-// A refused call made by `who`: its code, and nothing changed anywhere in the database.
-#define CHECK_REFUSED_AS(fx, who, code_, tool, args)                  \
-    do {                                                             \
-        const auto before_ = (fx).snapshot();                        \
-        const auto err_ = (fx).error_as((who), (tool), (args));      \
-        CHECK(err_.code() == std::string(code_));                    \
-        CHECK((fx).snapshot() == before_);                           \
-    } while (0)
 
 // Syndicate A (the fixture's admin) with a small building, and syndicate B (fx.other_admin) with
 // nothing yet. Every test has B reach for A's records.

@@ -21,20 +21,6 @@ const std::string unknown_id = "3f1c2a4e-9b7d-4e21-8a55-0d6f3b2c1e99";
 
 std::string id_of(const json& record) { return record["id"].get<std::string>(); }
 
-// A figure of a refusal's data (decisions 3: currentSum, resultingSum...) as a number.
-std::optional<double> figure(const syndic::DomainError& e, const std::string& key) {
-    for (const auto& [k, v] : e.figures()) {
-        if (k != key) continue;
-        return std::visit(
-            [](const auto& x) -> std::optional<double> {
-                using T = std::decay_t<decltype(x)>;
-                if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, bool>) return std::nullopt;
-                else return static_cast<double>(x);
-            },
-            v);
-    }
-    return std::nullopt;
-}
 
 bool has_error_on(const syndic::DomainError& e, const std::string& field) {
     return std::any_of(e.errors().begin(), e.errors().end(),
