@@ -11,9 +11,8 @@ namespace syndic {
 using nlohmann::json;
 
 std::string ensure_demo_syndicate(Database& db, const Clock& clock, const ToolRegistry& registry) {
+    WriteTransaction whole(db);  // created entirely or not at all, and by one process at a time
     if (auto existing = find_demo_syndicate(db)) return existing->id;
-
-    WriteTransaction whole(db);  // the demo is created entirely or not at all
     const std::string syndicate = create_syndicate(db, clock, demo_syndicate_name, true);
     CallerContext admin{syndicate, "", {"*"}, Role::admin};
     auto call = [&](const char* tool, const json& args) { return registry.call(tool, args, admin, db, clock); };

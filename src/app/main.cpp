@@ -6,6 +6,10 @@
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +17,7 @@
 #include <sstream>
 
 #include "app/demo.hpp"
+#include "core/error.hpp"
 #include "auth/credentials.hpp"
 #include "jsonrpc/dispatcher.hpp"
 #include "mcp/server.hpp"
@@ -101,6 +106,11 @@ int serve(const Common& common, const std::string& api_key, const std::string& m
     McpServer server(
         registry,
         [&]() -> Database& {
+            // A call never creates a database: without one there is no key to accept.
+            if (!db && common.db_path != ":memory:" && !std::filesystem::exists(common.db_path))
+                throw DomainError(codes::not_authenticated,
+                                  "There is no database at " + common.db_path +
+                                      ", so no API key can be valid; create it with `syndic-mcp init`.");
             if (!db) db = Database::open(common.db_path);
             return *db;
         },
@@ -272,9 +282,13 @@ int main(int argc, char** argv) {
             if (!demo_key_file.empty()) {
                 const auto folder = std::filesystem::path(demo_key_file).parent_path();
                 if (!folder.empty()) std::filesystem::create_directories(folder);
-                std::ofstream out(demo_key_file, std::ios::trunc);
-                out << key.secret << "\n";
-                std::filesystem::permissions(demo_key_file, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+                // Readable by its owner only from the moment it exists.
+                const int fd = ::open(demo_key_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+                if (fd < 0 || ::fchmod(fd, 0600) != 0) throw std::runtime_error("cannot write " + demo_key_file);
+                const std::string line = key.secret + "\n";
+                const bool written = ::write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size());
+                ::close(fd);
+                if (!written) throw std::runtime_error("cannot write " + demo_key_file);
             }
             std::cerr << (existed ? "Reusing" : "Created") << " the demo syndicate \"" << demo_syndicate_name << "\" ("
                       << syndicate << ") in " << common.db_path << "; a new admin key for it follows:\n";

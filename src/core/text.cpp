@@ -5,12 +5,12 @@
 namespace syndic {
 namespace {
 
-// Latin-1 Supplement letters U+00C0..U+00FF folded to ASCII (lower case); "" for non-letters.
+// Latin-1 Supplement letters U+00C0..U+00FF folded to ASCII (lower case); × and ÷ kept.
 constexpr const char* latin1_fold[64] = {
     "a", "a", "a", "a", "a", "a", "ae", "c", "e", "e", "e", "e", "i", "i", "i", "i",
-    "d", "n", "o", "o", "o", "o", "o", "",  "o", "u", "u", "u", "u", "y", "th", "ss",
+    "d", "n", "o", "o", "o", "o", "o", "\xC3\x97", "o", "u", "u", "u", "u", "y", "th", "ss",
     "a", "a", "a", "a", "a", "a", "ae", "c", "e", "e", "e", "e", "i", "i", "i", "i",
-    "d", "n", "o", "o", "o", "o", "o", "",  "o", "u", "u", "u", "u", "y", "th", "y",
+    "d", "n", "o", "o", "o", "o", "o", "\xC3\xB7", "o", "u", "u", "u", "u", "y", "th", "y",
 };
 
 }  // namespace
@@ -41,11 +41,34 @@ std::string fold_for_search(std::string_view s) {
     return out;
 }
 
+namespace {
+
+// The length of the white space (ASCII or Unicode: no-break, en/em... spaces, ideographic)
+// that starts `s`, or 0.
+std::size_t leading_space(std::string_view s) {
+    if (s.empty()) return 0;
+    const auto b = [&](std::size_t i) { return i < s.size() ? static_cast<unsigned char>(s[i]) : 0u; };
+    if (s[0] == ' ' || s[0] == '\t' || s[0] == '\r' || s[0] == '\n' || s[0] == '\v' || s[0] == '\f') return 1;
+    if (b(0) == 0xC2 && b(1) == 0xA0) return 2;                                     // U+00A0
+    if (b(0) == 0xE2 && b(1) == 0x80 && (b(2) <= 0x8B || b(2) == 0xAF)) return 3;  // U+2000..200B, U+202F
+    if (b(0) == 0xE2 && b(1) == 0x81 && b(2) == 0x9F) return 3;                     // U+205F
+    if (b(0) == 0xE3 && b(1) == 0x80 && b(2) == 0x80) return 3;                     // U+3000
+    return 0;
+}
+
+// The length of the white space that ends `s`, or 0.
+std::size_t trailing_space(std::string_view s) {
+    for (std::size_t n : {1u, 2u, 3u})
+        if (s.size() >= n && leading_space(s.substr(s.size() - n)) == n) return n;
+    return 0;
+}
+
+}  // namespace
+
 std::string trim(std::string_view text) {
-    const auto first = text.find_first_not_of(" \t\r\n");
-    if (first == std::string_view::npos) return {};
-    const auto last = text.find_last_not_of(" \t\r\n");
-    return std::string(text.substr(first, last - first + 1));
+    while (const auto n = leading_space(text)) text.remove_prefix(n);
+    while (const auto n = trailing_space(text)) text.remove_suffix(n);
+    return std::string(text);
 }
 
 }  // namespace syndic

@@ -1,5 +1,6 @@
 // Text rules shared by modules: the folded form used for searching names (lower case, French
-// accents removed, so "belanger" finds "Bélanger") and trimming of user input.
+// accents removed, so "belanger" finds "Bélanger") and trimming of user input (ASCII and Unicode
+// spaces).
 #pragma once
 #include <string>
 #include <string_view>

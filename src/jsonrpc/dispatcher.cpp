@@ -12,11 +12,51 @@ json Dispatcher::error_response(const json& id, int code, const std::string& mes
     return {{"jsonrpc", "2.0"}, {"id", id}, {"error", std::move(error)}};
 }
 
+namespace {
+
+// How deeply arrays and objects nest in a JSON text, strings skipped; stops counting past `limit`.
+std::size_t nesting_depth(std::string_view text, std::size_t limit) {
+    std::size_t depth = 0, deepest = 0;
+    bool in_string = false, escaped = false;
+    for (char c : text) {
+        if (in_string) {
+            if (escaped) escaped = false;
+            else if (c == '\\') escaped = true;
+            else if (c == '"') in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > deepest && (deepest = depth) > limit) return deepest;
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            --depth;
+        }
+    }
+    return deepest;
+}
+
+}  // namespace
+
 std::optional<std::string> Dispatcher::handle(std::string_view text) {
+    try {
+        return handle_text(text);
+    } catch (const std::exception& e) {  // a last guard: one bad line never stops the server
+        spdlog::error("failed to handle a message: {}", e.what());
+        return error_response(nullptr, internal_error, "Internal error",
+                              {{"detail", "The server failed unexpectedly; the details are in its log."}})
+            .dump();
+    }
+}
+
+std::optional<std::string> Dispatcher::handle_text(std::string_view text) {
+    if (nesting_depth(text, max_depth) > max_depth)
+        return error_response(nullptr, parse_error, "Parse error",
+                              {{"detail", "The message nests arrays and objects more than " +
+                                              std::to_string(max_depth) + " levels deep."}})
+            .dump();
     json message;
     try {
         message = json::parse(text);
-    } catch (const json::parse_error&) {
+    } catch (const json::exception&) {  // syntax errors, and numbers no double can hold
         return error_response(nullptr, parse_error, "Parse error",
                               {{"detail", "The line is not valid JSON."}})
             .dump(-1, ' ', false, json::error_handler_t::replace);

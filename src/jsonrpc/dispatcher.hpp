@@ -44,13 +44,18 @@ public:
     void method(std::string name, Method handler) { methods_[std::move(name)] = std::move(handler); }
     void notification(std::string name, Notification handler) { notifications_[std::move(name)] = std::move(handler); }
 
+    // Deeper messages are refused before parsing, so nothing recursive can exhaust the stack.
+    static constexpr std::size_t max_depth = 64;
+
     // One line (a message or a batch) in; the line to write back, or nullopt when none is due.
+    // Never throws.
     std::optional<std::string> handle(std::string_view text);
 
     static nlohmann::json error_response(const nlohmann::json& id, int code, const std::string& message,
                                          const nlohmann::json& data = nullptr);
 
 private:
+    std::optional<std::string> handle_text(std::string_view text);
     std::optional<nlohmann::json> handle_message(const nlohmann::json& message);
 
     std::map<std::string, Method, std::less<>> methods_;

@@ -41,7 +41,9 @@ void McpServer::attach(jsonrpc::Dispatcher& d) {
     d.method("tools/list", [this](const jsonrpc::Request& r) { return list_tools(r); });
     d.method("tools/call", [this](const jsonrpc::Request& r) { return call_tool(r); });
     d.notification("notifications/initialized", [](const json&) { spdlog::debug("client initialized"); });
-    d.notification("notifications/cancelled", [this](const json& p) { cancelled(p); });
+    // Cancellations are recorded by peek() as they arrive, while a call may be running; here
+    // they have already been seen.
+    d.notification("notifications/cancelled", [](const json&) {});
 }
 
 json McpServer::initialize(const jsonrpc::Request& r) {
@@ -49,8 +51,13 @@ json McpServer::initialize(const jsonrpc::Request& r) {
     if (r.params.is_object() && r.params.contains("protocolVersion") && r.params["protocolVersion"].is_string())
         asked = r.params["protocolVersion"];
     const std::string version = supported_protocol_version(asked) ? asked : latest_protocol_version;
-    if (r.params.is_object() && r.params.contains("clientInfo"))
-        spdlog::info("client {} asks protocol {}, answering {}", r.params["clientInfo"].dump(), asked, version);
+    std::string client = "an unnamed client";
+    if (r.params.is_object() && r.params.contains("clientInfo") && r.params["clientInfo"].is_object()) {
+        const auto& info = r.params["clientInfo"];
+        if (info.contains("name") && info["name"].is_string()) client = info["name"].get<std::string>();
+        if (info.contains("version") && info["version"].is_string()) client += " " + info["version"].get<std::string>();
+    }
+    spdlog::info("{} asks protocol {}, answering {}", client.substr(0, 200), asked.substr(0, 40), version);
     return {{"protocolVersion", version},
             {"capabilities", {{"tools", {{"listChanged", false}}}}},
             {"serverInfo", {{"name", "syndic-mcp"}, {"title", "Syndic MCP (copropriété)"}, {"version", server_version()}}},
@@ -85,14 +92,12 @@ json McpServer::list_tools(const jsonrpc::Request& r) {
 
 json McpServer::call_tool(const jsonrpc::Request& r) {
     const std::string id_key = r.id.dump();
-    struct Forget {  // the id may be reused once this call is over
+    struct Finish {  // once the call is over its id is free again, and a late cancellation is moot
         McpServer& s;
         std::string key;
-        ~Forget() {
-            std::lock_guard lock(s.cancel_mutex_);
-            s.cancelled_ids_.erase(key);
-        }
-    } forget{*this, id_key};
+        ~Finish() { s.finished(key); }
+    } finish{*this, id_key};
+    started(id_key);
     if (is_cancelled(id_key)) throw jsonrpc::NoResponse{};
 
     if (!r.params.is_object() || !r.params.contains("name") || !r.params["name"].is_string())
@@ -114,8 +119,10 @@ json McpServer::call_tool(const jsonrpc::Request& r) {
 
         CallControl control;
         control.cancelled = [this, id_key] { return is_cancelled(id_key); };
-        if (r.params.contains("_meta") && r.params["_meta"].is_object() && r.params["_meta"].contains("progressToken")) {
-            const json token = r.params["_meta"]["progressToken"];
+        const json* meta = r.params.contains("_meta") ? &r.params["_meta"] : nullptr;
+        if (meta && meta->is_object() && meta->contains("progressToken") &&
+            ((*meta)["progressToken"].is_string() || (*meta)["progressToken"].is_number_integer())) {
+            const json token = (*meta)["progressToken"];
             control.progress = [this, token](double done, double total) {
                 send_(json{{"jsonrpc", "2.0"},
                            {"method", "notifications/progress"},
@@ -123,8 +130,8 @@ json McpServer::call_tool(const jsonrpc::Request& r) {
                           .dump());
             };
         }
+        // A call that completed is answered even if a cancellation came late: its work is done.
         json result = registry_.call(name, args, *caller, db, clock_, control);
-        if (is_cancelled(id_key)) throw jsonrpc::NoResponse{};
         return {{"content", json::array({{{"type", "text"}, {"text", result.dump(-1, ' ', false, json::error_handler_t::replace)}}})},
                 {"structuredContent", std::move(result)}};
     } catch (const DomainError& e) {
@@ -136,9 +143,11 @@ json McpServer::call_tool(const jsonrpc::Request& r) {
 
 void McpServer::peek(const std::string& line) {
     if (line.find("notifications/cancelled") == std::string::npos) return;
+    if (line.size() > 4096) return;  // a cancellation is a short message
     try {
         const json m = json::parse(line);
-        if (m.is_object() && m.value("method", "") == "notifications/cancelled" && m.contains("params"))
+        if (m.is_object() && !m.contains("id") && m.contains("jsonrpc") && m["jsonrpc"] == "2.0" &&
+            m.contains("method") && m["method"] == "notifications/cancelled" && m.contains("params"))
             cancelled(m["params"]);
     } catch (const std::exception&) {
         // the main loop answers the parse error
@@ -147,9 +156,29 @@ void McpServer::peek(const std::string& line) {
 
 void McpServer::cancelled(const json& params) {
     if (!params.is_object() || !params.contains("requestId")) return;
+    const auto& id = params["requestId"];
+    if (!id.is_string() && !id.is_number_integer()) return;
+    const std::string key = id.dump();
     std::lock_guard lock(cancel_mutex_);
-    cancelled_ids_.insert(params["requestId"].dump());
-    spdlog::info("request {} cancelled by the client", params["requestId"].dump());
+    if (finished_ids_.count(key)) return;  // already answered: nothing to cancel
+    if (cancelled_ids_.size() >= 1024) cancelled_ids_.erase(cancelled_ids_.begin());
+    cancelled_ids_.insert(key);
+    spdlog::info("request {} cancelled by the client", key);
+}
+
+void McpServer::finished(const std::string& id_key) {
+    std::lock_guard lock(cancel_mutex_);
+    cancelled_ids_.erase(id_key);
+    if (finished_ids_.insert(id_key).second) finished_order_.push_back(id_key);
+    while (finished_order_.size() > 256) {
+        finished_ids_.erase(finished_order_.front());
+        finished_order_.pop_front();
+    }
+}
+
+void McpServer::started(const std::string& id_key) {
+    std::lock_guard lock(cancel_mutex_);
+    if (finished_ids_.erase(id_key)) std::erase(finished_order_, id_key);
 }
 
 bool McpServer::is_cancelled(const std::string& id_key) {

@@ -2,6 +2,7 @@
 // tools/call and cancellation. Turns tool calls into registry calls under the caller's
 // credentials; knows nothing of transports or of what a tool does.
 #pragma once
+#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -43,6 +44,8 @@ private:
     nlohmann::json call_tool(const jsonrpc::Request& request);
     void cancelled(const nlohmann::json& params);
     bool is_cancelled(const std::string& id_key);
+    void started(const std::string& id_key);
+    void finished(const std::string& id_key);
 
     const ToolRegistry& registry_;
     std::function<Database&()> database_;
@@ -51,7 +54,9 @@ private:
     std::function<void(const std::string&)> send_;
 
     std::mutex cancel_mutex_;
-    std::set<std::string> cancelled_ids_;  // request ids as JSON text
+    std::set<std::string> cancelled_ids_;   // request ids (as JSON text) cancelled before or while running
+    std::set<std::string> finished_ids_;    // the last answered ids, whose cancellation comes too late
+    std::deque<std::string> finished_order_;
 };
 
 }  // namespace syndic

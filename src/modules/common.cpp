@@ -3,8 +3,19 @@
 #include <cmath>
 
 #include "core/clock.hpp"
+#include "core/error.hpp"
+#include "core/text.hpp"
 
 namespace syndic {
+
+std::string nonblank_text(const nlohmann::json& value, const std::string& field) {
+    std::string text = trim(value.get<std::string>());
+    if (text.empty())
+        throw DomainError(codes::validation_failed, field + " cannot be blank.")
+            .at(field)
+            .with_errors({{field, "cannot be blank"}});
+    return text;
+}
 
 PageRequest page_request(const nlohmann::json& args) {
     return {args.value("page", std::int64_t{1}), args.value("pageSize", std::int64_t{50})};

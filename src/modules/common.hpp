@@ -34,6 +34,10 @@ inline nlohmann::json percent(Fraction f) {
     return f.to_percent();
 }
 
+// The trimmed text of a string argument that must not be blank; VALIDATION_FAILED at `field`
+// when only (Unicode) spaces remain.
+std::string nonblank_text(const nlohmann::json& value, const std::string& field);
+
 // The value of an optional argument, for binding: absent and null both give nullopt.
 template <typename T>
 std::optional<T> optional_arg(const nlohmann::json& args, const char* key) {

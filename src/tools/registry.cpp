@@ -73,11 +73,48 @@ std::optional<std::string> quoted_property(const std::string& description, const
 constexpr const char* reason_required = "is required";
 constexpr const char* reason_unknown_property = "is not a known property";
 
-std::vector<FieldError> schema_errors(const valijson::Schema& schema, const json& value) {
+std::size_t code_points(const std::string& utf8) {
+    return static_cast<std::size_t>(std::count_if(utf8.begin(), utf8.end(), [](char c) {
+        return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    }));
+}
+
+// What must be refused before valijson sees the value: strings longer than their maxLength
+// (valijson would still run their pattern, and libstdc++'s regex recurses once per character)
+// and integers beyond 64 bits (read as signed, they would wrap around).
+void precheck(const json* schema, const json& value, const std::string& pointer, std::vector<FieldError>& out) {
+    if (value.is_number_unsigned() && value.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX)) {
+        out.push_back({pointer, "is too large"});
+    } else if (value.is_string()) {
+        const auto& text = value.get_ref<const std::string&>();
+        if (schema && schema->is_object() && schema->contains("maxLength") && (*schema)["maxLength"].is_number_unsigned() &&
+            code_points(text) > (*schema)["maxLength"].get<std::size_t>())
+            out.push_back({pointer, "is longer than " + std::to_string((*schema)["maxLength"].get<std::size_t>()) + " characters"});
+    } else if (value.is_object()) {
+        const json* properties = schema && schema->is_object() && schema->contains("properties") ? &(*schema)["properties"] : nullptr;
+        for (const auto& [key, item] : value.items()) {
+            const json* sub = properties && properties->contains(key) ? &(*properties)[key] : nullptr;
+            precheck(sub, item, pointer + "/" + pointer_token(key), out);
+        }
+    } else if (value.is_array()) {
+        const json* items = schema && schema->is_object() && schema->contains("items") ? &(*schema)["items"] : nullptr;
+        for (std::size_t i = 0; i < value.size(); ++i) precheck(items, value[i], pointer + "/" + std::to_string(i), out);
+    }
+}
+
+std::vector<FieldError> schema_errors(const valijson::Schema& schema, const json& value, const json& source) {
+    std::vector<FieldError> early;
+    precheck(&source, value, "", early);
+    if (!early.empty()) return early;
+
     valijson::Validator validator;
     valijson::ValidationResults results;
     valijson::adapters::NlohmannJsonAdapter adapter(value);
-    if (validator.validate(schema, adapter, &results)) return {};
+    try {
+        if (validator.validate(schema, adapter, &results)) return {};
+    } catch (const std::exception& e) {
+        return {{"", std::string("could not be validated: ") + e.what()}};
+    }
 
     std::vector<FieldError> raw;
     valijson::ValidationResults::Error error;
@@ -96,6 +133,7 @@ std::vector<FieldError> schema_errors(const valijson::Schema& schema, const json
             reason = reason_unknown_property;
         }
         if (reason.rfind("Failed to match regex", 0) == 0) reason = "does not have the expected format";
+        if (reason.rfind("Value type not permitted", 0) == 0) reason = "has the wrong type";
         while (!reason.empty() && reason.back() == '.') reason.pop_back();
         reason = std::regex_replace(reason, std::regex("(\\d)\\.000000"), "$1");
         if (!reason.empty()) reason[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(reason[0])));
@@ -132,6 +170,18 @@ std::string code_for(const FieldError& e, const json& args) {
     return codes::validation_failed;
 }
 
+// Every string pattern must come with a maxLength, so no regex ever runs on a long text.
+void check_patterns_bounded(const json& schema, const std::string& where) {
+    if (schema.is_object()) {
+        if (schema.contains("pattern") && !(schema.contains("maxLength") && schema["maxLength"].is_number_unsigned() &&
+                                            schema["maxLength"].get<std::size_t>() <= 10000))
+            throw std::logic_error(where + ": a pattern needs a maxLength of at most 10000");
+        for (const auto& [key, sub] : schema.items()) check_patterns_bounded(sub, where);
+    } else if (schema.is_array()) {
+        for (const auto& sub : schema) check_patterns_bounded(sub, where);
+    }
+}
+
 void check_descriptor(const std::string& file, const std::string& module, const json& doc) {
     auto fail = [&](const std::string& why) { throw std::logic_error("schemas/" + file + ": " + why); };
     static const std::regex name_rule("^[a-z0-9_]{1,64}$");
@@ -147,6 +197,7 @@ void check_descriptor(const std::string& file, const std::string& module, const 
     for (const char* key : {"inputSchema", "outputSchema"}) {
         const auto& s = doc[key];
         if (s.value("type", "") != "object") fail(std::string(key) + " must be of type object");
+        check_patterns_bounded(s, "schemas/" + file);
         for (const char* banned : {"oneOf", "anyOf", "allOf", "$ref"})
             if (s.contains(banned)) fail(std::string(key) + " may not use " + banned + " at the top");
     }
@@ -257,8 +308,8 @@ void ToolRegistry::check_arguments(std::string_view name, const json& args) cons
     for (const auto& t : catalogue_)
         if (t->info.name == name) tool = t.get();
     if (!tool) throw std::out_of_range("unknown tool: " + std::string(name));
-    const auto errors =
-        schema_errors(compiled(tool->input_once, tool->input_schema, tool->document["inputSchema"]), args);
+    const auto& source = tool->document["inputSchema"];
+    const auto errors = schema_errors(compiled(tool->input_once, tool->input_schema, source), args, source);
     if (errors.empty()) return;
 
     std::string code = codes::validation_failed;
@@ -293,8 +344,8 @@ json ToolRegistry::call(std::string_view name, const json& args, const CallerCon
     json result = tool.handler(ToolCall{args, caller, db, clock, *this, control});
 
     if (check_outputs_) {
-        const auto errors = schema_errors(
-            compiled(tool.output_once, tool.output_schema, tool.document["outputSchema"]), result);
+        const auto& source = tool.document["outputSchema"];
+        const auto errors = schema_errors(compiled(tool.output_once, tool.output_schema, source), result, source);
         if (!errors.empty())
             throw std::logic_error(tool.info.name + " returned a result outside its outputSchema at '" +
                                    errors.front().field + "': " + errors.front().reason);

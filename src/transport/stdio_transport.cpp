@@ -45,7 +45,11 @@ void StdioTransport::run(const std::function<void(const std::string&)>& peek,
             next = std::move(queue.front());
             queue.pop_front();
         }
-        handle(*next);
+        try {
+            handle(*next);
+        } catch (...) {
+            // The handler answers its own failures; whatever escapes must not stop the loop.
+        }
     }
     reader.join();
 }

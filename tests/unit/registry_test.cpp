@@ -484,3 +484,55 @@ TEST_CASE("http_status maps each code to its REST status") {
 }
 
 }
+
+TEST_SUITE("registry") {
+
+// Found by review: inputs that once crashed the process or slipped past the rules.
+TEST_CASE("hostile arguments are refused with a code, never a crash") {
+    Env env;
+    const auto unit = env.registry.call("create_unit", {{"number", "1"}, {"type", "apartment"}}, env.admin, *env.db, env.clock);
+    const json person = {{"firstName", "Paul"}, {"lastName", "Gauthier"}, {"unitId", unit["id"]}};
+    auto with = [&](json extra) {
+        json args = person;
+        args.update(extra);
+        return args;
+    };
+    SUBCASE("an e-mail that is an array or an object is VALIDATION_FAILED") {
+        CHECK(env.error("create_co_owner", with({{"email", json::array({"a@b.ca", "c@d.ca"})}})).code() == "VALIDATION_FAILED");
+        CHECK(env.error("create_co_owner", with({{"email", {{"a", 1}}}})).code() == "VALIDATION_FAILED");
+    }
+    SUBCASE("a 40,000-character e-mail is INVALID_EMAIL (its length is checked before its pattern)") {
+        const auto e = env.error("create_co_owner", with({{"email", std::string(40000, 'a')}}));
+        CHECK(e.code() == "INVALID_EMAIL");
+        CHECK(e.field() == "/email");
+    }
+    SUBCASE("a 40,000-character name is VALIDATION_FAILED at its field") {
+        const auto e = env.error("create_co_owner", with({{"lastName", std::string(40000, ' ')}}));
+        CHECK(e.code() == "VALIDATION_FAILED");
+        CHECK(e.field() == "/lastName");
+    }
+    SUBCASE("integers beyond 64 bits do not wrap around") {
+        const auto e = env.error("create_unit", {{"number", "X"}, {"type", "storage"}, {"floor", 18446744073709551615ULL}});
+        CHECK(e.code() == "VALIDATION_FAILED");
+        CHECK(e.field() == "/floor");
+    }
+    SUBCASE("a page far beyond any register is refused instead of overflowing") {
+        CHECK(env.error("list_units", {{"page", 9223372036854775807LL}}).code() == "VALIDATION_FAILED");
+        CHECK(env.error("list_co_owners", {{"page", 1000001}}).code() == "VALIDATION_FAILED");
+        CHECK(env.registry.call("list_units", {{"page", 1000000}}, env.admin, *env.db, env.clock)["data"].empty());
+    }
+    SUBCASE("names and searches made only of Unicode spaces are blank") {
+        const auto nbsp = env.error("create_co_owner", with({{"firstName", "\xC2\xA0\xC2\xA0"}}));
+        CHECK(nbsp.code() == "VALIDATION_FAILED");
+        CHECK(nbsp.field() == "/firstName");
+        CHECK(env.error("create_unit", {{"number", "\xE2\x80\x83"}, {"type", "storage"}}).code() == "VALIDATION_FAILED");
+        CHECK(env.error("list_co_owners", {{"search", "\xE3\x80\x80"}}).code() == "VALIDATION_FAILED");
+    }
+    SUBCASE("a search for a sign that folds to nothing matches nothing") {
+        env.registry.call("create_co_owner", person, env.admin, *env.db, env.clock);
+        const auto found = env.registry.call("list_co_owners", {{"search", "\xC3\x97"}}, env.admin, *env.db, env.clock);
+        CHECK(found["pagination"]["total"] == 0);
+    }
+}
+
+}

@@ -115,8 +115,8 @@ std::string insert_co_owner(Database& db, const Clock& clock, const std::string&
     const bool primary = a.value("isPrimary", false);
     if (primary) require_no_other_primary(db, unit_id, "", prefix + "/isPrimary");
 
-    const std::string first = trim(a["firstName"].get<std::string>());
-    const std::string last = trim(a["lastName"].get<std::string>());
+    const std::string first = nonblank_text(a["firstName"], prefix + "/firstName");
+    const std::string last = nonblank_text(a["lastName"], prefix + "/lastName");
     const json email = nullable_trimmed(a.value("email", json(nullptr)));
     const std::string id = new_uuid();
     const std::string now = to_utc_iso(clock.now());
@@ -148,7 +148,7 @@ json list_co_owners(const ToolCall& call) {
     const auto& a = call.args;
     const auto page = page_request(a);
     const auto unit_id = optional_arg<std::string>(a, "unitId");
-    const auto search = optional_arg<std::string>(a, "search");
+    const auto search = a.contains("search") ? std::optional(nonblank_text(a["search"], "/search")) : std::nullopt;
     const auto portal = optional_arg<bool>(a, "hasPortalAccess");
     const bool archived = a.value("includeArchived", false);
 
@@ -159,7 +159,7 @@ json list_co_owners(const ToolCall& call) {
     auto bind_filters = [&](SQLite::Statement& q) {
         q.bind(1, call.caller.syndicate_id);
         if (unit_id) q.bind(2, *unit_id);
-        if (search) q.bind(3, fold_for_search(trim(*search)));
+        if (search) q.bind(3, fold_for_search(*search));
         if (portal) q.bind(4, *portal ? 1 : 0);
         q.bind(5, archived ? 1 : 0);
     };
@@ -205,8 +205,10 @@ json update_co_owner(const ToolCall& call) {
     if (primary && (a.contains("isPrimary") || a.contains("unitId")))
         require_no_other_primary(call.db, unit_id, current.id, a.contains("isPrimary") ? "/isPrimary" : "/unitId");
 
-    const std::string first = a.contains("firstName") ? trim(a["firstName"].get<std::string>()) : before["firstName"].get<std::string>();
-    const std::string last = a.contains("lastName") ? trim(a["lastName"].get<std::string>()) : before["lastName"].get<std::string>();
+    const std::string first =
+        a.contains("firstName") ? nonblank_text(a["firstName"], "/firstName") : before["firstName"].get<std::string>();
+    const std::string last =
+        a.contains("lastName") ? nonblank_text(a["lastName"], "/lastName") : before["lastName"].get<std::string>();
     const json email = a.contains("email") ? nullable_trimmed(a["email"]) : before["email"];
     const json phone = a.contains("phone") ? nullable_trimmed(a["phone"]) : before["phone"];
     const double fraction = a.value("fractionPercent", before["fractionPercent"].get<double>());

@@ -48,7 +48,9 @@ json rebalance_fractions(const ToolCall& call) {
         throw DomainError(codes::fraction_sum_out_of_range,
                           "There is nothing to rebalance: the units' fractions sum to 0.")
             .with("currentSum", std::int64_t{0})
-            .with("resultingSum", std::int64_t{0});
+            .with("resultingSum", std::int64_t{0})
+            .with("min", figure(fraction_sum_min))
+            .with("max", figure(fraction_sum_max));
 
     const std::int64_t target = Fraction::percent(100).units();
     std::int64_t assigned = 0;

@@ -201,7 +201,7 @@ UnitFields unit_fields(const json& args) {
     auto copy = [&](const char* key, const char* column) {
         if (args.contains(key)) f.columns.emplace_back(column, args[key]);
     };
-    if (args.contains("number")) f.columns.emplace_back("number", trim(args["number"].get<std::string>()));
+    if (args.contains("number")) f.columns.emplace_back("number", nonblank_text(args["number"], "/number"));
     copy("type", "type");
     copy("floor", "floor");
     copy("bedrooms", "bedrooms");
@@ -238,7 +238,7 @@ json list_units(const ToolCall& call) {
     const auto page = page_request(a);
     const auto type = optional_arg<std::string>(a, "type");
     const auto floor = optional_arg<std::int64_t>(a, "floor");
-    const auto search = optional_arg<std::string>(a, "search");
+    const auto search = a.contains("search") ? std::optional(nonblank_text(a["search"], "/search")) : std::nullopt;
     const bool include_linked = a.value("includeLinked", false);
 
     const std::string where =
@@ -249,7 +249,7 @@ json list_units(const ToolCall& call) {
         q.bind(1, call.caller.syndicate_id);
         if (type) q.bind(2, *type);
         if (floor) q.bind(3, *floor);
-        if (search) q.bind(4, trim(*search));
+        if (search) q.bind(4, *search);
     };
     std::int64_t total = 0;
     {
@@ -281,7 +281,7 @@ json create_unit(const ToolCall& call) {
     const auto& a = call.args;
     const auto& syndicate = call.caller.syndicate_id;
     WriteTransaction tx(call.db);
-    const std::string number = trim(a["number"].get<std::string>());
+    const std::string number = nonblank_text(a["number"], "/number");
     require_unique_number(call.db, syndicate, number, "");
 
     const auto before = unit_fraction_sum(call.db, syndicate).sum;
@@ -324,7 +324,7 @@ json update_unit(const ToolCall& call) {
     const auto unit = require_unit(call.db, syndicate, a["id"], "/id");
 
     if (a.contains("number")) {
-        const std::string number = trim(a["number"].get<std::string>());
+        const std::string number = nonblank_text(a["number"], "/number");
         require_unique_number(call.db, syndicate, number, unit.id);
     }
     if (a.contains("type") && a["type"] != unit.type && !linked_ids(call.db, unit.id).empty())
