@@ -101,4 +101,18 @@ void WriteTransaction::commit() {
     done_ = true;
 }
 
+ReadTransaction::ReadTransaction(Database& db)
+    : db_(db), owns_(sqlite3_get_autocommit(db.sql().getHandle()) != 0) {
+    if (owns_) db_.sql().exec("BEGIN");
+}
+
+ReadTransaction::~ReadTransaction() {
+    if (!owns_) return;
+    try {
+        db_.sql().exec("COMMIT");
+    } catch (const std::exception& e) {
+        spdlog::error("ending a read transaction failed: {}", e.what());
+    }
+}
+
 }  // namespace syndic

@@ -66,4 +66,18 @@ private:
     bool done_ = false;
 };
 
+// A read transaction: the reads inside it see one snapshot, so a page and its total agree even
+// while other servers write. Inside another transaction it does nothing.
+class ReadTransaction {
+public:
+    explicit ReadTransaction(Database& db);
+    ~ReadTransaction();
+    ReadTransaction(const ReadTransaction&) = delete;
+    ReadTransaction& operator=(const ReadTransaction&) = delete;
+
+private:
+    Database& db_;
+    bool owns_;
+};
+
 }  // namespace syndic

@@ -163,6 +163,7 @@ json list_co_owners(const ToolCall& call) {
         if (portal) q.bind(4, *portal ? 1 : 0);
         q.bind(5, archived ? 1 : 0);
     };
+    ReadTransaction snapshot(call.db);
     std::int64_t total = 0;
     {
         auto q = call.db.prepare("SELECT count(*) FROM co_owners c " + where);

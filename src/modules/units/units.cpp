@@ -251,6 +251,7 @@ json list_units(const ToolCall& call) {
         if (floor) q.bind(3, *floor);
         if (search) q.bind(4, *search);
     };
+    ReadTransaction snapshot(call.db);
     std::int64_t total = 0;
     {
         auto q = call.db.prepare("SELECT count(*)" + where);
