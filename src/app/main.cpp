@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 #include "app/demo.hpp"
@@ -236,6 +237,8 @@ int main(int argc, char** argv) {
         if (keys_list->parsed()) {
             auto db = open_existing(common.db_path);
             const auto keys = list_api_keys(*db, key_syndicate.empty() ? std::nullopt : std::optional(key_syndicate));
+            std::map<std::string, std::string> syndicate_names;
+            for (const auto& syndicate : list_syndicates(*db)) syndicate_names[syndicate.id] = syndicate.name;
             json out = json::array();
             for (const auto& k : keys) {
                 std::string scopes;
@@ -246,7 +249,8 @@ int main(int argc, char** argv) {
                                    {"createdAt", k.created_at}, {"revokedAt", k.revoked_at ? json(*k.revoked_at) : json(nullptr)}});
                 else
                     std::cout << k.id << "  " << k.prefix << "…  " << role_name(k.role) << "  "
-                              << (scopes == "*" ? "all scopes" : scopes) << "  " << k.name << "  created "
+                              << (scopes == "*" ? "all scopes" : scopes) << "  " << k.name << "  ("
+                              << syndicate_names[k.syndicate_id] << ")  created "
                               << k.created_at << (k.revoked_at ? "  REVOKED " + *k.revoked_at : "") << "\n";
             }
             if (key_json) std::cout << out.dump(2) << "\n";
