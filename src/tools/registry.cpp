@@ -7,6 +7,7 @@
 #include <valijson/validator.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <mutex>
 #include <regex>
 #include <set>
@@ -182,6 +183,15 @@ void check_patterns_bounded(const json& schema, const std::string& where) {
     }
 }
 
+void integral_floats_to_integers(json& value) {
+    if (value.is_number_float()) {
+        const double d = value.get<double>();
+        if (std::trunc(d) == d && std::fabs(d) < 9.0e15) value = static_cast<std::int64_t>(d);
+    } else if (value.is_structured()) {
+        for (auto& item : value) integral_floats_to_integers(item);
+    }
+}
+
 void check_descriptor(const std::string& file, const std::string& module, const json& doc) {
     auto fail = [&](const std::string& why) { throw std::logic_error("schemas/" + file + ": " + why); };
     static const std::regex name_rule("^[a-z0-9_]{1,64}$");
@@ -339,9 +349,12 @@ json ToolRegistry::call(std::string_view name, const json& args, const CallerCon
             .with("requiredScope", tool.info.required_scope);
     if (tool.info.admin_only && !caller.is_admin())
         throw DomainError(codes::admin_required, "Only a syndicate admin may call " + tool.info.name + ".");
-    check_arguments(name, args);
+    // JSON Schema counts 2.0 as an integer; so do we, and handlers see 2.
+    json normalized = args;
+    integral_floats_to_integers(normalized);
+    check_arguments(name, normalized);
 
-    json result = tool.handler(ToolCall{args, caller, db, clock, *this, control});
+    json result = tool.handler(ToolCall{normalized, caller, db, clock, *this, control});
 
     if (check_outputs_) {
         const auto& source = tool.document["outputSchema"];

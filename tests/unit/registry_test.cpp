@@ -536,3 +536,18 @@ TEST_CASE("hostile arguments are refused with a code, never a crash") {
 }
 
 }
+
+TEST_SUITE("registry") {
+
+TEST_CASE("an integral number written with a decimal point is an integer, as JSON Schema says") {
+    Env env;
+    const auto unit = env.registry.call("create_unit", {{"number", "2"}, {"type", "apartment"}, {"floor", 2.0}, {"bedrooms", 3.0}},
+                                        env.admin, *env.db, env.clock);
+    CHECK(unit["floor"] == 2);
+    CHECK(unit["bedrooms"] == 3);
+    const auto page = env.registry.call("list_units", {{"page", 1.0}, {"pageSize", 10.0}}, env.admin, *env.db, env.clock);
+    CHECK(page["pagination"]["pageSize"] == 10);
+    CHECK(env.error("list_units", {{"pageSize", 10.5}}).code() == "VALIDATION_FAILED");
+}
+
+}
