@@ -35,6 +35,13 @@ private:
 std::string to_utc_iso(Instant t);
 // "2026-11-21T14:42:58-05:00": how instants are shown (America/Montreal, with its offset).
 std::string to_montreal_iso(Instant t);
+// A moment as a Montreal wall clock reads it (daylight saving time included).
+struct LocalTime {
+    int year, month, day, hour, minute;
+    int weekday;  // 0 = Sunday
+};
+LocalTime montreal_local(Instant t);
+
 // Parses an ISO 8601 date-time that carries an offset ("Z" or "+hh:mm"); nullopt otherwise.
 std::optional<Instant> parse_iso_instant(const std::string& text);
 

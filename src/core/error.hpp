@@ -61,6 +61,10 @@ inline constexpr const char* link_conflict = "LINK_CONFLICT";
 inline constexpr const char* unit_in_use = "UNIT_IN_USE";
 inline constexpr const char* bulk_limit_exceeded = "BULK_LIMIT_EXCEEDED";
 inline constexpr const char* not_archived = "NOT_ARCHIVED";
+inline constexpr const char* meeting_not_found = "MEETING_NOT_FOUND";
+inline constexpr const char* resolution_not_found = "RESOLUTION_NOT_FOUND";
+inline constexpr const char* invalid_status_transition = "INVALID_STATUS_TRANSITION";
+inline constexpr const char* notice_period_too_short = "NOTICE_PERIOD_TOO_SHORT";
 inline constexpr const char* cancelled = "CANCELLED";
 }  // namespace codes
 

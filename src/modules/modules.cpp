@@ -2,6 +2,7 @@
 
 #include "modules/co_owners/co_owners.hpp"
 #include "modules/declaration/declaration.hpp"
+#include "modules/meetings/meetings.hpp"
 #include "modules/units/units.hpp"
 
 namespace syndic {
@@ -11,6 +12,7 @@ ToolTable all_tool_handlers() {
     register_co_owner_tools(table);
     register_unit_tools(table);
     register_declaration_tools(table);
+    register_meeting_tools(table);
     return table;
 }
 

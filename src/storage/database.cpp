@@ -39,7 +39,10 @@ std::vector<Migration> migrations() {
 }  // namespace
 
 Database::Database(const std::string& path, int flags)
-    : path_(path), db_(path, flags, busy_timeout_ms) {}
+    : path_(path),
+      data_dir_(path == ":memory:" ? (std::filesystem::temp_directory_path() / "syndic-mcp").string()
+                                   : std::filesystem::absolute(path).parent_path().string()),
+      db_(path, flags, busy_timeout_ms) {}
 
 std::unique_ptr<Database> Database::open(const std::string& path) {
     if (path != ":memory:") {

@@ -27,11 +27,17 @@ public:
 
     int schema_version();
 
+    // Where files the service writes (exports/) live: the database's folder, or a temporary
+    // folder for an in-memory database; tests may point it elsewhere.
+    const std::string& data_dir() const { return data_dir_; }
+    void set_data_dir(std::string dir) { data_dir_ = std::move(dir); }
+
 private:
     Database(const std::string& path, int flags);
     void migrate();
 
     std::string path_;
+    std::string data_dir_;
     SQLite::Database db_;
     std::unordered_map<std::string, std::unique_ptr<SQLite::Statement>> statements_;
 };

@@ -21,9 +21,9 @@ int http_status(const std::string& code) {
     if (code == codes::insufficient_scope || code == codes::admin_required) return 403;
     if (code.size() > 10 && code.ends_with("_NOT_FOUND")) return 404;
     if (code.rfind("DUPLICATE_", 0) == 0 || code == codes::link_conflict || code == codes::unit_in_use ||
-        code == "INVALID_STATUS_TRANSITION" || code == codes::not_archived)
+        code == codes::invalid_status_transition || code == codes::not_archived)
         return 409;
-    if (code == codes::fraction_sum_out_of_range || code == "NOTICE_PERIOD_TOO_SHORT" ||
+    if (code == codes::fraction_sum_out_of_range || code == codes::notice_period_too_short ||
         code == codes::bulk_limit_exceeded)
         return 422;
     if (code == "RATE_LIMITED") return 429;

@@ -1,0 +1,12 @@
+// General meetings and board meetings: scheduling, the notice (21 days, queued per co-owner in
+// their language), attendance, quorum, resolutions and votes, and the minutes as a PDF document.
+// Status moves forward only (decisions 6). Knows storage, core and the co-owners register; not
+// JSON-RPC.
+#pragma once
+#include "tools/registry.hpp"
+
+namespace syndic {
+
+void register_meeting_tools(ToolTable& table);
+
+}  // namespace syndic

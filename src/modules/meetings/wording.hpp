@@ -1,0 +1,22 @@
+// What meetings say to people, in French (the default) or English: dates in words in
+// America/Montreal time, labels of meeting types, attendance, majorities and outcomes, and
+// percentages written the local way. Knows no storage.
+#pragma once
+#include <string>
+
+#include "core/clock.hpp"
+#include "core/fraction.hpp"
+
+namespace syndic::wording {
+
+enum class Language { fr, en };
+Language language_of(const std::string& code);  // "en" or anything else → French
+
+std::string date_time(Instant t, Language lang);  // "mardi 15 décembre 2026 à 19 h 00"
+std::string percent(Fraction f, Language lang);    // "16,5 %" / "16.5%"
+std::string meeting_type(const std::string& type, Language lang);
+std::string attendance(const std::string& attendance, Language lang);
+std::string majority(const std::string& majority, Language lang);
+std::string outcome(const std::string& outcome, Language lang);
+
+}  // namespace syndic::wording
