@@ -77,6 +77,29 @@ std::string ensure_demo_syndicate(Database& db, const Clock& clock, const ToolRe
         if (p.phone) args["phone"] = p.phone;
         call("create_co_owner", args);
     }
+    // The coming annual general meeting, still a draft: 30 days ahead, so its notice can be sent.
+    const auto in_30_days = std::chrono::floor<std::chrono::hours>(clock.now() + std::chrono::hours(24 * 30));
+    const json meeting = call("create_meeting",
+                              {{"title", "Assemblée générale annuelle " + std::to_string(montreal_local(in_30_days).year)},
+                               {"type", "aga"},
+                               {"scheduledAt", to_utc_iso(in_30_days)},
+                               {"location", "Salle communautaire, 4520 rue Saint-Denis, Montréal"},
+                               {"agenda", {"Ouverture de l'assemblée et vérification du quorum",
+                                           "Élection du président et du secrétaire d'assemblée",
+                                           "Adoption du procès-verbal de la dernière assemblée",
+                                           "Présentation des états financiers",
+                                           "Adoption du budget et de la contribution au fonds de prévoyance",
+                                           "Élection des administrateurs", "Varia", "Levée de l'assemblée"}}});
+    call("add_resolution", {{"meetingId", meeting["id"]},
+                            {"title", "Adoption du budget de l'exercice à venir"},
+                            {"description", "Il est résolu d'adopter le budget présenté par le conseil d'administration, "
+                                            "incluant une contribution de 25 000 $ au fonds de prévoyance."},
+                            {"majorityRequired", "simple"}});
+    call("add_resolution", {{"meetingId", meeting["id"]},
+                            {"title", "Réfection de la toiture"},
+                            {"description", "Il est résolu d'autoriser les travaux de réfection de la toiture selon la "
+                                            "soumission retenue par le conseil d'administration."},
+                            {"majorityRequired", "absolute"}});
     whole.commit();
     return syndicate;
 }

@@ -1,5 +1,6 @@
 // The demo syndicate: a small realistic building (units whose fractions sum to 100, co-owners,
-// parking and storage linked to apartments), entered through the tools like any client would.
+// parking and storage linked to apartments, the coming annual meeting with two resolutions),
+// entered through the tools like any client would.
 #pragma once
 #include <string>
 

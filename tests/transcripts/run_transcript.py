@@ -8,11 +8,12 @@ SYNDIC_API_KEY (a first line "#! no-key" runs it without credentials; "#! args .
 server arguments). Lines starting with "#" are comments; "#! no-answer" says the next request
 gets no answer (it was cancelled). A request may use ${N.path} for a value
 from the structuredContent of the answer to request id N (e.g. ${3.data.0.id}), so a session can
-create a record and then change it. Answers are compared, line by line, with the expected file
+create a record and then change it, and ${now+10d} for the time ten days from now (UTC). Answers are compared, line by line, with the expected file
 (default: tests/transcripts/<name>.expected.jsonl) after UUIDs, times and keys are replaced by
 <uuid>, <time> and <key>. --update rewrites the expected file instead.
 """
 import argparse
+import datetime
 import json
 import os
 import re
@@ -24,9 +25,12 @@ UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
 TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})")
 KEY = re.compile(r"sk_[0-9A-Za-z]{32,}")
 PLACEHOLDER = re.compile(r"\$\{(\w+)\.([^}]*)\}")
+TIME_PLACEHOLDER = re.compile(r"\$\{now([+-]\d+)d\}")
+DAYS = re.compile(r'("daysAhead":)-?\d+(\.\d+)?|-?\d+\.\d+( days away)')
 
 
 def normalize(line):
+    line = DAYS.sub(lambda m: (m.group(1) or "") + "<days>" + (m.group(3) or ""), line)
     return KEY.sub("<key>", TIME.sub("<time>", UUID.sub("<uuid>", line)))
 
 
@@ -87,6 +91,8 @@ def main():
                 skip_answer = True
             if not line.strip() or line.startswith("#"):
                 continue
+            line = TIME_PLACEHOLDER.sub(lambda m: (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(
+                days=int(m.group(1)))).strftime("%Y-%m-%dT%H:%M:%SZ"), line)
             line = PLACEHOLDER.sub(substitute, line)
             proc.stdin.write(line + "\n")
             proc.stdin.flush()

@@ -632,11 +632,11 @@ json send_meeting_notice(const ToolCall& call) {
         const double days = std::floor(std::chrono::duration<double, std::ratio<86400>>(ahead).count() * 100) / 100;
         char shown_days[32];
         std::snprintf(shown_days, sizeof shown_days, "%.2f", days);
-        if (!(m.type == "aga-special" && justification))
+        if (ahead <= std::chrono::milliseconds(0) || !(m.type == "aga-special" && justification))
             throw DomainError(notice_period_too_short,
                               std::string("The meeting is ") + shown_days +
                                   " days away; a notice needs at least 21 days, unless the meeting is aga-special and "
-                                  "the call gives a justification.")
+                                  "the call gives a justification (and it is still to come).")
                 .at("/meetingId")
                 .with("daysAhead", days)
                 .with("minimumDays", std::int64_t{21});
