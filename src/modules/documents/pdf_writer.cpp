@@ -42,6 +42,7 @@ Style style_of(PdfBlock::Kind kind) {
         case PdfBlock::Kind::subheading: return {true, 11, 0, 10};
         case PdfBlock::Kind::paragraph: return {false, 10, 0, 4};
         case PdfBlock::Kind::item: return {false, 10, 14, 2};
+        case PdfBlock::Kind::numbered: return {false, 10, 14, 2};
         case PdfBlock::Kind::spacer: return {false, 10, 0, 6};
     }
     return {false, 10, 0, 4};
@@ -181,15 +182,31 @@ private:
         }
     }
 
+    // The text cut (with "…") to fit the width.
+    std::string fitted(HPDF_Font font, float size, const std::string& text, float width) {
+        if (width_of(font, size, text) <= width) return text;
+        std::string cut;
+        for (std::size_t i = 0; i < text.size();) {
+            const auto n = char_length(text, i);
+            if (width_of(font, size, cut + text.substr(i, n) + "…") > width) break;
+            cut += text.substr(i, n);
+            i += n;
+        }
+        return cut + "…";
+    }
+
     void finish_pages() {
         const int count = static_cast<int>(pages_.size());
         for (int i = 0; i < count; ++i) {
             page_ = pages_[static_cast<std::size_t>(i)];
-            if (!doc_.footer.empty()) text_at(regular_, 8, margin, footer_y, doc_.footer, 0.4f);
+            float label_width = 0;
             if (doc_.page_label) {
                 const auto label = doc_.page_label(i + 1, count);
-                text_at(regular_, 8, page_width - margin - width_of(regular_, 8, label), footer_y, label, 0.4f);
+                label_width = width_of(regular_, 8, label);
+                text_at(regular_, 8, page_width - margin - label_width, footer_y, label, 0.4f);
             }
+            if (!doc_.footer.empty())
+                text_at(regular_, 8, margin, footer_y, fitted(regular_, 8, doc_.footer, page_width - 2 * margin - label_width - 16), 0.4f);
         }
     }
 

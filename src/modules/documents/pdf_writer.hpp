@@ -10,7 +10,7 @@
 namespace syndic {
 
 struct PdfBlock {
-    enum class Kind { title, subtitle, heading, subheading, paragraph, item, spacer };
+    enum class Kind { title, subtitle, heading, subheading, paragraph, item, numbered, spacer };
     Kind kind;
     std::string text;  // UTF-8
 };

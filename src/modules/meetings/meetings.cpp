@@ -735,7 +735,7 @@ PdfDocument minutes_document(Database& db, const std::string& syndicate_id, cons
         doc.watermark = fr ? "BROUILLON" : "DRAFT";
         doc.banner = fr ? "PROJET DE PROCÈS-VERBAL — BROUILLON, NON APPROUVÉ" : "DRAFT MINUTES — NOT APPROVED";
     }
-    doc.footer = syndicate_name(db, syndicate_id) + " — " + (fr ? "généré le " : "generated on ") + wording::date_time(now, lang);
+    doc.footer = syndicate_name(db, syndicate_id) + " — " + doc.pdf_title;
     doc.page_label = [fr](int page, int pages) {
         return (fr ? "Page " : "Page ") + std::to_string(page) + (fr ? " de " : " of ") + std::to_string(pages);
     };
@@ -756,7 +756,7 @@ PdfDocument minutes_document(Database& db, const std::string& syndicate_id, cons
     if (!m.agenda.empty()) {
         b.push_back({K::heading, fr ? "Ordre du jour" : "Agenda"});
         int n = 1;
-        for (const auto& item : m.agenda) b.push_back({K::item, std::to_string(n++) + ". " + item.get<std::string>()});
+        for (const auto& item : m.agenda) b.push_back({K::numbered, std::to_string(n++) + ". " + item.get<std::string>()});
     }
 
     b.push_back({K::heading, fr ? "Présences" : "Attendance"});
@@ -787,6 +787,16 @@ PdfDocument minutes_document(Database& db, const std::string& syndicate_id, cons
                                            pct(r.votes_abstain)});
         b.push_back({K::paragraph, (fr ? "Résultat : " : "Outcome: ") + wording::outcome(r.outcome(), lang)});
     }
+
+    b.push_back({K::heading, fr ? "Signatures" : "Signatures"});
+    b.push_back({K::paragraph, fr ? "Président(e) d'assemblée : ______________________________    Date : ____________"
+                                  : "Chair of the meeting: ______________________________    Date: ____________"});
+    b.push_back({K::spacer, ""});
+    b.push_back({K::paragraph, fr ? "Secrétaire d'assemblée : ______________________________    Date : ____________"
+                                  : "Secretary of the meeting: ______________________________    Date: ____________"});
+    b.push_back({K::spacer, ""});
+    b.push_back({K::paragraph, (fr ? "Document généré le " : "Document generated on ") + wording::date_time(now, lang) +
+                                   (fr ? " par syndic-mcp." : " by syndic-mcp.")});
     return doc;
 }
 
