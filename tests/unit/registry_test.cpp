@@ -27,7 +27,9 @@ namespace {
 const std::vector<std::string> all_tool_names = {
     "bulk_create_co_owners", "create_co_owner", "delete_co_owner", "get_co_owner", "list_co_owners",
     "restore_co_owner",      "update_co_owner", "get_fraction_sum", "rebalance_fractions", "create_unit",
-    "delete_unit",           "get_unit",        "list_units",      "update_unit"};
+    "delete_unit",           "get_unit",        "list_units",      "update_unit",
+    "list_meetings",         "get_meeting",     "create_meeting",  "update_meeting", "add_resolution",
+    "record_attendance",     "record_votes",    "send_meeting_notice", "calculate_quorum", "generate_minutes"};
 
 const std::vector<std::string> unit_tool_names = {"create_unit", "delete_unit", "get_unit", "list_units", "update_unit"};
 
@@ -122,7 +124,7 @@ TEST_CASE("start-up check: every schema has a handler and every handler a schema
         auto expected = all_tool_names;
         std::sort(expected.begin(), expected.end());
         CHECK(names == expected);
-        CHECK(registry.descriptors().size() == 14);
+        CHECK(registry.descriptors().size() == 24);
     }
     SUBCASE("a handler bound to a name without a schema") {
         auto table = all_tool_handlers();
@@ -172,7 +174,7 @@ TEST_CASE("a module subset offers only that module's tools") {
     SUBCASE("the catalogue still knows every module") {
         auto modules = units.all_modules();
         std::sort(modules.begin(), modules.end());
-        CHECK(modules == std::vector<std::string>{"co-owners", "declaration", "units"});
+        CHECK(modules == std::vector<std::string>{"co-owners", "declaration", "meetings", "units"});
     }
     SUBCASE("an unknown module name is refused") {
         CHECK_THROWS_AS(ToolRegistry(all_tool_handlers(), {"spaceships"}), std::invalid_argument);
@@ -181,7 +183,7 @@ TEST_CASE("a module subset offers only that module's tools") {
     }
     SUBCASE("no modules means all") {
         ToolRegistry all(all_tool_handlers(), {});
-        CHECK(all.descriptors().size() == 14);
+        CHECK(all.descriptors().size() == 24);
     }
 }
 
@@ -236,7 +238,7 @@ TEST_CASE("every descriptor is what hosts accept") {
             CHECK_MESSAGE(a[hint].is_boolean(), hint);
         }
         // The hints agree with what the tool does.
-        const bool reader = name.rfind("list_", 0) == 0 || name.rfind("get_", 0) == 0;
+        const bool reader = name.rfind("list_", 0) == 0 || name.rfind("get_", 0) == 0 || name == "calculate_quorum";
         CHECK(a["readOnlyHint"] == reader);
         if (name.rfind("delete_", 0) == 0) CHECK(a["destructiveHint"] == true);
         if (reader) CHECK(a["destructiveHint"] == false);
