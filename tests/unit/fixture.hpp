@@ -58,8 +58,9 @@ struct Fixture {
     // A snapshot of every business table, to prove a refused call changed nothing.
     std::string snapshot() {
         std::string out;
-        for (const char* table : {"units", "unit_links", "co_owners", "api_keys", "syndicates"}) {
-            SQLite::Statement q(db->sql(), std::string("SELECT * FROM ") + table + " ORDER BY 1");
+        for (const char* table : {"units", "unit_links", "co_owners", "api_keys", "syndicates", "meetings",
+                                  "meeting_attendees", "resolutions", "documents", "outbox"}) {
+            SQLite::Statement q(db->sql(), std::string("SELECT * FROM ") + table + " ORDER BY 1, 2");
             const int n = q.getColumnCount();
             while (q.executeStep()) {
                 for (int i = 0; i < n; ++i) out += (q.getColumn(i).isNull() ? "<null>" : q.getColumn(i).getString()) + "|";

@@ -1,9 +1,15 @@
 #include "modules/documents/pdf_writer.hpp"
 
-#include <hpdf.h>
+#include <cairo-ft.h>
+#include <cairo-pdf.h>
+#include <cairo.h>
+#include <ft2build.h>
+#include FT_FREETYPE_H
 
+#include <cmath>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 
 namespace syndic {
@@ -12,26 +18,14 @@ namespace {
 constexpr const char* regular_font_file = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
 constexpr const char* bold_font_file = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf";
 
-constexpr float page_width = 612, page_height = 792;  // US Letter, as used in Quebec
-constexpr float margin = 64, footer_y = 36, body_top = page_height - margin, body_bottom = margin + 10;
-
-// libharu is C: its error handler only notes the first error (nothing is thrown through C
-// frames); the writer checks it after each step that can fail.
-struct ErrorNote {
-    HPDF_STATUS error = HPDF_OK;
-    HPDF_STATUS detail = 0;
-};
-
-void on_error(HPDF_STATUS error, HPDF_STATUS detail, void* user_data) {
-    auto* note = static_cast<ErrorNote*>(user_data);
-    if (note->error == HPDF_OK) *note = {error, detail};
-}
+constexpr double page_width = 612, page_height = 792;  // US Letter, as used in Quebec, in points
+constexpr double margin = 64, footer_baseline = page_height - 36, body_top = margin, body_bottom = page_height - margin - 10;
 
 struct Style {
     bool bold;
-    float size;
-    float indent;
-    float space_before;
+    double size;
+    double indent;
+    double space_before;
 };
 
 Style style_of(PdfBlock::Kind kind) {
@@ -55,89 +49,116 @@ std::size_t char_length(const std::string& s, std::size_t i) {
     return std::min(n, s.size() - i);
 }
 
+// A TrueType file as a cairo font face, through FreeType (no font configuration involved); the
+// FreeType face lives as long as cairo keeps the font face.
+cairo_font_face_t* load_font(const char* file) {
+    static FT_Library library = [] {
+        FT_Library l = nullptr;
+        if (FT_Init_FreeType(&l) != 0) throw std::runtime_error("FreeType could not start");
+        return l;
+    }();
+    static std::mutex mutex;  // FreeType's library object is not thread-safe
+    std::lock_guard lock(mutex);
+    if (!std::filesystem::exists(file))
+        throw std::runtime_error(std::string("font missing: ") + file + " (install fonts-dejavu-core)");
+    FT_Face face = nullptr;
+    if (FT_New_Face(library, file, 0, &face) != 0) throw std::runtime_error(std::string("cannot read the font ") + file);
+    cairo_font_face_t* font = cairo_ft_font_face_create_for_ft_face(face, 0);
+    static const cairo_user_data_key_t key{};
+    if (cairo_font_face_set_user_data(font, &key, face, [](void* f) { FT_Done_Face(static_cast<FT_Face>(f)); }) !=
+        CAIRO_STATUS_SUCCESS) {
+        cairo_font_face_destroy(font);
+        FT_Done_Face(face);
+        throw std::runtime_error("cannot keep the font face");
+    }
+    return font;
+}
+
+struct Line {
+    int page;
+    double x, baseline;
+    bool bold;
+    double size;
+    std::string text;
+};
+
 class Writer {
 public:
-    explicit Writer(const PdfDocument& doc) : doc_(doc), pdf_(HPDF_New(on_error, &note_)) {
-        if (!pdf_) throw std::runtime_error("cannot create a PDF document");
-        HPDF_UseUTFEncodings(pdf_);
-        HPDF_SetCompressionMode(pdf_, HPDF_COMP_ALL);
-        for (const char* file : {regular_font_file, bold_font_file})
-            if (!std::filesystem::exists(file))
-                throw std::runtime_error(std::string("font missing: ") + file + " (install fonts-dejavu-core)");
-        regular_ = HPDF_GetFont(pdf_, HPDF_LoadTTFontFromFile(pdf_, regular_font_file, HPDF_TRUE), "UTF-8");
-        bold_ = HPDF_GetFont(pdf_, HPDF_LoadTTFontFromFile(pdf_, bold_font_file, HPDF_TRUE), "UTF-8");
-        check("loading the fonts");
-        if (!doc.pdf_title.empty()) HPDF_SetInfoAttr(pdf_, HPDF_INFO_TITLE, doc.pdf_title.c_str());
-        if (!doc.pdf_subject.empty()) HPDF_SetInfoAttr(pdf_, HPDF_INFO_SUBJECT, doc.pdf_subject.c_str());
-        HPDF_SetInfoAttr(pdf_, HPDF_INFO_CREATOR, "syndic-mcp");
+    Writer(const PdfDocument& doc, const std::string& path)
+        : doc_(doc),
+          surface_(cairo_pdf_surface_create(path.c_str(), page_width, page_height)),
+          cr_(cairo_create(surface_)),
+          regular_(load_font(regular_font_file)),
+          bold_(load_font(bold_font_file)) {
+        if (!doc.pdf_title.empty()) cairo_pdf_surface_set_metadata(surface_, CAIRO_PDF_METADATA_TITLE, doc.pdf_title.c_str());
+        if (!doc.pdf_subject.empty()) cairo_pdf_surface_set_metadata(surface_, CAIRO_PDF_METADATA_SUBJECT, doc.pdf_subject.c_str());
+        cairo_pdf_surface_set_metadata(surface_, CAIRO_PDF_METADATA_CREATOR, "syndic-mcp");
     }
-    ~Writer() { HPDF_Free(pdf_); }
+    ~Writer() {
+        cairo_destroy(cr_);
+        cairo_surface_destroy(surface_);
+        cairo_font_face_destroy(regular_);
+        cairo_font_face_destroy(bold_);
+    }
 
-    int write(const std::string& path) {
-        new_page();
-        for (const auto& block : doc_.blocks) put(block);
-        finish_pages();
-        const auto folder = std::filesystem::path(path).parent_path();
-        if (!folder.empty()) std::filesystem::create_directories(folder);
-        const auto temporary = path + ".part";
-        check("laying out the pages");
-        HPDF_SaveToFile(pdf_, temporary.c_str());
-        check("writing " + temporary);
-        std::filesystem::rename(temporary, path);  // never a half-written file under the final name
-        return static_cast<int>(pages_.size());
+    // Lays every block out first (so the number of pages is known), then draws page by page.
+    int write() {
+        for (const auto& block : doc_.blocks) place(block);
+        const int pages = page_ + 1;
+        std::size_t next = 0;
+        for (int page = 0; page < pages; ++page) {
+            if (!doc_.watermark.empty()) watermark();
+            if (!doc_.banner.empty()) text_at(true, 9, margin, 30, doc_.banner, 0.55);
+            for (; next < lines_.size() && lines_[next].page == page; ++next) {
+                const auto& l = lines_[next];
+                text_at(l.bold, l.size, l.x, l.baseline, l.text, 0);
+            }
+            footer(page + 1, pages);
+            cairo_show_page(cr_);
+        }
+        cairo_surface_finish(surface_);
+        if (cairo_surface_status(surface_) != CAIRO_STATUS_SUCCESS)
+            throw std::runtime_error(std::string("PDF error: ") + cairo_status_to_string(cairo_surface_status(surface_)));
+        return pages;
     }
 
 private:
-    void check(const std::string& step) {
-        if (note_.error != HPDF_OK)
-            throw std::runtime_error("PDF error " + std::to_string(note_.error) + "/" + std::to_string(note_.detail) +
-                                     " while " + step);
+    void use(bool bold, double size) {
+        cairo_set_font_face(cr_, bold ? bold_ : regular_);
+        cairo_set_font_size(cr_, size);
     }
 
-    void new_page() {
-        page_ = HPDF_AddPage(pdf_);
-        HPDF_Page_SetWidth(page_, page_width);
-        HPDF_Page_SetHeight(page_, page_height);
-        pages_.push_back(page_);
-        y_ = body_top;
-        if (!doc_.watermark.empty()) watermark();  // first, so the text prints over it
-        if (!doc_.banner.empty()) {
-            text_at(bold_, 9, margin, page_height - 30, doc_.banner, 0.55f);
-        }
+    double width_of(bool bold, double size, const std::string& text) {
+        use(bold, size);
+        cairo_text_extents_t e;
+        cairo_text_extents(cr_, text.c_str(), &e);
+        return e.x_advance;
     }
 
-    float width_of(HPDF_Font font, float size, const std::string& text) {
-        HPDF_Page_SetFontAndSize(page_, font, size);
-        return HPDF_Page_TextWidth(page_, text.c_str());
-    }
-
-    void text_at(HPDF_Font font, float size, float x, float y, const std::string& text, float gray = 0) {
-        HPDF_Page_SetGrayFill(page_, gray);
-        HPDF_Page_BeginText(page_);
-        HPDF_Page_SetFontAndSize(page_, font, size);
-        HPDF_Page_TextOut(page_, x, y, text.c_str());
-        HPDF_Page_EndText(page_);
-        HPDF_Page_SetGrayFill(page_, 0);
+    void text_at(bool bold, double size, double x, double baseline, const std::string& text, double gray) {
+        use(bold, size);
+        cairo_set_source_rgb(cr_, gray, gray, gray);
+        cairo_move_to(cr_, x, baseline);
+        cairo_show_text(cr_, text.c_str());
     }
 
     // Breaks text into lines no wider than `width`: at spaces, and inside words too long to fit.
-    std::vector<std::string> wrap(HPDF_Font font, float size, const std::string& text, float width) {
+    std::vector<std::string> wrap(bool bold, double size, const std::string& text, double width) {
         std::vector<std::string> lines;
         std::string line, word;
         auto flush_word = [&] {
             if (word.empty()) return;
             const std::string candidate = line.empty() ? word : line + " " + word;
-            if (width_of(font, size, candidate) <= width) {
+            if (width_of(bold, size, candidate) <= width) {
                 line = candidate;
             } else {
                 if (!line.empty()) lines.push_back(line);
                 line.clear();
-                // A word wider than the line is cut, character by character.
-                std::string piece;
+                std::string piece;  // a word wider than the line is cut, character by character
                 for (std::size_t i = 0; i < word.size();) {
                     const auto n = char_length(word, i);
                     const std::string next = piece + word.substr(i, n);
-                    if (!piece.empty() && width_of(font, size, next) > width) {
+                    if (!piece.empty() && width_of(bold, size, next) > width) {
                         lines.push_back(piece);
                         piece = word.substr(i, n);
                     } else {
@@ -150,95 +171,108 @@ private:
             word.clear();
         };
         for (char c : text) {
-            if (c == ' ' || c == '\t') flush_word();
-            else if (c == '\n') {
+            if (c == ' ' || c == '\t') {
+                flush_word();
+            } else if (c == '\n') {
                 flush_word();
                 lines.push_back(line);
                 line.clear();
-            } else word += c;
+            } else {
+                word += c;
+            }
         }
         flush_word();
         lines.push_back(line);
         return lines;
     }
 
-    void put(const PdfBlock& block) {
+    void place(const PdfBlock& block) {
         const Style s = style_of(block.kind);
-        const float line_height = s.size * 1.35f;
-        y_ -= s.space_before;
+        const double line_height = s.size * 1.35;
+        y_ += s.space_before;
         if (block.kind == PdfBlock::Kind::spacer) return;
-        HPDF_Font font = s.bold ? bold_ : regular_;
-        const float x = margin + s.indent;
-        const float width = page_width - margin - x;
-        const auto lines = wrap(font, s.size, block.kind == PdfBlock::Kind::item ? "• " + block.text : block.text, width);
+        const double x = margin + s.indent;
+        const auto lines = wrap(s.bold, s.size, block.kind == PdfBlock::Kind::item ? "• " + block.text : block.text,
+                                page_width - margin - x);
         // A heading never stays alone at the foot of a page.
-        const float keep = (block.kind == PdfBlock::Kind::heading || block.kind == PdfBlock::Kind::subheading)
-                               ? line_height * 3 : line_height;
-        if (y_ - keep < body_bottom) new_page();
-        for (const auto& line : lines) {
-            if (y_ - line_height < body_bottom) new_page();
-            y_ -= line_height;
-            text_at(font, s.size, x, y_, line);
+        const bool heading = block.kind == PdfBlock::Kind::heading || block.kind == PdfBlock::Kind::subheading;
+        if (y_ + (heading ? line_height * 3 : line_height) > body_bottom) new_page();
+        for (const auto& text : lines) {
+            if (y_ + line_height > body_bottom) new_page();
+            y_ += line_height;
+            lines_.push_back({page_, x, y_, s.bold, s.size, text});
         }
     }
 
+    void new_page() {
+        ++page_;
+        y_ = body_top;
+    }
+
     // The text cut (with "…") to fit the width.
-    std::string fitted(HPDF_Font font, float size, const std::string& text, float width) {
-        if (width_of(font, size, text) <= width) return text;
+    std::string fitted(bool bold, double size, const std::string& text, double width) {
+        if (width_of(bold, size, text) <= width) return text;
         std::string cut;
         for (std::size_t i = 0; i < text.size();) {
             const auto n = char_length(text, i);
-            if (width_of(font, size, cut + text.substr(i, n) + "…") > width) break;
+            if (width_of(bold, size, cut + text.substr(i, n) + "…") > width) break;
             cut += text.substr(i, n);
             i += n;
         }
         return cut + "…";
     }
 
-    void finish_pages() {
-        const int count = static_cast<int>(pages_.size());
-        for (int i = 0; i < count; ++i) {
-            page_ = pages_[static_cast<std::size_t>(i)];
-            float label_width = 0;
-            if (doc_.page_label) {
-                const auto label = doc_.page_label(i + 1, count);
-                label_width = width_of(regular_, 8, label);
-                text_at(regular_, 8, page_width - margin - label_width, footer_y, label, 0.4f);
-            }
-            if (!doc_.footer.empty())
-                text_at(regular_, 8, margin, footer_y, fitted(regular_, 8, doc_.footer, page_width - 2 * margin - label_width - 16), 0.4f);
+    void footer(int page, int pages) {
+        double label_width = 0;
+        if (doc_.page_label) {
+            const auto label = doc_.page_label(page, pages);
+            label_width = width_of(false, 8, label);
+            text_at(false, 8, page_width - margin - label_width, footer_baseline, label, 0.4);
         }
+        if (!doc_.footer.empty())
+            text_at(false, 8, margin, footer_baseline,
+                    fitted(false, 8, doc_.footer, page_width - 2 * margin - label_width - 16), 0.4);
     }
 
     void watermark() {
-        const float size = 72;
-        const float w = width_of(bold_, size, doc_.watermark);
-        HPDF_Page_GSave(page_);
-        HPDF_Page_SetGrayFill(page_, 0.85f);
-        HPDF_Page_BeginText(page_);
-        HPDF_Page_SetFontAndSize(page_, bold_, size);
-        const float c = 0.7071f;  // 45 degrees
-        HPDF_Page_SetTextMatrix(page_, c, c, -c, c, page_width / 2 - c * w / 2 + c * size / 2,
-                                page_height / 2 - c * w / 2 - c * size / 2);
-        HPDF_Page_ShowText(page_, doc_.watermark.c_str());
-        HPDF_Page_EndText(page_);
-        HPDF_Page_GRestore(page_);
+        const double size = 72;
+        const double w = width_of(true, size, doc_.watermark);
+        cairo_save(cr_);
+        cairo_translate(cr_, page_width / 2, page_height / 2);
+        cairo_rotate(cr_, -M_PI / 4);
+        use(true, size);
+        cairo_set_source_rgb(cr_, 0.85, 0.85, 0.85);
+        cairo_move_to(cr_, -w / 2, size / 3);
+        cairo_show_text(cr_, doc_.watermark.c_str());
+        cairo_restore(cr_);
     }
 
     const PdfDocument& doc_;
-    ErrorNote note_;
-    HPDF_Doc pdf_;
-    HPDF_Font regular_ = nullptr, bold_ = nullptr;
-    HPDF_Page page_ = nullptr;
-    std::vector<HPDF_Page> pages_;
-    float y_ = body_top;
+    cairo_surface_t* surface_;
+    cairo_t* cr_;
+    cairo_font_face_t* regular_;
+    cairo_font_face_t* bold_;
+    std::vector<Line> lines_;
+    int page_ = 0;
+    double y_ = body_top;
 };
 
 }  // namespace
 
 int write_pdf(const PdfDocument& document, const std::string& path) {
-    Writer writer(document);
-    return writer.write(path);
+    const auto folder = std::filesystem::path(path).parent_path();
+    if (!folder.empty()) std::filesystem::create_directories(folder);
+    const auto temporary = path + ".part";  // never a half-written file under the final name
+    int pages = 0;
+    try {
+        Writer writer(document, temporary);
+        pages = writer.write();
+    } catch (...) {
+        std::filesystem::remove(temporary);
+        throw;
+    }
+    std::filesystem::rename(temporary, path);
+    return pages;
 }
 
 }  // namespace syndic

@@ -1,7 +1,7 @@
-// Writes simple paged documents (minutes, later notices and statements) as PDF with libharu:
+// Writes simple paged documents (minutes, later notices and statements) as PDF with cairo:
 // titles, headings, wrapped paragraphs flowing onto further pages, page numbers and an optional
-// watermark on every page, in DejaVu Sans embedded so French accents print right. Knows layout,
-// not meetings.
+// watermark on every page, in DejaVu Sans (subset and embedded, with its Unicode map, so French
+// accents print, copy and search right). Knows layout, not meetings.
 #pragma once
 #include <functional>
 #include <string>
