@@ -5,6 +5,7 @@
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/text.hpp"
+#include "storage/database.hpp"
 
 namespace syndic {
 
@@ -24,6 +25,25 @@ PageRequest page_request(const nlohmann::json& args) {
 nlohmann::json page_envelope(nlohmann::json data, const PageRequest& page, std::int64_t total) {
     return {{"data", std::move(data)},
             {"pagination", {{"page", page.page}, {"pageSize", page.size}, {"total", total}}}};
+}
+
+std::int64_t read_page(Database& db, const std::string& count_sql, const std::string& page_sql, const PageRequest& page,
+                       const std::function<void(SQLite::Statement&)>& bind,
+                       const std::function<void(SQLite::Statement&)>& each_row) {
+    ReadTransaction snapshot(db);
+    std::int64_t total = 0;
+    {
+        auto q = db.prepare(count_sql);
+        bind(*q);
+        q->executeStep();
+        total = q->getColumn(0).getInt64();
+    }
+    auto q = db.prepare(page_sql + " LIMIT ?100 OFFSET ?101");
+    bind(*q);
+    q->bind(100, page.size);
+    q->bind(101, page.offset());
+    while (q->executeStep()) each_row(*q);
+    return total;
 }
 
 nlohmann::json shown_time(const SQLite::Column& column) {

@@ -5,12 +5,17 @@
 
 #include <SQLiteCpp/Column.h>
 
+#include <SQLiteCpp/Statement.h>
+
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "core/fraction.hpp"
 
 namespace syndic {
+
+class Database;
 
 struct PageRequest {
     std::int64_t page = 1;
@@ -22,6 +27,13 @@ struct PageRequest {
 PageRequest page_request(const nlohmann::json& args);
 // {"data": [...], "pagination": {"page", "pageSize", "total"}}
 nlohmann::json page_envelope(nlohmann::json data, const PageRequest& page, std::int64_t total);
+
+// One page of a list and the number of rows over all pages, read in one snapshot. `count_sql`
+// and `page_sql` share the filters that `bind` binds as ?1..?N; `page_sql` ends where LIMIT and
+// OFFSET are appended (as ?100 and ?101). `each_row` sees every row of the page. Returns the total.
+std::int64_t read_page(Database& db, const std::string& count_sql, const std::string& page_sql, const PageRequest& page,
+                       const std::function<void(SQLite::Statement&)>& bind,
+                       const std::function<void(SQLite::Statement&)>& each_row);
 
 // A stored UTC instant shown in America/Montreal; null stays null.
 nlohmann::json shown_time(const SQLite::Column& column);

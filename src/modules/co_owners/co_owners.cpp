@@ -163,21 +163,10 @@ json list_co_owners(const ToolCall& call) {
         if (portal) q.bind(4, *portal ? 1 : 0);
         q.bind(5, archived ? 1 : 0);
     };
-    ReadTransaction snapshot(call.db);
-    std::int64_t total = 0;
-    {
-        auto q = call.db.prepare("SELECT count(*) FROM co_owners c " + where);
-        bind_filters(*q);
-        q->executeStep();
-        total = q->getColumn(0).getInt64();
-    }
     json data = json::array();
-    auto q = call.db.prepare(std::string(co_owner_select) + where +
-                             "ORDER BY c.sort_key, c.id LIMIT ?6 OFFSET ?7");
-    bind_filters(*q);
-    q->bind(6, page.size);
-    q->bind(7, page.offset());
-    while (q->executeStep()) data.push_back(read_co_owner(*q).record);
+    const auto total = read_page(call.db, "SELECT count(*) FROM co_owners c " + where,
+                                 std::string(co_owner_select) + where + "ORDER BY c.sort_key, c.id", page, bind_filters,
+                                 [&](SQLite::Statement& q) { data.push_back(read_co_owner(q).record); });
     return page_envelope(std::move(data), page, total);
 }
 

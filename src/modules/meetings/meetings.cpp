@@ -310,22 +310,9 @@ json list_meetings(const ToolCall& call) {
         if (from) q.bind(4, *from);
         if (to) q.bind(5, *to);
     };
-    ReadTransaction snapshot(call.db);
-    std::int64_t total = 0;
-    {
-        auto q = call.db.prepare("SELECT count(*)" + where);
-        bind_filters(*q);
-        q->executeStep();
-        total = q->getColumn(0).getInt64();
-    }
     std::vector<std::string> ids;
-    {
-        auto q = call.db.prepare("SELECT id" + where + " ORDER BY scheduled_at DESC, id LIMIT ?6 OFFSET ?7");
-        bind_filters(*q);
-        q->bind(6, page.size);
-        q->bind(7, page.offset());
-        while (q->executeStep()) ids.push_back(q->getColumn(0).getString());
-    }
+    const auto total = read_page(call.db, "SELECT count(*)" + where, "SELECT id" + where + " ORDER BY scheduled_at DESC, id",
+                                 page, bind_filters, [&](SQLite::Statement& q) { ids.push_back(q.getColumn(0).getString()); });
     json data = json::array();
     for (const auto& id : ids)
         data.push_back(meeting_json(call.db, call.caller.syndicate_id, require_meeting(call.db, call.caller.syndicate_id, id, "/id"), false));

@@ -251,25 +251,13 @@ json list_units(const ToolCall& call) {
         if (floor) q.bind(3, *floor);
         if (search) q.bind(4, *search);
     };
-    ReadTransaction snapshot(call.db);
-    std::int64_t total = 0;
-    {
-        auto q = call.db.prepare("SELECT count(*)" + where);
-        bind_filters(*q);
-        q->executeStep();
-        total = q->getColumn(0).getInt64();
-    }
-    std::vector<UnitRow> rows;
-    {
-        auto q = call.db.prepare(std::string("SELECT ") + unit_columns + where +
-                                 " ORDER BY " SYNDIC_UNIT_NUMBER_ORDER("number") ", id LIMIT ?5 OFFSET ?6");
-        bind_filters(*q);
-        q->bind(5, page.size);
-        q->bind(6, page.offset());
-        while (q->executeStep()) rows.push_back(read_unit(*q));
-    }
     json data = json::array();
-    for (auto& row : rows) data.push_back(unit_json(call.db, call.caller.syndicate_id, std::move(row), include_linked));
+    const auto total = read_page(call.db, "SELECT count(*)" + where,
+                                 std::string("SELECT ") + unit_columns + where + " ORDER BY " +
+                                     SYNDIC_UNIT_NUMBER_ORDER("number") ", id",
+                                 page, bind_filters, [&](SQLite::Statement& q) {
+                                     data.push_back(unit_json(call.db, call.caller.syndicate_id, read_unit(q), include_linked));
+                                 });
     return page_envelope(std::move(data), page, total);
 }
 
