@@ -42,7 +42,16 @@ struct LocalTime {
 };
 LocalTime montreal_local(Instant t);
 
-// Parses an ISO 8601 date-time that carries an offset ("Z" or "+hh:mm"); nullopt otherwise.
+// How far apart two moments are on Montreal's wall clocks: 21 days from 19:00 before the change
+// to daylight saving time to 19:00 after it, though 20 days 23 hours pass.
+std::chrono::milliseconds montreal_wall_clock_between(Instant from, Instant to);
+
+// The instant a Montreal calendar day ("2026-12-15") begins, `plus_days` later; nullopt when the
+// text is not such a date.
+std::optional<Instant> montreal_day_start(const std::string& date, int plus_days = 0);
+
+// Parses an ISO 8601 / RFC 3339 date-time that carries an offset ("Z" or "+hh:mm", at most 14
+// hours), with optional seconds and fractions, years 1900-9999; nullopt otherwise.
 std::optional<Instant> parse_iso_instant(const std::string& text);
 
 }  // namespace syndic

@@ -424,6 +424,13 @@ TEST_CASE("list_meetings") {
         CHECK(ids_of(fx.call("list_meetings", {{"type", "aga-special"}})) == ids({special}));
         CHECK(fx.call("list_meetings", {{"type", "board"}})["pagination"]["total"] == 2);
     }
+    SUBCASE("a plain date filters whole days of Montreal's calendar") {
+        // board_dec is at 18:30 in Montreal on December 20 (23:30 UTC).
+        CHECK(ids_of(fx.call("list_meetings", {{"from", "2026-12-20"}, {"to", "2026-12-20"}})) == ids({board_dec}));
+        CHECK(ids_of(fx.call("list_meetings", {{"from", "2026-12-21"}, {"to", "2026-12-31"}})).size() <
+              ids_of(fx.call("list_meetings", {{"from", "2026-12-20"}})).size());
+        CHECK(fx.call("list_meetings", {{"to", "2026-12-19"}, {"from", "2026-12-16"}})["data"].empty());
+    }
     SUBCASE("filter on a range of dates, both ends included, any offset") {
         CHECK(ids_of(fx.call("list_meetings", {{"from", "2026-12-20T18:30:00-05:00"}})) ==
               ids({special, board_jan, board_dec}));
@@ -454,7 +461,7 @@ TEST_CASE("list_meetings") {
     }
     SUBCASE("a date without an offset is VALIDATION_FAILED") {
         CHECK_REFUSED(fx, "VALIDATION_FAILED", "list_meetings", (json{{"from", "2026-12-01T00:00:00"}}));
-        CHECK(has_error_on(fx.error("list_meetings", {{"from", "2026-12-01"}}), "/from"));
+        CHECK(has_error_on(fx.error("list_meetings", {{"from", "2026-13-01"}}), "/from"));
         CHECK_REFUSED(fx, "VALIDATION_FAILED", "list_meetings", (json{{"to", "December"}}));
         CHECK(has_error_on(fx.error("list_meetings", {{"to", "2026-12-01T00:00:00"}}), "/to"));
     }
@@ -1415,3 +1422,82 @@ TEST_CASE("tenancy: another syndicate sees none of the meetings") {
 }
 
 }  // TEST_SUITE
+
+TEST_SUITE("meetings") {
+
+// Found in review: each SUBCASE is a behaviour a board would notice.
+TEST_CASE("review: notices across a change of time, stale minutes, justifications, wording, odd input") {
+    Building fx;
+    SUBCASE("21 days are counted on Montreal's calendar across the change to daylight saving time") {
+        fx.clock.set(*syndic::parse_iso_instant("2027-02-21T19:00:00-05:00"));
+        const auto m = fx.meeting({{"scheduledAt", "2027-03-14T19:00:00-04:00"}});  // 20 days 23 hours later
+        CHECK(fx.notice(m)["meeting"]["status"] == "notice-sent");
+    }
+    SUBCASE("...and across the return to standard time") {
+        fx.clock.set(*syndic::parse_iso_instant("2027-10-17T19:30:00-04:00"));
+        const auto m = fx.meeting({{"scheduledAt", "2027-11-07T19:00:00-05:00"}});  // 21 days and 30 minutes later
+        const auto e = fx.error("send_meeting_notice", {{"meetingId", m["id"]}});
+        CHECK(e.code() == "NOTICE_PERIOD_TOO_SHORT");
+        CHECK(figure(e, "daysAhead").value_or(0) < 21);
+    }
+    SUBCASE("minutes-sent needs final minutes as the meeting now stands") {
+        const auto m = fx.meeting({{"scheduledAt", "2027-01-15T19:00:00-05:00"}});
+        fx.notice(m);
+        fx.attend(m, json::array({present(fx.emilie), present(fx.francois), present(fx.john)}));
+        const auto r = fx.resolution(m, "Budget", "simple");
+        fx.votes(r, 60, 16, 0);
+        fx.held(m);
+        fx.clock.advance(std::chrono::seconds(1));
+        fx.call("generate_minutes", {{"meetingId", m["id"]}});
+        fx.clock.advance(std::chrono::seconds(1));
+        fx.votes(r, 10, 66, 0);  // corrected after the minutes were written
+        CHECK_REFUSED(fx, "INVALID_STATUS_TRANSITION", "update_meeting", (json{{"id", m["id"]}, {"status", "minutes-sent"}}));
+        fx.clock.advance(std::chrono::seconds(1));
+        fx.call("generate_minutes", {{"meetingId", m["id"]}});
+        CHECK(fx.call("update_meeting", {{"id", m["id"]}, {"status", "minutes-sent"}})["status"] == "minutes-sent");
+    }
+    SUBCASE("a justification is kept only when it explains a short notice") {
+        const auto m = fx.meeting({{"type", "aga-special"}, {"scheduledAt", "2027-01-15T19:00:00-05:00"}});
+        const auto sent = fx.notice(m, {{"justification", "Pourquoi pas"}});
+        CHECK(sent["meeting"]["notice"]["justification"].is_null());
+        for (const auto& row : outbox_of(fx, m)) CHECK(row.body.find("Pourquoi pas") == std::string::npos);
+    }
+    SUBCASE("a board meeting's notice informs co-owners and offers no proxy") {
+        const auto m = fx.meeting({{"type", "board"}, {"scheduledAt", "2027-01-15T19:00:00-05:00"}});
+        fx.notice(m);
+        for (const auto& row : outbox_of(fx, m)) {
+            CHECK(row.body.find("procuration") == std::string::npos);
+            CHECK(row.body.find("proxy") == std::string::npos);
+        }
+    }
+    SUBCASE("setting the status a meeting already has changes nothing, not even updatedAt") {
+        const auto m = fx.meeting();
+        fx.clock.advance(std::chrono::hours(1));
+        const auto same = fx.call("update_meeting", {{"id", m["id"]}, {"status", "draft"}});
+        CHECK(same["updatedAt"] == m["updatedAt"]);
+    }
+    SUBCASE("RFC 3339 forms are understood; impossible offsets and years are not") {
+        CHECK(fx.meeting({{"scheduledAt", "2027-01-15t19:00:00.123456-05:00"}})["scheduledAt"] == "2027-01-15T19:00:00-05:00");
+        CHECK(fx.meeting({{"scheduledAt", "2027-01-16T00:00:00z"}})["scheduledAt"] == "2027-01-15T19:00:00-05:00");
+        for (const char* bad : {"2027-01-15T19:00:00+99:00", "0001-01-01T00:00:00Z"})
+            CHECK(fx.error("create_meeting", {{"title", "X"}, {"type", "aga"}, {"scheduledAt", bad}, {"location", "Salle"}}).code() ==
+                  "VALIDATION_FAILED");
+    }
+    SUBCASE("control characters in a resolution neither cut nor garble the minutes") {
+        const auto m = fx.meeting({{"scheduledAt", "2027-01-15T19:00:00-05:00"}});
+        fx.call("add_resolution", {{"meetingId", m["id"]}, {"title", "Texte"}, {"majorityRequired", "simple"},
+                                   {"description", std::string("Ligne 1\r\nLigne 2 avant NUL") + '\0' + "après le NUL"}});
+        const auto doc = fx.call("generate_minutes", {{"meetingId", m["id"]}, {"draft", true}});
+        const std::string path = doc["path"];
+        FILE* pipe = popen(("pdftotext '" + path + "' - 2>/dev/null").c_str(), "r");
+        REQUIRE(pipe != nullptr);
+        std::string text;
+        char buffer[4096];
+        while (const auto n = fread(buffer, 1, sizeof buffer, pipe)) text.append(buffer, n);
+        pclose(pipe);
+        CHECK(text.find("Ligne 2 avant NUL") != std::string::npos);
+        CHECK(text.find("après le NUL") != std::string::npos);
+    }
+}
+
+}

@@ -171,7 +171,9 @@ private:
             word.clear();
         };
         for (char c : text) {
-            if (c == ' ' || c == '\t') {
+            if (c == '\r' || c == '\f' || c == '\v' || (c > 0 && c < 0x20 && c != '\n' && c != '\t') || c == 0) {
+                continue;  // control characters print nothing (and a NUL would end the text for cairo)
+            } else if (c == ' ' || c == '\t') {
                 flush_word();
             } else if (c == '\n') {
                 flush_word();

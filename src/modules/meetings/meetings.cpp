@@ -275,8 +275,8 @@ json full_meeting(Database& db, const std::string& syndicate_id, const std::stri
 Instant scheduled_instant(const json& value, const std::string& field) {
     auto t = parse_iso_instant(value.get<std::string>());
     if (!t)
-        throw DomainError(codes::validation_failed, "scheduledAt must be an ISO 8601 date-time with an offset, "
-                                                     "e.g. 2026-12-15T19:00:00-05:00.")
+        throw DomainError(codes::validation_failed, field.substr(1) + " must be an ISO 8601 date-time with an offset, "
+                                                                      "e.g. 2026-12-15T19:00:00-05:00.")
             .at(field)
             .with_errors({{field, "is not an ISO 8601 date-time with an offset"}});
     return *t;
@@ -297,8 +297,14 @@ json list_meetings(const ToolCall& call) {
     const auto status = optional_arg<std::string>(a, "status");
     const auto type = optional_arg<std::string>(a, "type");
     std::optional<std::string> from, to;
-    if (a.contains("from")) from = to_utc_iso(scheduled_instant(a["from"], "/from"));
-    if (a.contains("to")) to = to_utc_iso(scheduled_instant(a["to"], "/to"));
+    // A plain date (2026-12-15) means that whole day in Montreal.
+    auto bound = [&](const char* key, bool end_of_day) {
+        if (auto day = montreal_day_start(a[key].get<std::string>()))
+            return to_utc_iso(end_of_day ? *montreal_day_start(a[key].get<std::string>(), 1) - std::chrono::milliseconds(1) : *day);
+        return to_utc_iso(scheduled_instant(a[key], std::string("/") + key));
+    };
+    if (a.contains("from")) from = bound("from", false);
+    if (a.contains("to")) to = bound("to", true);
 
     const std::string where =
         " FROM meetings WHERE syndicate_id = ?1 AND (?2 IS NULL OR status = ?2) AND (?3 IS NULL OR type = ?3) "
@@ -346,9 +352,12 @@ json create_meeting(const ToolCall& call) {
     return result;
 }
 
-bool has_final_minutes(Database& db, const std::string& meeting_id) {
-    auto q = db.prepare("SELECT 1 FROM documents WHERE meeting_id = ? AND kind = 'minutes' AND draft = 0");
-    q->bind(1, meeting_id);
+// Final minutes generated after the meeting's last change, so they say what the record says.
+bool has_current_final_minutes(Database& db, const Meeting& m) {
+    auto q = db.prepare(
+        "SELECT 1 FROM documents WHERE meeting_id = ? AND kind = 'minutes' AND draft = 0 AND created_at >= ?");
+    q->bind(1, m.id);
+    q->bind(2, m.updated_at);
     return q->executeStep();
 }
 
@@ -369,8 +378,9 @@ json update_meeting(const ToolCall& call) {
             throw refuse("/status", "Only a meeting whose notice was sent can be held; this one is " + m.status + ".");
         if (to == "minutes-sent" && m.status != "held")
             throw refuse("/status", "Minutes can be sent only for a held meeting; this one is " + m.status + ".");
-        if (to == "minutes-sent" && !has_final_minutes(call.db, m.id))
-            throw refuse("/status", "There are no final minutes yet: generate_minutes with draft false first.");
+        if (to == "minutes-sent" && !has_current_final_minutes(call.db, m))
+            throw refuse("/status", "There are no final minutes of the meeting as it stands (none yet, or the meeting "
+                                    "changed since): generate_minutes with draft false first.");
         if (to == "draft") throw refuse("/status", "A meeting never goes back to draft.");
     }
     const bool editable = m.status == "draft" || m.status == "notice-sent";
@@ -397,8 +407,10 @@ json update_meeting(const ToolCall& call) {
         for (const auto& item : a["agenda"]) agenda.push_back(nonblank_text(item, "/agenda"));
         set("agenda", agenda.dump());
     }
-    if (a.contains("status")) set("status", a["status"].get<std::string>());
-    touch(call.db, m.id, call.clock);
+    if (a.contains("status") && a["status"] != m.status) set("status", a["status"].get<std::string>());
+    const bool changed = a.contains("title") || a.contains("location") || a.contains("type") ||
+                         a.contains("scheduledAt") || a.contains("agenda") || (a.contains("status") && a["status"] != m.status);
+    if (changed) touch(call.db, m.id, call.clock);
     json result = full_meeting(call.db, syndicate, m.id);
     tx.commit();
     return result;
@@ -572,14 +584,21 @@ std::pair<std::string, std::string> notice_message(const Meeting& m, const std::
     const bool fr = lang == wording::Language::fr;
     const std::string when = wording::date_time(m.scheduled_at, lang);
     std::string subject = (fr ? "Avis de convocation : " : "Notice of meeting: ") + m.title;
+    for (auto& c : subject)
+        if (c == '\r' || c == '\n') c = ' ';  // one header line
     std::string body;
     body += (fr ? "Bonjour " : "Dear ") + first_name + " " + last_name + ",\n\n";
+    const bool board = m.type == "board";
     if (fr) {
-        body += "Vous êtes convoqué(e) à la réunion suivante : " + wording::meeting_type(m.type, lang) + ", « " + m.title +
-                " », qui se tiendra le " + when + " (heure de Montréal), à l'endroit suivant : " + m.location + ".\n";
+        body += std::string(board ? "Le conseil d'administration vous informe de sa prochaine réunion"
+                                  : "Vous êtes convoqué(e) à l'assemblée suivante") +
+                " : " + wording::meeting_type(m.type, lang) + ", « " + m.title + " », qui se tiendra le " + when +
+                " (heure de Montréal), à l'endroit suivant : " + m.location + ".\n";
     } else {
-        body += "You are called to the following meeting: " + wording::meeting_type(m.type, lang) + ", \"" + m.title +
-                "\", to be held on " + when + " (Montreal time) at: " + m.location + ".\n";
+        body += std::string(board ? "The board of directors informs you of its next meeting"
+                                  : "Notice is hereby given of the following meeting") +
+                ": " + wording::meeting_type(m.type, lang) + ", \"" + m.title + "\", to be held on " + when +
+                " (Montreal time) at: " + m.location + ".\n";
     }
     if (with_agenda && !m.agenda.empty()) {
         body += fr ? "\nOrdre du jour :\n" : "\nAgenda:\n";
@@ -588,8 +607,10 @@ std::pair<std::string, std::string> notice_message(const Meeting& m, const std::
     }
     if (m.justification)
         body += (fr ? "\nMotif de l'avis à court délai : " : "\nReason for the short notice: ") + *m.justification + "\n";
-    body += fr ? "\nSi vous ne pouvez y assister, vous pouvez vous faire représenter par procuration.\n\nLe conseil d'administration\n"
-               : "\nIf you cannot attend, you may be represented by proxy.\n\nThe board of directors\n";
+    if (!board)
+        body += fr ? "\nSi vous ne pouvez y assister, vous pouvez vous faire représenter par procuration.\n"
+                   : "\nIf you cannot attend, you may be represented by proxy.\n";
+    body += fr ? "\nLe conseil d'administration\n" : "\nThe board of directors\n";
     body += syndicate_name + "\n";
     return {subject, body};
 }
@@ -609,24 +630,33 @@ json send_meeting_notice(const ToolCall& call) {
     require_status(m, {"draft"}, "sending the notice");
 
     const auto now = call.clock.now();
-    const auto ahead = m.scheduled_at - now;
+    // Days are counted on Montreal's calendar: across a change of time, 21 days from 19:00 to
+    // 19:00 are 21 days, though an hour more or less passes.
+    const auto ahead = montreal_wall_clock_between(now, m.scheduled_at);
     std::optional<std::string> justification;
     if (a.contains("justification") && !a["justification"].is_null()) {
         justification = trim(a["justification"].get<std::string>());
         if (justification->empty()) justification.reset();
     }
+    if (m.scheduled_at <= now)
+        throw DomainError(notice_period_too_short, "The meeting's time has passed; a notice is for a meeting to come.")
+            .at("/meetingId")
+            .with("daysAhead", std::floor(std::chrono::duration<double, std::ratio<86400>>(ahead).count() * 100) / 100)
+            .with("minimumDays", std::int64_t{21});
     if (ahead < notice_period) {
         const double days = std::floor(std::chrono::duration<double, std::ratio<86400>>(ahead).count() * 100) / 100;
         char shown_days[32];
         std::snprintf(shown_days, sizeof shown_days, "%.2f", days);
-        if (ahead <= std::chrono::milliseconds(0) || !(m.type == "aga-special" && justification))
+        if (!(m.type == "aga-special" && justification))
             throw DomainError(notice_period_too_short,
                               std::string("The meeting is ") + shown_days +
                                   " days away; a notice needs at least 21 days, unless the meeting is aga-special and "
-                                  "the call gives a justification (and it is still to come).")
+                                  "the call gives a justification.")
                 .at("/meetingId")
                 .with("daysAhead", days)
                 .with("minimumDays", std::int64_t{21});
+    } else {
+        justification.reset();  // a justification explains a short notice; this one is not short
     }
     const std::string channel = a.value("sendBy", std::string("email"));
     const bool with_agenda = a.value("includeAgenda", true);
@@ -761,6 +791,11 @@ PdfDocument minutes_document(Database& db, const std::string& syndicate_id, cons
                                    (fr ? "requis : " : "required: ") + pct(quorum.required) + "."});
     b.push_back({K::paragraph, quorum.reached() ? (fr ? "Le quorum est atteint." : "Quorum is reached.")
                                                 : (fr ? "Le quorum n'est pas atteint." : "Quorum is not reached.")});
+    if (!quorum.reached() && !resolutions.empty())
+        b.push_back({K::paragraph, fr ? "Attention : sans quorum, l'assemblée ne peut valablement délibérer ; les résultats "
+                                        "ci-dessous sont consignés tels que votés."
+                                      : "Note: without quorum the meeting cannot validly decide; the results below are "
+                                        "recorded as voted."});
 
     b.push_back({K::heading, fr ? "Résolutions" : "Resolutions"});
     if (resolutions.empty()) b.push_back({K::paragraph, fr ? "Aucune résolution." : "No resolutions."});
@@ -776,11 +811,11 @@ PdfDocument minutes_document(Database& db, const std::string& syndicate_id, cons
     }
 
     b.push_back({K::heading, fr ? "Signatures" : "Signatures"});
-    b.push_back({K::paragraph, fr ? "Président(e) d'assemblée : ______________________________    Date : ____________"
-                                  : "Chair of the meeting: ______________________________    Date: ____________"});
+    b.push_back({K::paragraph, fr ? "Président(e) d'assemblée : ______________________________ — Date : ____________"
+                                  : "Chair of the meeting: ______________________________ — Date: ____________"});
     b.push_back({K::spacer, ""});
-    b.push_back({K::paragraph, fr ? "Secrétaire d'assemblée : ______________________________    Date : ____________"
-                                  : "Secretary of the meeting: ______________________________    Date: ____________"});
+    b.push_back({K::paragraph, fr ? "Secrétaire d'assemblée : ______________________________ — Date : ____________"
+                                  : "Secretary of the meeting: ______________________________ — Date: ____________"});
     b.push_back({K::spacer, ""});
     b.push_back({K::paragraph, (fr ? "Document généré le " : "Document generated on ") + wording::date_time(now, lang) +
                                    (fr ? " par syndic-mcp." : " by syndic-mcp.")});

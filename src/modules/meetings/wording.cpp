@@ -53,8 +53,12 @@ std::string attendance(const std::string& a, Language lang) {
 
 std::string majority(const std::string& m, Language lang) {
     const bool fr = lang == Language::fr;
-    if (m == "simple") return fr ? "majorité simple (plus de 50 % des voix exprimées)" : "simple majority (more than 50% of votes cast)";
-    if (m == "absolute") return fr ? "majorité absolue (plus de 75 % des voix exprimées)" : "absolute majority (more than 75% of votes cast)";
+    if (m == "simple")
+        return fr ? "majorité simple (plus de 50 % des voix exprimées, abstentions comprises)"
+                  : "simple majority (more than 50% of the votes cast, abstentions included)";
+    if (m == "absolute")
+        return fr ? "majorité absolue (plus de 75 % des voix exprimées, abstentions comprises)"
+                  : "absolute majority (more than 75% of the votes cast, abstentions included)";
     return fr ? "unanimité" : "unanimity";
 }
 
