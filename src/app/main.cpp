@@ -19,6 +19,7 @@
 
 #include "app/demo.hpp"
 #include "core/error.hpp"
+#include "core/fraction.hpp"
 #include "auth/credentials.hpp"
 #include "jsonrpc/dispatcher.hpp"
 #include "mcp/server.hpp"
@@ -201,6 +202,14 @@ int main(int argc, char** argv) {
     tools_cmd->add_flag("--json", tools_json, "print the tools/list descriptors with scopes");
     tools_cmd->add_option("--modules", modules, "only these modules, comma-separated");
 
+    std::string quorum_syndicate;
+    std::optional<double> quorum_percent;
+    auto* quorum_cmd = app.add_subcommand(
+        "quorum", "Show the syndicate's required quorum, or set it (51 unless its declaration of co-ownership says otherwise)");
+    quorum_cmd->add_option("--syndicate", quorum_syndicate, "syndicate id (default: the only one)");
+    quorum_cmd->add_option("percent", quorum_percent, "the new quorum, in percent of the fractions (more than 0, at most 100)")
+        ->check(CLI::Range(0.000001, 100.0));
+
     app.footer(
         "Environment: SYNDIC_DB (database file), SYNDIC_API_KEY (credential for serve), SYNDIC_MODULES (tool subset).\n"
         "Default database: $XDG_DATA_HOME/syndic-mcp/syndic.db, else ~/.local/share/syndic-mcp/syndic.db.\n"
@@ -297,6 +306,14 @@ int main(int argc, char** argv) {
             std::cerr << (existed ? "Reusing" : "Created") << " the demo syndicate \"" << demo_syndicate_name << "\" ("
                       << syndicate << ") in " << common.db_path << "; a new admin key for it follows:\n";
             print_key(key, syndicate, demo_json, "syndicateId");
+            return 0;
+        }
+        if (quorum_cmd->parsed()) {
+            auto db = open_existing(common.db_path);
+            const auto syndicate = pick_syndicate(*db, quorum_syndicate);
+            if (quorum_percent) set_required_quorum(*db, syndicate, Fraction::from_percent(*quorum_percent));
+            std::cout << required_quorum(*db, syndicate).to_string() << "\n";
+            if (quorum_percent) std::cerr << "Set the required quorum of syndicate " << syndicate << ".\n";
             return 0;
         }
         if (tools_cmd->parsed()) {

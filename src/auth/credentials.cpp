@@ -41,6 +41,22 @@ std::string create_syndicate(Database& db, const Clock& clock, const std::string
     return id;
 }
 
+Fraction required_quorum(Database& db, const std::string& syndicate_id) {
+    auto q = db.prepare("SELECT quorum_units FROM syndicates WHERE id = ?");
+    q->bind(1, syndicate_id);
+    if (!q->executeStep()) throw std::runtime_error("no syndicate with id " + syndicate_id);
+    return Fraction::from_units(q->getColumn(0).getInt64());
+}
+
+void set_required_quorum(Database& db, const std::string& syndicate_id, Fraction quorum) {
+    if (quorum <= Fraction{} || quorum > Fraction::percent(100))
+        throw std::invalid_argument("a quorum is more than 0 and at most 100 percent");
+    auto q = db.prepare("UPDATE syndicates SET quorum_units = ? WHERE id = ?");
+    q->bind(1, quorum.units());
+    q->bind(2, syndicate_id);
+    q->exec();
+}
+
 std::vector<Syndicate> list_syndicates(Database& db) {
     std::vector<Syndicate> out;
     auto q = db.prepare("SELECT id, name, is_demo, created_at FROM syndicates ORDER BY created_at, id");

@@ -1,4 +1,5 @@
-// Syndicates and their API keys (decisions 4): creating a syndicate, issuing a key once (only its
+// Syndicates (and their required quorum) and their API keys (decisions 4): creating a syndicate,
+// issuing a key once (only its
 // SHA-256 is stored), listing and revoking keys, and turning a presented key into the caller's
 // context. Knows storage, not tools or the wire.
 #pragma once
@@ -8,6 +9,7 @@
 
 #include "core/clock.hpp"
 #include "core/context.hpp"
+#include "core/fraction.hpp"
 #include "storage/database.hpp"
 
 namespace syndic {
@@ -36,6 +38,10 @@ struct ApiKeyInfo {
     std::string created_at;
     std::optional<std::string> revoked_at;
 };
+
+// The quorum the syndicate's meetings need, in fractions present or represented (51 by default).
+Fraction required_quorum(Database& db, const std::string& syndicate_id);
+void set_required_quorum(Database& db, const std::string& syndicate_id, Fraction quorum);
 
 std::string create_syndicate(Database& db, const Clock& clock, const std::string& name, bool is_demo);
 std::vector<Syndicate> list_syndicates(Database& db);

@@ -10,6 +10,7 @@
 #include <optional>
 #include <vector>
 
+#include "auth/credentials.hpp"
 #include "core/ids.hpp"
 #include "core/text.hpp"
 #include "modules/common.hpp"
@@ -131,10 +132,7 @@ Quorum quorum_of(Database& db, const std::string& syndicate_id, const std::vecto
         if (a.attendance == "present") q.present += a.fraction;
         else if (a.attendance == "proxy") q.proxied += a.fraction;
     }
-    auto s = db.prepare("SELECT quorum_units FROM syndicates WHERE id = ?");
-    s->bind(1, syndicate_id);
-    s->executeStep();
-    q.required = Fraction::from_units(s->getColumn(0).getInt64());
+    q.required = required_quorum(db, syndicate_id);
     return q;
 }
 

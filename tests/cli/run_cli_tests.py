@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""The command line as a user types it (decisions 1): init, keys, demo, tools, quorum, serve's
+options, --version and --help, each through the real executable on a fresh database.
+
+usage: run_cli_tests.py SYNDIC_MCP
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+BIN = sys.argv[1]
+passed = failed = 0
+
+
+def check(what, condition, detail=""):
+    global passed, failed
+    if condition:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAIL: {what} {detail}")
+
+
+def run(*args, env=None, stdin=None):
+    return subprocess.run([BIN, *args], env=env, input=stdin, capture_output=True, text=True, timeout=60)
+
+
+def call(env, key, tool, arguments, *extra):
+    request = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": tool, "arguments": arguments}})
+    answer = run("serve", *extra, env=dict(env, SYNDIC_API_KEY=key), stdin=request + "\n").stdout
+    return json.loads(answer.splitlines()[0])
+
+
+def error_code(answer):
+    return answer.get("error", {}).get("message")
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    db = os.path.join(tmp, "data", "syndic.db")
+    env = dict(os.environ, SYNDIC_DB=db)
+    env.pop("SYNDIC_API_KEY", None)
+    env.pop("SYNDIC_MODULES", None)
+
+    r = run("--version", env=env)
+    check("--version", r.returncode == 0 and r.stdout.startswith("syndic-mcp "), r.stdout)
+    r = run("--help", env=env)
+    check("--help lists the sub-commands", r.returncode == 0 and all(s in r.stdout for s in ("serve", "init", "keys", "demo", "tools", "quorum")))
+
+    r = run("keys", "list", env=env)
+    check("keys list without a database fails", r.returncode != 0 and "init" in r.stderr)
+    check("...and creates no database", not os.path.exists(db))
+
+    r = run("init", "--name", "Syndicat Les Érables", "--json", env=env)
+    init = json.loads(r.stdout)
+    check("init --json", r.returncode == 0 and init["apiKey"].startswith("sk_") and len(init["apiKey"]) >= 35)
+    admin = init["apiKey"]
+    check("the admin key works", "result" in call(env, admin, "get_fraction_sum", {}))
+
+    r = run("keys", "create", "--role", "member", "--scopes", "read:co-owners", "--name", "lecture", "--json", env=env)
+    reader = json.loads(r.stdout)["apiKey"]
+    check("a read-only key reads", "result" in call(env, reader, "list_units", {}))
+    check("a read-only key cannot write", error_code(call(env, reader, "create_unit", {"number": "1", "type": "apartment"})) == "INSUFFICIENT_SCOPE")
+
+    member = run("keys", "create", env=env).stdout.strip()
+    check("keys create prints the secret alone", member.startswith("sk_") and "\n" not in member)
+    unit = call(env, admin, "create_unit", {"number": "101", "type": "apartment"})["result"]["structuredContent"]
+    person = call(env, admin, "create_co_owner", {"unitId": unit["id"], "firstName": "Marie", "lastName": "Tremblay"})
+    person_id = person["result"]["structuredContent"]["id"]
+    check("a member cannot archive a co-owner", error_code(call(env, member, "delete_co_owner", {"id": person_id})) == "ADMIN_REQUIRED")
+    check("an admin can", "result" in call(env, admin, "delete_co_owner", {"id": person_id}))
+
+    r = run("keys", "list", "--json", env=env)
+    keys = json.loads(r.stdout)
+    check("keys list shows every key", len(keys) == 3)
+    check("keys list never shows a secret", all(k not in r.stdout for k in (admin, reader, member)))
+    reader_id = next(k["apiKeyId"] for k in keys if k["name"] == "lecture")
+    r = run("keys", "revoke", reader_id[:8], env=env)
+    check("keys revoke by prefix", r.returncode == 0)
+    check("a revoked key is refused at once", error_code(call(env, reader, "list_units", {})) == "NOT_AUTHENTICATED")
+    check("an unknown scope is refused", run("keys", "create", "--scopes", "read:everything", env=env).returncode != 0)
+
+    r = run("quorum", env=env)
+    check("quorum shows 51 by default", r.stdout.strip() == "51")
+    run("quorum", "40.5", env=env)
+    check("quorum sets it", run("quorum", env=env).stdout.strip() == "40.5")
+    check("quorum 0 is refused", run("quorum", "0", env=env).returncode != 0)
+
+    first = run("demo", "--json", env=env)
+    second = run("demo", "--json", env=env)
+    check("demo reuses its syndicate", json.loads(first.stdout)["syndicateId"] == json.loads(second.stdout)["syndicateId"])
+    key_file = os.path.join(tmp, "demo.key")
+    k1 = run("demo", "--key-file", key_file, env=env).stdout.strip()
+    k2 = run("demo", "--key-file", key_file, env=env).stdout.strip()
+    check("demo --key-file keeps its key", k1 == k2 and k1.startswith("sk_"))
+    check("...readable by its owner only", (os.stat(key_file).st_mode & 0o777) == 0o600)
+    check("keys create needs --syndicate once there are two", run("keys", "create", env=env).returncode != 0)
+
+    tools = json.loads(run("tools", "--json", env=env).stdout)
+    check("tools --json: 24 tools with scopes", len(tools) == 24 and all("requiredScope" in t for t in tools))
+    units_only = run("tools", "--modules", "units", env=env).stdout
+    check("tools --modules units", units_only.count("_unit") == 5 and "meeting" not in units_only)
+    check("an unknown module is refused", run("tools", "--modules", "spaceships", env=env).returncode != 0)
+
+    listing = run("serve", "--modules", "units", env=env, stdin='{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n').stdout
+    check("serve --modules offers only those tools", len(json.loads(listing)["result"]["tools"]) == 5)
+    other = os.path.join(tmp, "other.db")
+    r = run("init", "--name", "Autre", "--db", other, env=env)
+    check("--db may follow the sub-command", r.returncode == 0 and os.path.exists(other))
+
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
