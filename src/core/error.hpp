@@ -68,4 +68,10 @@ inline constexpr const char* notice_period_too_short = "NOTICE_PERIOD_TOO_SHORT"
 inline constexpr const char* cancelled = "CANCELLED";
 }  // namespace codes
 
+// VALIDATION_FAILED for one argument the schema cannot judge (a blank name, a proxy without its
+// holder...): `data.field` and `data.errors` name it, as schema failures do.
+inline DomainError invalid_argument(const std::string& field, const std::string& reason, const std::string& detail) {
+    return DomainError(codes::validation_failed, detail).at(field).with_errors({{field, reason}});
+}
+
 }  // namespace syndic

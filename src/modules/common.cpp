@@ -12,9 +12,7 @@ namespace syndic {
 std::string nonblank_text(const nlohmann::json& value, const std::string& field) {
     std::string text = trim(value.get<std::string>());
     if (text.empty())
-        throw DomainError(codes::validation_failed, field + " cannot be blank.")
-            .at(field)
-            .with_errors({{field, "cannot be blank"}});
+        throw invalid_argument(field, "cannot be blank", field + " cannot be blank.");
     return text;
 }
 

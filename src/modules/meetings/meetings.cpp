@@ -273,10 +273,8 @@ json full_meeting(Database& db, const std::string& syndicate_id, const std::stri
 Instant scheduled_instant(const json& value, const std::string& field) {
     auto t = parse_iso_instant(value.get<std::string>());
     if (!t)
-        throw DomainError(codes::validation_failed, field.substr(1) + " must be an ISO 8601 date-time with an offset, "
-                                                                      "e.g. 2026-12-15T19:00:00-05:00.")
-            .at(field)
-            .with_errors({{field, "is not an ISO 8601 date-time with an offset"}});
+        throw invalid_argument(field, "is not an ISO 8601 date-time with an offset",
+                               field.substr(1) + " must be an ISO 8601 date-time with an offset, e.g. 2026-12-15T19:00:00-05:00.");
     return *t;
 }
 
@@ -464,21 +462,17 @@ json record_attendance(const ToolCall& call) {
         const std::string co_owner_id = row["coOwnerId"];
         for (std::size_t j = 0; j < i; ++j)
             if (rows[j]["coOwnerId"] == row["coOwnerId"])
-                throw DomainError(codes::validation_failed, "Co-owner " + co_owner_id + " is listed twice.")
-                    .at(prefix + "/coOwnerId")
-                    .with_errors({{prefix + "/coOwnerId", "is listed twice"}});
+                throw invalid_argument(prefix + "/coOwnerId", "is listed twice", "Co-owner " + co_owner_id + " is listed twice.");
         const std::string attendance = row["attendance"];
         std::optional<std::string> holder;
         if (row.contains("proxyHolder") && !row["proxyHolder"].is_null())
             holder = nonblank_text(row["proxyHolder"], prefix + "/proxyHolder");
         if (attendance == "proxy" && !holder)
-            throw DomainError(codes::validation_failed, "An attendance by proxy needs the proxyHolder's name.")
-                .at(prefix + "/proxyHolder")
-                .with_errors({{prefix + "/proxyHolder", "is required when attendance is proxy"}});
+            throw invalid_argument(prefix + "/proxyHolder", "is required when attendance is proxy",
+                                   "An attendance by proxy needs the proxyHolder's name.");
         if (attendance != "proxy" && holder)
-            throw DomainError(codes::validation_failed, "proxyHolder is given only for an attendance by proxy.")
-                .at(prefix + "/proxyHolder")
-                .with_errors({{prefix + "/proxyHolder", "is only for attendance proxy"}});
+            throw invalid_argument(prefix + "/proxyHolder", "is only for attendance proxy",
+                                   "proxyHolder is given only for an attendance by proxy.");
 
         std::string name;
         std::int64_t fraction = 0;
@@ -543,18 +537,15 @@ json record_votes(const ToolCall& call) {
     const auto cast = votes_for + votes_against + votes_abstain;
     const auto attendees = attendees_of(call.db, m.id);
     if (cast > Fraction::percent(100))
-        throw DomainError(codes::validation_failed, "The votes cast add up to " + cast.to_string() + "%, more than 100%.")
-            .at("/votesFor")
-            .with_errors({{"/votesFor", "with votesAgainst and votesAbstain adds up to more than 100"}});
+        throw invalid_argument("/votesFor", "with votesAgainst and votesAbstain adds up to more than 100",
+                               "The votes cast add up to " + cast.to_string() + "%, more than 100%.");
     if (!attendees.empty()) {
         const auto represented = quorum_of(call.db, syndicate, attendees).total();
         if (cast > represented)
-            throw DomainError(codes::validation_failed, "The votes cast (" + cast.to_string() +
-                                                            "%) exceed the fractions present or represented (" +
-                                                            represented.to_string() + "%).")
-                .at("/votesFor")
-                .with("represented", represented.to_percent())
-                .with_errors({{"/votesFor", "with votesAgainst and votesAbstain exceeds the fractions present or represented"}});
+            throw invalid_argument("/votesFor", "with votesAgainst and votesAbstain exceeds the fractions present or represented",
+                                   "The votes cast (" + cast.to_string() + "%) exceed the fractions present or represented (" +
+                                       represented.to_string() + "%).")
+                .with("represented", represented.to_percent());
     }
     auto q = call.db.prepare(
         "UPDATE resolutions SET votes_recorded = 1, votes_for = ?, votes_against = ?, votes_abstain = ?, updated_at = ? "
