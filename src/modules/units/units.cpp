@@ -233,6 +233,19 @@ void bind_json(SQLite::Statement& q, int index, const json& v) {
     else q.bind(index, v.get<double>());
 }
 
+// Writes the fields and the update time of a unit in one statement.
+void write_unit(Database& db, const std::string& id, const UnitFields& fields, const std::string& updated_at) {
+    std::string sql = "UPDATE units SET ";
+    for (const auto& [column, value] : fields.columns) sql += column + " = ?, ";
+    sql += "updated_at = ? WHERE id = ?";
+    auto q = db.prepare(sql);
+    int index = 1;
+    for (const auto& [column, value] : fields.columns) bind_json(*q, index++, value);
+    q->bind(index++, updated_at);
+    q->bind(index, id);
+    q->exec();
+}
+
 json list_units(const ToolCall& call) {
     const auto& a = call.args;
     const auto page = page_request(a);
@@ -292,13 +305,7 @@ json create_unit(const ToolCall& call) {
         q->bind(7, now);
         q->exec();
     }
-    for (const auto& [column, value] : unit_fields(a).columns) {
-        if (column == "number" || column == "type" || column == "fraction_units") continue;
-        auto q = call.db.prepare("UPDATE units SET " + column + " = ? WHERE id = ?");
-        bind_json(*q, 1, value);
-        q->bind(2, id);
-        q->exec();
-    }
+    write_unit(call.db, id, unit_fields(a), now);  // the optional fields, areas completed
     auto unit = require_unit(call.db, syndicate, id, "/id");
     if (a.contains("linkedUnits")) set_links(call.db, syndicate, unit, a["linkedUnits"].get<std::vector<std::string>>());
     json result = unit_json(call.db, syndicate, std::move(unit), false);
@@ -326,21 +333,10 @@ json update_unit(const ToolCall& call) {
         check_fraction_sum(before, after);
     }
     const auto fields = unit_fields(a);
-    for (const auto& [column, value] : fields.columns) {
-        auto q = call.db.prepare("UPDATE units SET " + column + " = ? WHERE id = ?");
-        bind_json(*q, 1, value);
-        q->bind(2, unit.id);
-        q->exec();
-    }
+    if (!fields.columns.empty() || a.contains("linkedUnits"))
+        write_unit(call.db, unit.id, fields, to_utc_iso(call.clock.now()));
     auto updated = require_unit(call.db, syndicate, unit.id, "/id");
     if (a.contains("linkedUnits")) set_links(call.db, syndicate, updated, a["linkedUnits"].get<std::vector<std::string>>());
-    if (!fields.columns.empty() || a.contains("linkedUnits")) {
-        auto q = call.db.prepare("UPDATE units SET updated_at = ? WHERE id = ?");
-        q->bind(1, to_utc_iso(call.clock.now()));
-        q->bind(2, unit.id);
-        q->exec();
-        updated = require_unit(call.db, syndicate, unit.id, "/id");
-    }
     json result = unit_json(call.db, syndicate, std::move(updated), false);
     tx.commit();
     return result;
