@@ -48,6 +48,16 @@ with tempfile.TemporaryDirectory() as tmp:
     r = run("--help", env=env)
     check("--help lists the sub-commands", r.returncode == 0 and all(s in r.stdout for s in ("serve", "init", "keys", "demo", "tools", "quorum")))
 
+    # serve opens the database only when a call needs it, and never creates one (decisions 9).
+    r = run("serve", env=dict(env, SYNDIC_API_KEY="sk_" + "a" * 43),
+            stdin='{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n'
+                  '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_units","arguments":{}}}\n')
+    answers = [json.loads(line) for line in r.stdout.splitlines()]
+    check("serve without a database still lists its tools", len(answers[0]["result"]["tools"]) == 24)
+    check("...and refuses calls", error_code(answers[1]) == "NOT_AUTHENTICATED")
+    check("...without creating the database", not os.path.exists(db))
+    check("stdout holds only protocol lines", len(answers) == 2)
+
     r = run("keys", "list", env=env)
     check("keys list without a database fails", r.returncode != 0 and "init" in r.stderr)
     check("...and creates no database", not os.path.exists(db))
