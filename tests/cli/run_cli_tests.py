@@ -119,5 +119,20 @@ with tempfile.TemporaryDirectory() as tmp:
     r = run("init", "--name", "Autre", "--db", other, env=env)
     check("--db may follow the sub-command", r.returncode == 0 and os.path.exists(other))
 
+    # The default database (decisions 1): $XDG_DATA_HOME, else ~/.local/share.
+    home = os.path.join(tmp, "home")
+    bare = {k: v for k, v in env.items() if k not in ("SYNDIC_DB", "XDG_DATA_HOME")}
+    run("demo", env=dict(bare, HOME=home))
+    check("default database under ~/.local/share", os.path.exists(os.path.join(home, ".local/share/syndic-mcp/syndic.db")))
+    xdg = os.path.join(tmp, "xdg")
+    run("demo", env=dict(bare, HOME=home, XDG_DATA_HOME=xdg))
+    check("default database under $XDG_DATA_HOME", os.path.exists(os.path.join(xdg, "syndic-mcp/syndic.db")))
+
+    # --log-file takes the logs; stderr and stdout stay clean.
+    log = os.path.join(tmp, "server.log")
+    r = run("serve", "--log-file", log, env=env, stdin='{"jsonrpc":"2.0","id":1,"method":"ping"}\n')
+    check("--log-file: logs in the file", os.path.exists(log) and "serving MCP on stdio" in open(log).read())
+    check("--log-file: nothing on stderr", r.stderr == "", r.stderr)
+
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
