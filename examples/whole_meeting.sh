@@ -5,10 +5,14 @@
 #   examples/whole_meeting.sh [path/to/syndic-mcp]
 #
 # Without SYNDIC_DB it works on a fresh database in a temporary folder holding the demo
-# syndicate; without SYNDIC_API_KEY it uses a demo admin key. Needs python3 to read answers.
+# syndicate, with a demo admin key. With SYNDIC_DB it uses SYNDIC_API_KEY if given, else a demo
+# admin key of that database. Needs python3 to read answers.
 set -euo pipefail
 bin=${1:-"$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/build/syndic-mcp"}
-export SYNDIC_DB=${SYNDIC_DB:-"$(mktemp -d)/syndic.db"}
+if [ -z "${SYNDIC_DB:-}" ]; then
+  export SYNDIC_DB="$(mktemp -d)/syndic.db"
+  unset SYNDIC_API_KEY  # a key from elsewhere means nothing in a new database
+fi
 export SYNDIC_API_KEY=${SYNDIC_API_KEY:-"$("$bin" demo --log-level warn)"}
 
 # call TOOL 'ARGUMENTS' → the tool's result (structuredContent) on stdout; stops on a refusal.
