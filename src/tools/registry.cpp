@@ -192,6 +192,47 @@ void integral_floats_to_integers(json& value) {
     }
 }
 
+bool scalar_type(const json& property) {
+    if (!property.is_object() || !property.contains("type")) return false;
+    const auto is_scalar = [](const json& t) {
+        return t == "string" || t == "integer" || t == "number" || t == "boolean";
+    };
+    const auto& type = property["type"];
+    return type.is_array() ? std::all_of(type.begin(), type.end(), [&](const json& t) { return is_scalar(t) || t == "null"; })
+                           : is_scalar(type);
+}
+
+// "http": {"method": "PATCH", "path": "/co-owners/{id}", "status": 200}: every {name} is a string
+// property of the input (which the route always gives); a GET or DELETE takes its other properties from the query string,
+// so they must be scalars.
+template <class Fail>
+void check_http_route(const json& doc, Fail fail) {
+    if (!doc.contains("http") || !doc["http"].is_object()) fail("needs an object 'http' (its REST route)");
+    const auto& http = doc["http"];
+    static const std::set<std::string> methods = {"GET", "POST", "PUT", "PATCH", "DELETE"};
+    if (!http.contains("method") || !http["method"].is_string() || !methods.count(http["method"].get<std::string>()))
+        fail("http.method must be GET, POST, PUT, PATCH or DELETE");
+    if (http.contains("status") && !(http["status"] == 200 || http["status"] == 201)) fail("http.status must be 200 or 201");
+    static const std::regex path_rule("^(/([a-z0-9-]+|\\{[A-Za-z][A-Za-z0-9]*\\}))+$");
+    if (!http.contains("path") || !http["path"].is_string() || !std::regex_match(http["path"].get<std::string>(), path_rule))
+        fail("http.path must look like /co-owners/{id}");
+    const auto& input = doc["inputSchema"];
+    const json properties = input.value("properties", json::object());
+    std::set<std::string> in_path;
+    const std::string path = http["path"];
+    for (auto open = path.find('{'); open != std::string::npos; open = path.find('{', open + 1)) {
+        const auto name = path.substr(open + 1, path.find('}', open) - open - 1);
+        if (!properties.contains(name) || properties[name].value("type", json()) != "string")
+            fail("http.path names {" + name + "}, which must be a string property of the input");
+        if (!in_path.insert(name).second) fail("http.path names {" + name + "} twice");
+    }
+    const std::string method = http["method"];
+    if (method == "GET" || method == "DELETE")
+        for (const auto& [name, property] : properties.items())
+            if (!in_path.count(name) && !scalar_type(property))
+                fail("a " + method + " route takes '" + name + "' from the query string, so it must be a string, number or boolean");
+}
+
 void check_descriptor(const std::string& file, const std::string& module, const json& doc) {
     auto fail = [&](const std::string& why) { throw std::logic_error("schemas/" + file + ": " + why); };
     static const std::regex name_rule("^[a-z0-9_]{1,64}$");
@@ -211,6 +252,7 @@ void check_descriptor(const std::string& file, const std::string& module, const 
         for (const char* banned : {"oneOf", "anyOf", "allOf", "$ref"})
             if (s.contains(banned)) fail(std::string(key) + " may not use " + banned + " at the top");
     }
+    check_http_route(doc, fail);
 }
 
 }  // namespace
@@ -239,7 +281,8 @@ ToolRegistry::ToolRegistry(const ToolTable& table, const std::vector<std::string
         check_descriptor(path, tool->module, tool->document);
         const auto& d = tool->document;
         tool->info = {d["name"], tool->module, d["title"], d["requiredScope"], d.value("adminOnly", false),
-                      d["annotations"].value("readOnlyHint", false)};
+                      d["annotations"].value("readOnlyHint", false),
+                      HttpRoute{d["http"]["method"], d["http"]["path"], d["http"].value("status", 200)}};
         catalogue_.push_back(std::move(tool));
     }
     std::set<std::string> bound;
@@ -255,6 +298,14 @@ ToolRegistry::ToolRegistry(const ToolTable& table, const std::vector<std::string
         if (std::count_if(catalogue_.begin(), catalogue_.end(),
                           [&](const auto& o) { return o->info.name == t->info.name; }) > 1)
             throw std::logic_error("tool name used twice: " + t->info.name);
+        static const std::regex parameter("\\{[^}]*\\}");
+        const auto shape = [](const Tool& tool) {
+            return tool.info.http.method + " " + std::regex_replace(tool.info.http.path, parameter, "{}");
+        };
+        for (const auto& o : catalogue_)
+            if (o != t && shape(*o) == shape(*t))
+                throw std::logic_error("REST route used twice: " + t->info.http.method + " " + t->info.http.path +
+                                       " (" + t->info.name + ", " + o->info.name + ")");
     }
 
     const auto known = all_modules();
@@ -306,6 +357,8 @@ bool ToolRegistry::offers(std::string_view name) const {
 }
 
 const json& ToolRegistry::descriptors() const { return *descriptors_; }
+
+const json& ToolRegistry::schema_document(std::string_view name) const { return find(name).document; }
 
 const Tool& ToolRegistry::find(std::string_view name) const {
     for (const auto* t : offered_)

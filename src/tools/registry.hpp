@@ -53,6 +53,14 @@ private:
 
 struct Tool;  // a schema file paired with its handler (registry.cpp)
 
+// Where a tool answers as a REST route, below the base URL: "GET", "/co-owners/{id}"; each {name}
+// segment fills the input property of that name.
+struct HttpRoute {
+    std::string method;
+    std::string path;
+    int success_status = 200;  // 201 for a route that creates a record
+};
+
 struct ToolInfo {
     std::string name;
     std::string module;
@@ -60,6 +68,7 @@ struct ToolInfo {
     std::string required_scope;
     bool admin_only = false;
     bool read_only = false;
+    HttpRoute http;
 };
 
 class ToolRegistry {
@@ -78,6 +87,8 @@ public:
 
     // The descriptors tools/list serves, in catalogue order.
     const nlohmann::json& descriptors() const;
+    // An offered tool's whole schema file (with requiredScope and http); std::out_of_range if none.
+    const nlohmann::json& schema_document(std::string_view name) const;
 
     // Checks the caller's scope and role, validates the arguments, runs the handler. Throws
     // DomainError; an unknown or not offered tool throws std::out_of_range.
