@@ -71,4 +71,23 @@ std::string trim(std::string_view text) {
     return std::string(text);
 }
 
+std::size_t json_nesting_depth(std::string_view text, std::size_t limit) {
+    std::size_t depth = 0, deepest = 0;
+    bool in_string = false, escaped = false;
+    for (char c : text) {
+        if (in_string) {
+            if (escaped) escaped = false;
+            else if (c == '\\') escaped = true;
+            else if (c == '"') in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > deepest && (deepest = depth) > limit) return deepest;
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            --depth;
+        }
+    }
+    return deepest;
+}
+
 }  // namespace syndic

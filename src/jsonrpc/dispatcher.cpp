@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "core/text.hpp"
+
 namespace syndic::jsonrpc {
 
 using nlohmann::json;
@@ -12,29 +14,6 @@ json Dispatcher::error_response(const json& id, int code, const std::string& mes
     return {{"jsonrpc", "2.0"}, {"id", id}, {"error", std::move(error)}};
 }
 
-namespace {
-
-// How deeply arrays and objects nest in a JSON text, strings skipped; stops counting past `limit`.
-std::size_t nesting_depth(std::string_view text, std::size_t limit) {
-    std::size_t depth = 0, deepest = 0;
-    bool in_string = false, escaped = false;
-    for (char c : text) {
-        if (in_string) {
-            if (escaped) escaped = false;
-            else if (c == '\\') escaped = true;
-            else if (c == '"') in_string = false;
-        } else if (c == '"') {
-            in_string = true;
-        } else if (c == '[' || c == '{') {
-            if (++depth > deepest && (deepest = depth) > limit) return deepest;
-        } else if ((c == ']' || c == '}') && depth > 0) {
-            --depth;
-        }
-    }
-    return deepest;
-}
-
-}  // namespace
 
 std::optional<std::string> Dispatcher::handle(std::string_view text) {
     try {
@@ -48,7 +27,7 @@ std::optional<std::string> Dispatcher::handle(std::string_view text) {
 }
 
 std::optional<std::string> Dispatcher::handle_text(std::string_view text) {
-    if (nesting_depth(text, max_depth) > max_depth)
+    if (json_nesting_depth(text, max_depth) > max_depth)
         return error_response(nullptr, parse_error, "Parse error",
                               {{"detail", "The message nests arrays and objects more than " +
                                               std::to_string(max_depth) + " levels deep."}})
@@ -61,18 +40,22 @@ std::optional<std::string> Dispatcher::handle_text(std::string_view text) {
                               {{"detail", "The line is not valid JSON."}})
             .dump(-1, ' ', false, json::error_handler_t::replace);
     }
+    auto answer = handle_parsed(message);
+    if (!answer) return std::nullopt;
+    return answer->dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::optional<json> Dispatcher::handle_parsed(const json& message) {
     if (message.is_array()) {
         if (message.empty())
-            return error_response(nullptr, invalid_request, "Invalid Request", {{"detail", "An empty batch."}}).dump();
+            return error_response(nullptr, invalid_request, "Invalid Request", {{"detail", "An empty batch."}});
         json answers = json::array();
         for (const auto& m : message)
             if (auto answer = handle_message(m)) answers.push_back(std::move(*answer));
         if (answers.empty()) return std::nullopt;
-        return answers.dump(-1, ' ', false, json::error_handler_t::replace);
+        return answers;
     }
-    auto answer = handle_message(message);
-    if (!answer) return std::nullopt;
-    return answer->dump(-1, ' ', false, json::error_handler_t::replace);
+    return handle_message(message);
 }
 
 std::optional<json> Dispatcher::handle_message(const json& m) {

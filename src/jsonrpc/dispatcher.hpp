@@ -51,6 +51,10 @@ public:
     // Never throws.
     std::optional<std::string> handle(std::string_view text);
 
+    // A message or batch already parsed (by a transport that looked into it); the answer, or
+    // nullopt when none is due. Throws only what nlohmann::json may throw while building it.
+    std::optional<nlohmann::json> handle_parsed(const nlohmann::json& message);
+
     static nlohmann::json error_response(const nlohmann::json& id, int code, const std::string& message,
                                          const nlohmann::json& data = nullptr);
 

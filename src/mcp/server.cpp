@@ -110,11 +110,13 @@ json McpServer::call_tool(const jsonrpc::Request& r) {
                              {{"detail", "No tool named " + name + " on this server; tools/list shows those it offers."}});
 
     try {
-        if (!options_.api_key || options_.api_key->empty())
+        std::optional<CallerContext> caller;
+        if (options_.caller) caller = options_.caller();
+        else if (!options_.api_key || options_.api_key->empty())
             throw DomainError(codes::not_authenticated,
                               "No credentials: set SYNDIC_API_KEY (or --api-key) to an API key of the syndicate.");
         Database& db = database_();
-        const auto caller = authenticate(db, *options_.api_key);
+        if (!caller) caller = authenticate(db, *options_.api_key);
         if (!caller) throw DomainError(codes::not_authenticated, "The API key is unknown or revoked.");
 
         CallControl control;

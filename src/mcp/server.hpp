@@ -11,6 +11,7 @@
 #include <string>
 
 #include "core/clock.hpp"
+#include "core/context.hpp"
 #include "jsonrpc/dispatcher.hpp"
 #include "tools/registry.hpp"
 
@@ -25,6 +26,9 @@ std::string server_version();
 struct McpOptions {
     std::optional<std::string> api_key;  // the credential every call on this connection uses
     std::size_t tools_page_size = 0;     // 0: tools/list answers in one page unless given a cursor
+    // When set, who makes the tool calls, in place of api_key: a transport that authenticated the
+    // request itself (the HTTP bridge). Throws DomainError NOT_AUTHENTICATED when nobody did.
+    std::function<CallerContext()> caller;
 };
 
 class McpServer {
