@@ -7,6 +7,8 @@
 #include <spdlog/spdlog.h>
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -16,11 +18,13 @@
 #include <iostream>
 #include <map>
 #include <sstream>
+#include <thread>
 
 #include "app/demo.hpp"
 #include "core/error.hpp"
 #include "core/fraction.hpp"
 #include "auth/credentials.hpp"
+#include "http/bridge.hpp"
 #include "jsonrpc/dispatcher.hpp"
 #include "mcp/server.hpp"
 #include "modules/modules.hpp"
@@ -116,7 +120,7 @@ int serve(const Common& common, const std::string& api_key, const std::string& m
             if (!db) db = Database::open(common.db_path);
             return *db;
         },
-        clock, McpOptions{api_key.empty() ? std::nullopt : std::optional(api_key), page_size},
+        clock, McpOptions{api_key.empty() ? std::nullopt : std::optional(api_key), page_size, {}},
         [&](const std::string& line) { transport.send(line); });
     jsonrpc::Dispatcher dispatcher;
     server.attach(dispatcher);
@@ -127,6 +131,57 @@ int serve(const Common& common, const std::string& api_key, const std::string& m
                       if (auto answer = dispatcher.handle(line)) transport.send(*answer);
                   });
     spdlog::info("end of input: stopping");
+    return 0;
+}
+
+// The HTTP bridge until SIGTERM or SIGINT; requests in flight finish first.
+int serve_http(const Common& common, http::BridgeOptions options, const std::string& listen, const std::string& modules,
+               const std::string& rate) {
+    const auto colon = listen.rfind(':');
+    if (colon == std::string::npos || colon == 0) throw std::runtime_error("--listen takes HOST:PORT, e.g. 127.0.0.1:8080");
+    options.listen_host = listen.substr(0, colon);
+    if (options.listen_host.size() > 2 && options.listen_host.front() == '[' && options.listen_host.back() == ']')
+        options.listen_host = options.listen_host.substr(1, options.listen_host.size() - 2);
+    try {
+        std::size_t used = 0;
+        options.listen_port = std::stoi(listen.substr(colon + 1), &used);
+        if (used != listen.size() - colon - 1 || options.listen_port < 0 || options.listen_port > 65535) throw std::out_of_range("port");
+    } catch (const std::exception&) {
+        throw std::runtime_error("--listen " + listen + ": the port must be a number from 0 to 65535");
+    }
+    options.rate = http::RatePlan::parse(rate);
+    if (common.db_path == ":memory:" || !std::filesystem::exists(common.db_path))
+        throw std::runtime_error("no database at " + common.db_path +
+                                 ": create it with `syndic-mcp init --name \"...\"` or `syndic-mcp demo` (or pass --db)");
+    options.db_path = common.db_path;
+    Database::open(options.db_path);  // migrates once, before the workers open their own connections
+
+    // SIGTERM and SIGINT are taken by one thread that stops the server; every other thread,
+    // the workers included, is started with them blocked.
+    sigset_t stop_signals;
+    sigemptyset(&stop_signals);
+    sigaddset(&stop_signals, SIGTERM);
+    sigaddset(&stop_signals, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+    ::signal(SIGPIPE, SIG_IGN);  // a client that hangs up is the library's to handle, not a crash
+
+    ToolRegistry registry(all_tool_handlers(), split_list(modules));
+    SystemClock clock;
+    http::HttpBridge bridge(registry, clock, std::move(options));
+    const auto base_url = bridge.bind();
+    std::thread watcher([&] {
+        int signal_number = 0;
+        sigwait(&stop_signals, &signal_number);
+        spdlog::info("signal {}: finishing the requests in flight, then stopping", signal_number);
+        bridge.stop();
+    });
+    std::cerr << "syndic-mcp: HTTP bridge serving " << base_url << " (MCP endpoint " << base_url << "/mcp, REST routes under "
+              << base_url << "/, OpenAPI at " << base_url << "/openapi.json); database " << common.db_path
+              << "; stop with Ctrl-C or SIGTERM" << std::endl;
+    bridge.run();
+    pthread_kill(watcher.native_handle(), SIGTERM);  // wakes the watcher if run() ended on its own
+    watcher.join();
+    spdlog::info("HTTP bridge stopped");
     return 0;
 }
 
@@ -167,6 +222,27 @@ int main(int argc, char** argv) {
         cmd->add_option("--modules", modules, "offer only these modules' tools, comma-separated (env SYNDIC_MODULES)");
         cmd->add_option("--tools-page-size", page_size, "tools per tools/list page (0: all in one page)");
     }
+
+    http::BridgeOptions http_options;
+    std::string http_listen = "127.0.0.1:8080", http_rate = "off";
+    auto* http_cmd = app.add_subcommand(
+        "http", "Serve the HTTP bridge: MCP at <base-url>/mcp, the REST routes and <base-url>/openapi.json");
+    http_cmd->add_option("--listen", http_listen, "HOST:PORT to listen on (port 0: any free port)")->capture_default_str();
+    http_cmd->add_option("--base-url", http_options.base_url,
+                         "the public URL of the API, ending in /api (default http://HOST:PORT/api)");
+    http_cmd->add_option("--allow-origin", http_options.allowed_origins,
+                         "a browser origin allowed besides the base URL's, e.g. https://app.example.org (repeatable)")
+        ->delimiter(',');
+    http_cmd->add_option("--allow-host", http_options.allowed_hosts,
+                         "a Host header name accepted besides the base URL's and loopback names (repeatable)")
+        ->delimiter(',');
+    http_cmd->add_option("--rate-limit", http_rate, "requests allowed per API key: N/min, N/s or N/h (off: no limit)")
+        ->capture_default_str();
+    http_cmd->add_option("--workers", http_options.workers, "requests served at once, each with its own database connection")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 256));
+    http_cmd->add_option("--modules", modules, "offer only these modules' tools, comma-separated (env SYNDIC_MODULES)");
+    http_cmd->add_option("--tools-page-size", http_options.tools_page_size, "tools per tools/list page (0: all in one page)");
 
     std::string init_name;
     bool init_json = false;
@@ -316,6 +392,7 @@ int main(int argc, char** argv) {
             if (quorum_percent) std::cerr << "Set the required quorum of syndicate " << syndicate << ".\n";
             return 0;
         }
+        if (http_cmd->parsed()) return serve_http(common, http_options, http_listen, modules, http_rate);
         if (tools_cmd->parsed()) {
             ToolRegistry registry(all_tool_handlers(), split_list(modules));
             if (tools_json) {

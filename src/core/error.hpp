@@ -66,6 +66,18 @@ inline constexpr const char* resolution_not_found = "RESOLUTION_NOT_FOUND";
 inline constexpr const char* invalid_status_transition = "INVALID_STATUS_TRANSITION";
 inline constexpr const char* notice_period_too_short = "NOTICE_PERIOD_TOO_SHORT";
 inline constexpr const char* cancelled = "CANCELLED";
+// The HTTP bridge's own refusals (decisions 3 and docs/decisions.md).
+inline constexpr const char* rate_limited = "RATE_LIMITED";
+inline constexpr const char* invalid_json = "INVALID_JSON";
+inline constexpr const char* route_not_found = "ROUTE_NOT_FOUND";
+inline constexpr const char* method_not_allowed = "METHOD_NOT_ALLOWED";
+inline constexpr const char* unsupported_media_type = "UNSUPPORTED_MEDIA_TYPE";
+inline constexpr const char* not_acceptable = "NOT_ACCEPTABLE";
+inline constexpr const char* payload_too_large = "PAYLOAD_TOO_LARGE";
+inline constexpr const char* origin_not_allowed = "ORIGIN_NOT_ALLOWED";
+inline constexpr const char* host_not_allowed = "HOST_NOT_ALLOWED";
+inline constexpr const char* server_busy = "SERVER_BUSY";
+inline constexpr const char* internal_error = "INTERNAL_ERROR";
 }  // namespace codes
 
 // VALIDATION_FAILED for one argument the schema cannot judge (a blank name, a proxy without its

@@ -18,7 +18,15 @@ nlohmann::json error_data(const DomainError& error) {
 
 int http_status(const std::string& code) {
     if (code == codes::not_authenticated) return 401;
-    if (code == codes::insufficient_scope || code == codes::admin_required) return 403;
+    if (code == codes::insufficient_scope || code == codes::admin_required || code == codes::origin_not_allowed ||
+        code == codes::host_not_allowed)
+        return 403;
+    if (code == codes::method_not_allowed) return 405;
+    if (code == codes::not_acceptable) return 406;
+    if (code == codes::payload_too_large) return 413;
+    if (code == codes::unsupported_media_type) return 415;
+    if (code == codes::internal_error) return 500;
+    if (code == codes::server_busy) return 503;
     if (code.size() > 10 && code.ends_with("_NOT_FOUND")) return 404;
     if (code.rfind("DUPLICATE_", 0) == 0 || code == codes::link_conflict || code == codes::unit_in_use ||
         code == codes::invalid_status_transition || code == codes::not_archived)
@@ -26,7 +34,7 @@ int http_status(const std::string& code) {
     if (code == codes::fraction_sum_out_of_range || code == codes::notice_period_too_short ||
         code == codes::bulk_limit_exceeded)
         return 422;
-    if (code == "RATE_LIMITED") return 429;
+    if (code == codes::rate_limited) return 429;
     return 400;
 }
 

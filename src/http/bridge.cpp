@@ -1,0 +1,433 @@
+#include "http/bridge.hpp"
+
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+#include <spdlog/pattern_formatter.h>
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+#include <SQLiteCpp/Exception.h>
+#include <sqlite3.h>
+
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "auth/credentials.hpp"
+#include "core/error.hpp"
+#include "core/text.hpp"
+#include "http/access_policy.hpp"
+#include "http/rest_routes.hpp"
+#include "jsonrpc/dispatcher.hpp"
+#include "mcp/server.hpp"
+#include "storage/database.hpp"
+#include "tools/wire_error.hpp"
+
+namespace syndic::http {
+
+using nlohmann::json;
+using Headers = std::vector<std::pair<std::string, std::string>>;
+
+namespace {
+
+constexpr const char* realm = "Bearer realm=\"syndic-mcp\"";
+constexpr const char* cors_allowed_headers = "Authorization, Content-Type, Accept, MCP-Protocol-Version, Mcp-Session-Id, Last-Event-ID";
+constexpr const char* cors_exposed_headers = "WWW-Authenticate, Retry-After, MCP-Protocol-Version, Mcp-Session-Id, Location";
+
+// What the access log needs from the handler that answered. The HTTP library serves a request on
+// one worker thread from its first byte to its log line, so the note is the thread's own.
+struct RequestNote {
+    std::chrono::steady_clock::time_point start;
+    bool started = false;
+    std::string key_id;
+};
+thread_local RequestNote note;
+
+// A refusal before or around a call: the domain error, the HTTP headers it needs (Allow,
+// WWW-Authenticate, Retry-After) and, for JSON-RPC, its code.
+struct Refusal {
+    DomainError error;
+    Headers headers = {};
+    int jsonrpc_code = domain_error_code;
+};
+
+std::string lower(std::string text) {
+    for (auto& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return text;
+}
+
+std::string media_type(const std::string& header) {
+    return lower(trim(std::string_view(header).substr(0, header.find(';'))));
+}
+
+bool accepts_json(const std::string& accept) {
+    if (trim(accept).empty()) return true;
+    std::size_t start = 0;
+    while (start <= accept.size()) {
+        const auto end = std::min(accept.find(',', start), accept.size());
+        const auto type = media_type(accept.substr(start, end - start));
+        if (type == "application/json" || type == "application/*" || type == "*/*") return true;
+        start = end + 1;
+    }
+    return false;
+}
+
+std::string joined(const std::vector<std::string>& items) {
+    std::string out;
+    for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
+    return out;
+}
+
+json rest_error_body(const DomainError& e) {
+    json error = {{"code", e.code()}, {"message", e.detail()}};
+    const json data = error_data(e);
+    for (const auto& [key, value] : data.items())
+        if (key != "detail") error[key] = value;
+    return {{"error", std::move(error)}};
+}
+
+std::string dump(const json& value) { return value.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+// The id to echo in a JSON-RPC error about a message as a whole: its own, when it is one request.
+json message_id(const json& message) {
+    if (message.is_object() && message.contains("id") && (message["id"].is_string() || message["id"].is_number_integer()))
+        return message["id"];
+    return nullptr;
+}
+
+bool calls_a_tool(const json& message) {
+    const auto is_call = [](const json& m) {
+        return m.is_object() && m.contains("id") && m.contains("method") && m["method"] == "tools/call";
+    };
+    if (message.is_array()) return std::any_of(message.begin(), message.end(), is_call);
+    return is_call(message);
+}
+
+}  // namespace
+
+struct HttpBridge::Impl {
+    struct Worker {
+        std::unique_ptr<Database> db;
+        std::optional<CallerContext> caller;  // of the request being served
+        std::unique_ptr<McpServer> mcp;
+        jsonrpc::Dispatcher dispatcher;
+    };
+
+    Impl(const ToolRegistry& registry, const Clock& clock, BridgeOptions options)
+        : registry(registry), clock(clock), options(std::move(options)), routes(registry), limiter(this->options.rate) {}
+
+    const ToolRegistry& registry;
+    const Clock& clock;
+    BridgeOptions options;
+    RestRoutes routes;
+    RateLimiter limiter;
+    Url base;
+    std::optional<AccessPolicy> policy;
+    httplib::Server server;
+    std::shared_ptr<spdlog::logger> access_log;
+    const std::chrono::steady_clock::time_point epoch = std::chrono::steady_clock::now();
+
+    std::mutex workers_mutex;
+    std::map<std::thread::id, std::unique_ptr<Worker>> workers;
+
+    Worker& worker();
+    void configure();
+    void handle(const httplib::Request& req, httplib::Response& res);
+    void handle_mcp(const httplib::Request& req, httplib::Response& res, json& message);
+    void handle_rest(const httplib::Request& req, httplib::Response& res, const std::string& path);
+    std::optional<CallerContext> authenticate(const httplib::Request& req, Worker& w);
+    void spend(const std::optional<CallerContext>& caller, const httplib::Request& req);
+    void allow_cors(const httplib::Request& req, httplib::Response& res);
+};
+
+HttpBridge::Impl::Worker& HttpBridge::Impl::worker() {
+    std::lock_guard lock(workers_mutex);
+    auto& w = workers[std::this_thread::get_id()];
+    if (!w) {
+        w = std::make_unique<Worker>();
+        w->db = Database::open(options.db_path);
+        McpOptions mcp_options;
+        mcp_options.tools_page_size = options.tools_page_size;
+        mcp_options.caller = [self = w.get()] {
+            if (!self->caller) throw DomainError(codes::not_authenticated, "No credentials: send Authorization: Bearer <API key>.");
+            return *self->caller;
+        };
+        w->mcp = std::make_unique<McpServer>(
+            registry, [self = w.get()]() -> Database& { return *self->db; }, clock, std::move(mcp_options),
+            [](const std::string&) {});  // progress needs a stream; JSON answers carry none
+        w->mcp->attach(w->dispatcher);
+    }
+    return *w;
+}
+
+// The caller a Bearer credential stands for; nullopt without one. A credential that is there but
+// not valid is refused outright, so a client knows to renew it.
+std::optional<CallerContext> HttpBridge::Impl::authenticate(const httplib::Request& req, Worker& w) {
+    if (!req.has_header("Authorization")) return std::nullopt;
+    const auto header = req.get_header_value("Authorization");
+    const auto space = header.find(' ');
+    const auto invalid = [](const std::string& detail) {
+        return Refusal{DomainError(codes::not_authenticated, detail),
+                       {{"WWW-Authenticate", std::string(realm) + ", error=\"invalid_token\""}}};
+    };
+    if (space == std::string::npos || lower(header.substr(0, space)) != "bearer")
+        throw invalid("The Authorization header must be Bearer <API key>.");
+    const auto secret = trim(std::string_view(header).substr(space + 1));
+    auto caller = syndic::authenticate(*w.db, secret);
+    if (!caller) throw invalid("The API key is unknown or revoked.");
+    note.key_id = caller->api_key_id;
+    return caller;
+}
+
+void HttpBridge::Impl::spend(const std::optional<CallerContext>& caller, const httplib::Request& req) {
+    const double now = std::chrono::duration<double>(std::chrono::steady_clock::now() - epoch).count();
+    const auto wait = limiter.take(caller ? "key " + caller->api_key_id : "address " + req.remote_addr, now);
+    if (!wait) return;
+    throw Refusal{DomainError(codes::rate_limited, "The plan allows " + limiter.plan().describe() +
+                                                       " requests; retry in " + std::to_string(*wait) + " s.")
+                      .with("retryAfterSeconds", static_cast<std::int64_t>(*wait)),
+                  {{"Retry-After", std::to_string(*wait)}}};
+}
+
+void HttpBridge::Impl::allow_cors(const httplib::Request& req, httplib::Response& res) {
+    if (!req.has_header("Origin")) return;
+    res.set_header("Access-Control-Allow-Origin", req.get_header_value("Origin"));
+    res.set_header("Vary", "Origin");
+    res.set_header("Access-Control-Expose-Headers", cors_exposed_headers);
+}
+
+void HttpBridge::Impl::handle(const httplib::Request& req, httplib::Response& res) {
+    const auto& base_path = base.path;
+    const bool under_base = req.path.rfind(base_path + "/", 0) == 0;
+    const std::string path = under_base ? req.path.substr(base_path.size()) : req.path;
+    const bool is_mcp = under_base && path == "/mcp";
+    json message;  // the JSON-RPC message, once parsed
+    try {
+        if (!policy->host_allowed(req.get_header_value("Host")))
+            throw Refusal{DomainError(codes::host_not_allowed,
+                                      "The Host header names a host this server does not answer for (see --allow-host).")};
+        if (req.has_header("Origin") && !policy->origin_allowed(req.get_header_value("Origin")))
+            throw Refusal{DomainError(codes::origin_not_allowed,
+                                      "Requests from the origin " + req.get_header_value("Origin").substr(0, 200) +
+                                          " are not allowed (see --allow-origin).")};
+        allow_cors(req, res);
+        if (!under_base)
+            throw Refusal{DomainError(codes::route_not_found, "Nothing is served here; the API is under " + base.path + "/.")};
+
+        if (req.method == "OPTIONS") {  // a CORS preflight
+            std::vector<std::string> methods;
+            if (is_mcp) methods = {"POST"};
+            else if (path == "/openapi.json") methods = {"GET"};
+            else methods = routes.find("OPTIONS", path).allowed;
+            if (methods.empty()) throw Refusal{DomainError(codes::route_not_found, "No route " + path + ".")};
+            methods.push_back("OPTIONS");
+            res.status = 204;
+            res.set_header("Allow", joined(methods));
+            res.set_header("Access-Control-Allow-Methods", joined(methods));
+            res.set_header("Access-Control-Allow-Headers", cors_allowed_headers);
+            res.set_header("Access-Control-Max-Age", "600");
+            return;
+        }
+        if (is_mcp) return handle_mcp(req, res, message);
+        handle_rest(req, res, path);
+    } catch (const Refusal& r) {
+        for (const auto& [name, value] : r.headers) res.set_header(name, value);
+        if (r.error.code() == codes::insufficient_scope)
+            for (const auto& [key, value] : r.error.figures())
+                if (key == "requiredScope")
+                    res.set_header("WWW-Authenticate", std::string(realm) + ", error=\"insufficient_scope\", scope=\"" +
+                                                           std::get<std::string>(value) + "\"");
+        if (r.error.code() == codes::not_authenticated && !res.has_header("WWW-Authenticate"))
+            res.set_header("WWW-Authenticate", realm);
+        res.status = http_status(r.error.code());
+        if (is_mcp) {
+            const std::string text = r.jsonrpc_code == jsonrpc::parse_error ? "Parse error" : r.error.code();
+            res.set_content(dump(jsonrpc::Dispatcher::error_response(message_id(message), r.jsonrpc_code, text, error_data(r.error))),
+                            "application/json");
+        } else {
+            res.set_content(dump(rest_error_body(r.error)), "application/json");
+        }
+    }
+}
+
+void HttpBridge::Impl::handle_mcp(const httplib::Request& req, httplib::Response& res, json& message) {
+    if (req.method != "POST")
+        throw Refusal{DomainError(codes::method_not_allowed,
+                                  "The MCP endpoint takes POST only; this server offers no event stream."),
+                      {{"Allow", "POST, OPTIONS"}}};
+    if (!accepts_json(req.get_header_value("Accept")))
+        throw Refusal{DomainError(codes::not_acceptable, "This server answers application/json; the Accept header excludes it.")};
+    if (media_type(req.get_header_value("Content-Type")) != "application/json")
+        throw Refusal{DomainError(codes::unsupported_media_type, "Send the JSON-RPC message with Content-Type: application/json.")};
+    if (req.has_header("MCP-Protocol-Version") && !supported_protocol_version(req.get_header_value("MCP-Protocol-Version")))
+        throw Refusal{DomainError("UNSUPPORTED_PROTOCOL_VERSION",
+                                  "MCP-Protocol-Version " + req.get_header_value("MCP-Protocol-Version").substr(0, 40) +
+                                      " is not supported (2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05 are).")};
+    if (json_nesting_depth(req.body, jsonrpc::Dispatcher::max_depth) > jsonrpc::Dispatcher::max_depth)
+        throw Refusal{DomainError(codes::invalid_json, "The message nests arrays and objects more than " +
+                                                           std::to_string(jsonrpc::Dispatcher::max_depth) + " levels deep."),
+                      {}, jsonrpc::parse_error};
+    try {
+        message = json::parse(req.body);
+    } catch (const json::exception&) {
+        throw Refusal{DomainError(codes::invalid_json, "The body is not valid JSON."), {}, jsonrpc::parse_error};
+    }
+
+    auto& w = worker();
+    const auto caller = authenticate(req, w);
+    if (!caller && calls_a_tool(message))
+        throw Refusal{DomainError(codes::not_authenticated, "No credentials: send Authorization: Bearer <API key>.")};
+    spend(caller, req);
+
+    w.caller = caller;
+    struct Forget {
+        Worker& w;
+        ~Forget() { w.caller.reset(); }
+    } forget{w};
+    const auto answer = w.dispatcher.handle_parsed(message);
+    if (!answer) {
+        res.status = 202;  // notifications and responses only
+        return;
+    }
+    res.status = 200;
+    if (answer->is_object() && answer->contains("error")) {
+        const auto& error = (*answer)["error"];
+        const std::string code = error.value("message", "");
+        if (code == codes::not_authenticated) {
+            res.status = 401;
+            res.set_header("WWW-Authenticate", realm);
+        } else if (code == codes::insufficient_scope) {
+            res.status = 403;
+            const std::string scope = error.contains("data") ? error["data"].value("requiredScope", "") : "";
+            res.set_header("WWW-Authenticate", std::string(realm) + ", error=\"insufficient_scope\", scope=\"" + scope + "\"");
+        }
+    }
+    res.set_content(dump(*answer), "application/json");
+}
+
+void HttpBridge::Impl::handle_rest(const httplib::Request& req, httplib::Response& res, const std::string& path) {
+    const auto lookup = routes.find(req.method, path);
+    if (!lookup.match) {
+        if (lookup.allowed.empty()) throw Refusal{DomainError(codes::route_not_found, "No route " + path.substr(0, 200) + ".")};
+        auto allowed = lookup.allowed;
+        allowed.push_back("OPTIONS");
+        throw Refusal{DomainError(codes::method_not_allowed, path.substr(0, 200) + " answers " + joined(lookup.allowed) + " only."),
+                      {{"Allow", joined(allowed)}}};
+    }
+    const auto& tool = *lookup.match->tool;
+    auto& w = worker();
+    const auto caller = authenticate(req, w);
+    if (!caller) throw Refusal{DomainError(codes::not_authenticated, "No credentials: send Authorization: Bearer <API key>.")};
+    spend(caller, req);
+
+    const bool takes_body = tool.http.method != "GET" && tool.http.method != "DELETE";
+    if (takes_body && req.body.find_first_not_of(" \t\r\n") != std::string::npos &&
+        media_type(req.get_header_value("Content-Type")) != "application/json")
+        throw Refusal{DomainError(codes::unsupported_media_type, "Send the body as JSON with Content-Type: application/json.")};
+    Pairs query(req.params.begin(), req.params.end());
+    try {
+        const json args = routes.arguments(*lookup.match, query, req.body);
+        const json result = registry.call(tool.name, args, *caller, *w.db, clock);
+        res.status = tool.http.success_status;
+        res.set_content(dump(result), "application/json");
+    } catch (const DomainError& e) {
+        throw Refusal{e};
+    }
+}
+
+void HttpBridge::Impl::configure() {
+    auto sink = std::make_shared<spdlog::sinks::stderr_sink_mt>();
+    access_log = std::make_shared<spdlog::logger>("access", sink);
+    access_log->set_formatter(
+        std::make_unique<spdlog::pattern_formatter>("%Y-%m-%dT%H:%M:%S.%eZ access %v", spdlog::pattern_time_type::utc));
+    access_log->flush_on(spdlog::level::info);
+
+    server.new_task_queue = [n = std::max<std::size_t>(1, options.workers)] { return new httplib::ThreadPool(n); };
+    server.set_payload_max_length(options.max_body_bytes);
+    server.set_keep_alive_timeout(2);
+    server.set_read_timeout(10);
+    server.set_write_timeout(10);
+    server.set_pre_routing_handler([](const httplib::Request&, httplib::Response&) {
+        note.start = std::chrono::steady_clock::now();
+        note.started = true;
+        note.key_id.clear();
+        return httplib::Server::HandlerResponse::Unhandled;
+    });
+    const auto handler = [this](const httplib::Request& req, httplib::Response& res) {
+        try {
+            handle(req, res);
+        } catch (const SQLite::Exception& e) {
+            const bool busy = e.getErrorCode() == SQLITE_BUSY || e.getErrorCode() == SQLITE_LOCKED;
+            spdlog::error("{} {} failed in the database: {}", req.method, req.path, e.what());
+            const DomainError error(busy ? codes::server_busy : codes::internal_error,
+                                    busy ? "The database is busy; retry shortly." : "The server failed unexpectedly; the details are in its log.");
+            res.status = http_status(error.code());
+            if (busy) res.set_header("Retry-After", "1");
+            res.set_content(dump(rest_error_body(error)), "application/json");
+        } catch (const std::exception& e) {
+            spdlog::error("{} {} failed: {}", req.method, req.path, e.what());
+            const DomainError error(codes::internal_error, "The server failed unexpectedly; the details are in its log.");
+            res.status = 500;
+            res.set_content(dump(rest_error_body(error)), "application/json");
+        }
+    };
+    const std::string any = ".*";
+    server.Get(any, handler);
+    server.Post(any, handler);
+    server.Put(any, handler);
+    server.Patch(any, handler);
+    server.Delete(any, handler);
+    server.Options(any, handler);
+    // Errors the library answers itself (a body too large, a malformed request) get a body too.
+    server.set_error_handler(httplib::Server::HandlerWithResponse([this](const httplib::Request& req, httplib::Response& res) {
+        if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
+        const std::string code = res.status == 413 ? codes::payload_too_large : res.status == 404 ? codes::route_not_found : "BAD_REQUEST";
+        const std::string detail = res.status == 413 ? "The body is larger than " + std::to_string(options.max_body_bytes) + " bytes."
+                                                     : "The request could not be read as HTTP.";
+        res.set_content(dump(rest_error_body(DomainError(code, detail))), "application/json");
+        (void)req;
+        return httplib::Server::HandlerResponse::Handled;
+    }));
+    server.set_logger([this](const httplib::Request& req, const httplib::Response& res) {
+        const double ms = note.started ? std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - note.start).count() : 0.0;
+        access_log->info("{} {} {} {} {:.1f}ms key={}", req.remote_addr, req.method, req.path.substr(0, 300), res.status, ms,
+                         note.key_id.empty() ? "-" : note.key_id);
+        note.started = false;
+        note.key_id.clear();
+    });
+}
+
+HttpBridge::HttpBridge(const ToolRegistry& registry, const Clock& clock, BridgeOptions options)
+    : impl_(std::make_unique<Impl>(registry, clock, std::move(options))) {}
+
+HttpBridge::~HttpBridge() = default;
+
+std::string HttpBridge::bind() {
+    auto& o = impl_->options;
+    impl_->configure();
+    int port = o.listen_port;
+    if (port == 0) port = impl_->server.bind_to_any_port(o.listen_host);
+    else if (!impl_->server.bind_to_port(o.listen_host, port)) port = -1;
+    if (port <= 0)
+        throw std::runtime_error("cannot listen on " + o.listen_host + ":" + std::to_string(o.listen_port) +
+                                 " (the port is taken, or the address is not this machine's)");
+    std::string base_url = o.base_url;
+    if (base_url.empty()) {
+        std::string host = o.listen_host == "0.0.0.0" || o.listen_host == "::" ? "127.0.0.1" : o.listen_host;
+        if (host.find(':') != std::string::npos && host.front() != '[') host = "[" + host + "]";
+        base_url = "http://" + host + ":" + std::to_string(port) + "/api";
+    }
+    const auto url = parse_url(base_url);
+    if (!url) throw std::runtime_error("--base-url " + base_url + " is not an http(s) URL such as https://syndic.example.org/api");
+    impl_->base = *url;
+    impl_->policy.emplace(*url, o.listen_host, port, o.allowed_origins, o.allowed_hosts);
+    while (!base_url.empty() && base_url.back() == '/') base_url.pop_back();
+    return base_url;
+}
+
+void HttpBridge::run() { impl_->server.listen_after_bind(); }
+
+void HttpBridge::stop() { impl_->server.stop(); }
+
+}  // namespace syndic::http

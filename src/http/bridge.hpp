@@ -1,0 +1,50 @@
+// The HTTP bridge (decisions 1): MCP over Streamable HTTP at <base_url>/mcp, the REST routes of
+// the tools, and the OpenAPI document, served by a pool of workers that each hold a database
+// connection. Checks Origin and Host, credentials and plan limits, and writes the access log.
+// The only part that knows the HTTP library; the tools know nothing of it.
+#pragma once
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/clock.hpp"
+#include "http/rate_limiter.hpp"
+#include "tools/registry.hpp"
+
+namespace syndic::http {
+
+struct BridgeOptions {
+    std::string db_path;
+    std::string listen_host = "127.0.0.1";
+    int listen_port = 8080;                   // 0: any free port
+    std::string base_url;                     // empty: http://<listen host>:<port>/api
+    std::vector<std::string> allowed_origins;  // beyond the base URL's (and loopback's)
+    std::vector<std::string> allowed_hosts;    // beyond the base URL's host and loopback names
+    RatePlan rate;
+    std::size_t workers = 8;
+    std::size_t tools_page_size = 0;
+    std::size_t max_body_bytes = 4 * 1024 * 1024;
+};
+
+class HttpBridge {
+public:
+    HttpBridge(const ToolRegistry& registry, const Clock& clock, BridgeOptions options);
+    ~HttpBridge();
+    HttpBridge(const HttpBridge&) = delete;
+    HttpBridge& operator=(const HttpBridge&) = delete;
+
+    // Binds the listening socket; returns the base URL. Throws std::runtime_error when the
+    // address cannot be bound or an option is malformed.
+    std::string bind();
+    // Serves until stop(); requests in flight finish before it returns.
+    void run();
+    // From any thread (a signal watcher): stops accepting and lets run() return.
+    void stop();
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace syndic::http
