@@ -1,0 +1,228 @@
+// http/: the REST route table read from the schemas (matching, 404 and 405, arguments from the
+// path, query string and body), plan limits (token buckets), and the Origin and Host checks that
+// protect a local server from DNS rebinding. The bridge itself is tested through real HTTP
+// (tests/http/).
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+#include <string>
+
+#include "core/error.hpp"
+#include "http/access_policy.hpp"
+#include "http/rate_limiter.hpp"
+#include "http/rest_routes.hpp"
+#include "modules/modules.hpp"
+#include "tools/registry.hpp"
+
+using namespace syndic;
+using namespace syndic::http;
+using nlohmann::json;
+
+namespace {
+
+const ToolRegistry& registry() {
+    static const ToolRegistry r(all_tool_handlers());
+    return r;
+}
+
+std::string tool_at(const RestRoutes& routes, const std::string& method, const std::string& path) {
+    const auto found = routes.find(method, path);
+    return found.match ? found.match->tool->name : "";
+}
+
+DomainError refusal(const RestRoutes& routes, const std::string& method, const std::string& path, const Pairs& query,
+                    const std::string& body) {
+    const auto found = routes.find(method, path);
+    REQUIRE(found.match);
+    try {
+        routes.arguments(*found.match, query, body);
+    } catch (const DomainError& e) {
+        return e;
+    }
+    FAIL("expected the request to be refused");
+    return DomainError("", "");
+}
+
+}  // namespace
+
+TEST_SUITE("http") {
+
+TEST_CASE("every tool has one REST route, and the interface's routes are those of 4.2") {
+    const RestRoutes routes(registry());
+    std::set<std::string> seen;
+    for (const auto& tool : registry().tools()) {
+        CHECK(seen.insert(tool.http.method + " " + tool.http.path).second);
+        std::string concrete = tool.http.path;
+        for (auto open = concrete.find('{'); open != std::string::npos; open = concrete.find('{'))
+            concrete.replace(open, concrete.find('}', open) - open + 1, "x1");
+        CHECK_MESSAGE(tool_at(routes, tool.http.method, concrete) == tool.name, tool.name);
+    }
+    // Interface 4.2, paths below the base URL (which ends in /api).
+    CHECK(tool_at(routes, "GET", "/co-owners") == "list_co_owners");
+    CHECK(tool_at(routes, "POST", "/co-owners") == "create_co_owner");
+    CHECK(tool_at(routes, "PATCH", "/co-owners/abc") == "update_co_owner");
+    CHECK(tool_at(routes, "DELETE", "/co-owners/abc") == "delete_co_owner");
+    CHECK(tool_at(routes, "GET", "/units") == "list_units");
+    CHECK(tool_at(routes, "POST", "/units") == "create_unit");
+    CHECK(tool_at(routes, "PATCH", "/units/abc") == "update_unit");
+    CHECK(tool_at(routes, "DELETE", "/units/abc") == "delete_unit");
+    CHECK(tool_at(routes, "GET", "/meetings") == "list_meetings");
+    CHECK(tool_at(routes, "POST", "/meetings") == "create_meeting");
+    CHECK(tool_at(routes, "PATCH", "/meetings/abc") == "update_meeting");
+    CHECK(tool_at(routes, "POST", "/meetings/abc/resolutions") == "add_resolution");
+    CHECK(tool_at(routes, "GET", "/declaration/fraction-sum") == "get_fraction_sum");
+    // Creates answer 201.
+    for (const auto& tool : registry().tools())
+        CHECK_MESSAGE((tool.http.success_status == 201) ==
+                          (tool.name.rfind("create_", 0) == 0 || tool.name == "add_resolution" || tool.name == "generate_minutes"),
+                      tool.name);
+}
+
+TEST_CASE("matching: literal segments first, 405 lists the methods, unknown paths are 404") {
+    const RestRoutes routes(registry());
+    CHECK(tool_at(routes, "POST", "/co-owners/bulk") == "bulk_create_co_owners");
+    CHECK(tool_at(routes, "GET", "/co-owners/bulk") == "get_co_owner");  // an id that happens to read "bulk"
+    CHECK(tool_at(routes, "GET", "/units/") == "list_units");
+    const auto wrong_method = routes.find("PUT", "/co-owners");
+    CHECK_FALSE(wrong_method.match);
+    CHECK(std::set<std::string>(wrong_method.allowed.begin(), wrong_method.allowed.end()) == std::set<std::string>{"GET", "POST"});
+    const auto votes = routes.find("PUT", "/meetings/m1/resolutions/r1/votes");
+    REQUIRE(votes.match);
+    CHECK(votes.match->path_arguments == Pairs{{"meetingId", "m1"}, {"resolutionId", "r1"}});
+    for (const char* path : {"/nothing", "/co-owners/a/b/c", "/", "", "/co-owners//restore", "//co-owners"}) {
+        const auto none = routes.find("GET", path);
+        CHECK_FALSE(none.match);
+        CHECK_MESSAGE(none.allowed.empty(), path);
+    }
+}
+
+TEST_CASE("arguments: the query string typed by the schema, the body as JSON, the path over both") {
+    const RestRoutes routes(registry());
+    SUBCASE("GET: integers and booleans from the query, the rest as text") {
+        const auto found = routes.find("GET", "/co-owners");
+        const auto args = routes.arguments(*found.match, {{"page", "2"}, {"pageSize", "10"}, {"includeArchived", "true"}, {"search", "123"}}, "");
+        CHECK(args == json{{"page", 2}, {"pageSize", 10}, {"includeArchived", true}, {"search", "123"}});
+    }
+    SUBCASE("GET: a value of the wrong type stays text, so validation names it") {
+        const auto found = routes.find("GET", "/co-owners");
+        const auto args = routes.arguments(*found.match, {{"page", "two"}, {"includeArchived", "yes"}}, "");
+        CHECK(args == json{{"page", "two"}, {"includeArchived", "yes"}});
+        try {
+            registry().check_arguments("list_co_owners", args);
+            FAIL("expected VALIDATION_FAILED");
+        } catch (const DomainError& e) {
+            CHECK(e.code() == codes::validation_failed);
+        }
+    }
+    SUBCASE("GET: a repeated key, a body, or the path given again are refused") {
+        auto e = refusal(routes, "GET", "/co-owners", {{"page", "1"}, {"page", "2"}}, "");
+        CHECK(e.code() == codes::validation_failed);
+        CHECK(e.field() == "/page");
+        e = refusal(routes, "GET", "/co-owners", {}, "{\"page\":1}");
+        CHECK(e.code() == codes::validation_failed);
+        e = refusal(routes, "GET", "/co-owners/abc", {{"id", "other"}}, "");
+        CHECK(e.field() == "/id");
+        const auto same = routes.find("GET", "/co-owners/abc");
+        CHECK(routes.arguments(*same.match, {{"id", "abc"}}, "") == json{{"id", "abc"}});
+    }
+    SUBCASE("POST: the body, with the path's values added") {
+        const auto found = routes.find("POST", "/meetings/m1/resolutions");
+        const auto args = routes.arguments(*found.match, {}, R"({"title":"Budget","majorityRequired":"simple"})");
+        CHECK(args == json{{"meetingId", "m1"}, {"title", "Budget"}, {"majorityRequired", "simple"}});
+        const auto empty = routes.find("POST", "/declaration/rebalance");
+        CHECK(routes.arguments(*empty.match, {}, "") == json::object());
+        CHECK(routes.arguments(*empty.match, {}, " \r\n") == json::object());
+    }
+    SUBCASE("POST: a query string, a contradicting path value, bad JSON and a non-object are refused") {
+        auto e = refusal(routes, "POST", "/meetings/m1/minutes", {{"draft", "true"}}, "{}");
+        CHECK(e.code() == codes::validation_failed);
+        CHECK(e.field() == "/draft");
+        e = refusal(routes, "POST", "/meetings/m1/resolutions", {}, R"({"meetingId":"m2","title":"x","majorityRequired":"simple"})");
+        CHECK(e.field() == "/meetingId");
+        CHECK(refusal(routes, "POST", "/co-owners", {}, "{\"firstName\":").code() == codes::invalid_json);
+        CHECK(refusal(routes, "POST", "/co-owners", {}, "[1,2]").code() == codes::invalid_json);
+        CHECK(refusal(routes, "POST", "/co-owners", {}, "\"text\"").code() == codes::invalid_json);
+        CHECK(refusal(routes, "POST", "/co-owners", {}, std::string(100000, '[') + std::string(100000, ']')).code() ==
+              codes::invalid_json);
+    }
+}
+
+TEST_CASE("rate plans are read from N/min, N/s or N/h") {
+    CHECK(RatePlan::parse("120/min").requests == 120);
+    CHECK(RatePlan::parse("120/min").period_seconds == 60);
+    CHECK(RatePlan::parse("5/s").period_seconds == 1);
+    CHECK(RatePlan::parse("1000/h").period_seconds == 3600);
+    CHECK(RatePlan::parse("off").unlimited());
+    CHECK(RatePlan::parse("0").unlimited());
+    CHECK(RatePlan::parse("30/min").describe() == "30/min");
+    for (const char* bad : {"", "60", "60/day", "-1/min", "x/min", "1.5/min", "60/ min", "60/min/"})
+        CHECK_THROWS_AS(RatePlan::parse(bad), std::invalid_argument);
+}
+
+TEST_CASE("a token bucket per credential: N at once, then one more as time refills it") {
+    RateLimiter limiter(RatePlan::parse("3/min"));
+    CHECK_FALSE(limiter.take("key a", 0));
+    CHECK_FALSE(limiter.take("key a", 0));
+    CHECK_FALSE(limiter.take("key a", 1));
+    const auto wait = limiter.take("key a", 1);
+    REQUIRE(wait);
+    CHECK(*wait == 19);  // one token every 20 s; a third of one came in the first second
+    CHECK_FALSE(limiter.take("key b", 1));  // another key has its own bucket
+    CHECK(limiter.take("key a", 19.9));
+    CHECK_FALSE(limiter.take("key a", 20.1));
+    CHECK(limiter.take("key a", 20.2));
+    CHECK_FALSE(limiter.take("key a", 1000));  // full again, not more than full
+    CHECK_FALSE(limiter.take("key a", 1000));
+    CHECK_FALSE(limiter.take("key a", 1000));
+    CHECK(limiter.take("key a", 1000));
+    RateLimiter unlimited(RatePlan::parse("off"));
+    for (int i = 0; i < 1000; ++i) REQUIRE_FALSE(unlimited.take("key", 0));
+}
+
+TEST_CASE("URLs: scheme, host, port and path") {
+    auto url = parse_url("http://127.0.0.1:8080/api/");
+    REQUIRE(url);
+    CHECK(url->origin() == "http://127.0.0.1:8080");
+    CHECK(url->path == "/api");
+    url = parse_url("HTTPS://Syndic.Example.org/syndic/api");
+    REQUIRE(url);
+    CHECK(url->origin() == "https://syndic.example.org");
+    CHECK(url->port == 443);
+    CHECK(url->path == "/syndic/api");
+    url = parse_url("http://[::1]:9000/api");
+    REQUIRE(url);
+    CHECK(url->authority() == "[::1]:9000");
+    for (const char* bad : {"ftp://x/api", "127.0.0.1:8080/api", "http://", "http://host:99999/api", "http://host/api?x=1", "http://a b/"})
+        CHECK_MESSAGE(!parse_url(bad), bad);
+}
+
+TEST_CASE("Origin and Host: the base URL's, loopback's, and the extras; nothing else") {
+    const AccessPolicy local(*parse_url("http://127.0.0.1:8080/api"), "127.0.0.1", 8080, {"https://app.example.org"}, {"syndic.lan"});
+    for (const char* origin : {"http://127.0.0.1:8080", "http://localhost:8080", "http://[::1]:8080", "https://app.example.org",
+                               "HTTP://LOCALHOST:8080"})
+        CHECK_MESSAGE(local.origin_allowed(origin), origin);
+    for (const char* origin : {"http://evil.example.com", "http://localhost:9999", "https://127.0.0.1:8080", "null", "",
+                               "http://127.0.0.1:8080.evil.com", "http://localhost:8080/path"})
+        CHECK_MESSAGE(!local.origin_allowed(origin), origin);
+    for (const char* host : {"127.0.0.1:8080", "localhost", "localhost:8080", "[::1]:8080", "syndic.lan:8080", "LOCALHOST:8080"})
+        CHECK_MESSAGE(local.host_allowed(host), host);
+    for (const char* host : {"evil.example.com", "evil.example.com:8080", "", "localhost.evil.com", "127.0.0.1@evil"})
+        CHECK_MESSAGE(!local.host_allowed(host), host);
+
+    // Behind a public name, loopback origins are not trusted by default.
+    const AccessPolicy public_server(*parse_url("https://syndic.example.org/api"), "0.0.0.0", 8080, {}, {});
+    CHECK(public_server.origin_allowed("https://syndic.example.org"));
+    CHECK_FALSE(public_server.origin_allowed("http://localhost:8080"));
+    CHECK(public_server.host_allowed("syndic.example.org"));
+    CHECK_FALSE(public_server.host_allowed("203.0.113.7:8080"));
+
+    CHECK_THROWS_AS(AccessPolicy(*parse_url("http://127.0.0.1:8080/api"), "127.0.0.1", 8080, {"app.example.org"}, {}),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(AccessPolicy(*parse_url("http://127.0.0.1:8080/api"), "127.0.0.1", 8080, {"https://x.org/path"}, {}),
+                    std::invalid_argument);
+}
+
+}  // TEST_SUITE
