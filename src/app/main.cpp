@@ -402,14 +402,19 @@ int main(int argc, char** argv) {
                     out[i]["requiredScope"] = infos[i].required_scope;
                     out[i]["adminOnly"] = infos[i].admin_only;
                     out[i]["module"] = infos[i].module;
+                    out[i]["http"] = {{"method", infos[i].http.method}, {"path", infos[i].http.path},
+                                      {"status", infos[i].http.success_status}};
                 }
                 std::cout << out.dump(2) << "\n";
             } else {
                 std::string module;
                 for (const auto& t : registry.tools()) {
                     if (t.module != module) std::cout << (module.empty() ? "" : "\n") << (module = t.module) << "\n";
-                    std::cout << "  " << t.name << std::string(t.name.size() < 24 ? 24 - t.name.size() : 1, ' ')
-                              << t.required_scope << (t.admin_only ? " (admin)" : "") << "  " << t.title << "\n";
+                    const auto pad = [](const std::string& text, std::size_t width) {
+                        return text + std::string(text.size() < width ? width - text.size() : 1, ' ');
+                    };
+                    std::cout << "  " << pad(t.name, 24) << pad(t.required_scope + (t.admin_only ? " (admin)" : ""), 26)
+                              << pad(t.http.method + " " + t.http.path, 36) << t.title << "\n";
                 }
             }
             return 0;

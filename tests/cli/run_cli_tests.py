@@ -46,7 +46,7 @@ with tempfile.TemporaryDirectory() as tmp:
     r = run("--version", env=env)
     check("--version", r.returncode == 0 and r.stdout.startswith("syndic-mcp "), r.stdout)
     r = run("--help", env=env)
-    check("--help lists the sub-commands", r.returncode == 0 and all(s in r.stdout for s in ("serve", "init", "keys", "demo", "tools", "quorum")))
+    check("--help lists the sub-commands", r.returncode == 0 and all(s in r.stdout for s in ("serve", "http", "init", "keys", "demo", "tools", "quorum")))
 
     # serve opens the database only when a call needs it, and never creates one (decisions 9).
     r = run("serve", env=dict(env, SYNDIC_API_KEY="sk_" + "a" * 43),
@@ -109,6 +109,10 @@ with tempfile.TemporaryDirectory() as tmp:
 
     tools = json.loads(run("tools", "--json", env=env).stdout)
     check("tools --json: 24 tools with scopes", len(tools) == 24 and all("requiredScope" in t for t in tools))
+    check("tools --json: each tool's REST route",
+          {t["name"]: (t["http"]["method"], t["http"]["path"]) for t in tools}.get("update_co_owner") == ("PATCH", "/co-owners/{id}"))
+    check("tools: the catalogue shows each route",
+          "PATCH /meetings/{id}" in run("tools", env=env).stdout)
     units_only = run("tools", "--modules", "units", env=env).stdout
     check("tools --modules units", units_only.count("_unit") == 5 and "meeting" not in units_only)
     check("an unknown module is refused", run("tools", "--modules", "spaceships", env=env).returncode != 0)
