@@ -322,8 +322,8 @@ void HttpBridge::Impl::handle_rest(const httplib::Request& req, httplib::Respons
     spend(caller, req);
 
     const bool takes_body = tool.http.method != "GET" && tool.http.method != "DELETE";
-    if (takes_body && req.body.find_first_not_of(" \t\r\n") != std::string::npos &&
-        media_type(req.get_header_value("Content-Type")) != "application/json")
+    const bool has_body = req.body.find_first_not_of(" \t\r\n") != std::string::npos;
+    if (takes_body && (has_body || req.has_header("Content-Type")) && media_type(req.get_header_value("Content-Type")) != "application/json")
         throw Refusal{DomainError(codes::unsupported_media_type, "Send the body as JSON with Content-Type: application/json.")};
     Pairs query(req.params.begin(), req.params.end());
     try {

@@ -51,21 +51,31 @@ std::size_t char_length(const std::string& s, std::size_t i) {
 
 // A TrueType file as a cairo font face, through FreeType (no font configuration involved); the
 // FreeType face lives as long as cairo keeps the font face.
+// FreeType's library object is not thread-safe: creating and freeing faces (minutes written by
+// several HTTP workers at once) take this lock. Recursive, as cairo may free a face while one is
+// being made.
+std::recursive_mutex& freetype_mutex() {
+    static std::recursive_mutex mutex;
+    return mutex;
+}
+
 cairo_font_face_t* load_font(const char* file) {
     static FT_Library library = [] {
         FT_Library l = nullptr;
         if (FT_Init_FreeType(&l) != 0) throw std::runtime_error("FreeType could not start");
         return l;
     }();
-    static std::mutex mutex;  // FreeType's library object is not thread-safe
-    std::lock_guard lock(mutex);
+    std::lock_guard lock(freetype_mutex());
     if (!std::filesystem::exists(file))
         throw std::runtime_error(std::string("font missing: ") + file + " (install fonts-dejavu-core)");
     FT_Face face = nullptr;
     if (FT_New_Face(library, file, 0, &face) != 0) throw std::runtime_error(std::string("cannot read the font ") + file);
     cairo_font_face_t* font = cairo_ft_font_face_create_for_ft_face(face, 0);
     static const cairo_user_data_key_t key{};
-    if (cairo_font_face_set_user_data(font, &key, face, [](void* f) { FT_Done_Face(static_cast<FT_Face>(f)); }) !=
+    if (cairo_font_face_set_user_data(font, &key, face, [](void* f) {
+            std::lock_guard done(freetype_mutex());
+            FT_Done_Face(static_cast<FT_Face>(f));
+        }) !=
         CAIRO_STATUS_SUCCESS) {
         cairo_font_face_destroy(font);
         FT_Done_Face(face);
