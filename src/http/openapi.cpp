@@ -237,6 +237,9 @@ ojson tool_operation(const ToolInfo& info, const json& doc) {
     const auto is_required = [&](const std::string& name) {
         return std::find(required.begin(), required.end(), name) != required.end();
     };
+    const auto is_in_path = [&](const std::string& name) {
+        return std::find(in_path.begin(), in_path.end(), name) != in_path.end();
+    };
     ojson parameters = ojson::array();
     const auto parameter = [&](const std::string& name, const char* where, bool needed) {
         ojson p = {{"name", name}, {"in", where}, {"required", needed}};
@@ -248,7 +251,7 @@ ojson tool_operation(const ToolInfo& info, const json& doc) {
     for (const auto& name : in_path) parameter(name, "path", true);
     if (!has_body)
         for (const auto& [name, schema] : properties.items())
-            if (std::find(in_path.begin(), in_path.end(), name) == in_path.end()) parameter(name, "query", is_required(name));
+            if (!is_in_path(name)) parameter(name, "query", is_required(name));
     if (!parameters.empty()) op["parameters"] = std::move(parameters);
 
     if (has_body) {
@@ -256,14 +259,12 @@ ojson tool_operation(const ToolInfo& info, const json& doc) {
         json body_required = json::array();
         for (const auto& name : in_path) body["properties"].erase(name);
         for (const auto& name : required)
-            if (std::find(in_path.begin(), in_path.end(), name) == in_path.end()) body_required.push_back(name);
+            if (!is_in_path(name)) body_required.push_back(name);
         if (body_required.empty()) body.erase("required");
         else body["required"] = body_required;
         std::string what = "The arguments of `" + info.name + "` as a JSON object";
-        for (std::size_t i = 0; i < in_path.size(); ++i)
-            what += (i == 0 ? ", except " : i + 1 == in_path.size() ? " and " : ", ") + ("`" + in_path[i] + "`");
-        if (!in_path.empty()) what += ", which the path gives";
-        what += body_required.empty() ? "; nothing is required, so the body may be left out." : ".";
+        if (!in_path.empty()) what += ", except " + code_list(in_path) + ", which the path gives";
+        what += body_required.empty() ? "; nothing in it is required, so it may be left out." : ".";
         op["requestBody"] = {{"description", what},
                              {"required", !body_required.empty()},
                              {"content", {{"application/json", {{"schema", body}}}}}};
