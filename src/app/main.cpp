@@ -1,5 +1,5 @@
 // syndic-mcp's command line (decisions 1): serve (MCP on stdio, the default), init, keys, demo,
-// tools. Wires the layers together; holds no rule of its own.
+// tools, openapi. Wires the layers together; holds no rule of its own.
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 #include <spdlog/sinks/basic_file_sink.h>
@@ -23,6 +23,7 @@
 #include "app/demo.hpp"
 #include "core/error.hpp"
 #include "core/fraction.hpp"
+#include "http/openapi.hpp"
 #include "auth/credentials.hpp"
 #include "http/bridge.hpp"
 #include "jsonrpc/dispatcher.hpp"
@@ -278,6 +279,11 @@ int main(int argc, char** argv) {
     tools_cmd->add_flag("--json", tools_json, "print the tools/list descriptors with scopes");
     tools_cmd->add_option("--modules", modules, "only these modules, comma-separated");
 
+    std::string openapi_base_url = "http://127.0.0.1:8080/api";
+    auto* openapi_cmd = app.add_subcommand("openapi", "Print the OpenAPI 3.1 document of the HTTP bridge's REST routes (no database needed)");
+    openapi_cmd->add_option("--base-url", openapi_base_url, "the URL the bridge is served at")->capture_default_str();
+    openapi_cmd->add_option("--modules", modules, "only these modules, comma-separated");
+
     std::string quorum_syndicate;
     std::optional<double> quorum_percent;
     auto* quorum_cmd = app.add_subcommand(
@@ -417,6 +423,11 @@ int main(int argc, char** argv) {
                               << pad(t.http.method + " " + t.http.path, 36) << t.title << "\n";
                 }
             }
+            return 0;
+        }
+        if (openapi_cmd->parsed()) {
+            ToolRegistry registry(all_tool_handlers(), split_list(modules));
+            std::cout << openapi_document(registry, openapi_base_url).dump(2) << "\n";
             return 0;
         }
         return serve(common, api_key, modules, page_size);

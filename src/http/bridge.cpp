@@ -18,6 +18,7 @@
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "http/access_policy.hpp"
+#include "http/openapi.hpp"
 #include "http/rest_routes.hpp"
 #include "jsonrpc/dispatcher.hpp"
 #include "mcp/server.hpp"
@@ -124,6 +125,7 @@ struct HttpBridge::Impl {
     RateLimiter limiter;
     Url base;
     std::optional<AccessPolicy> policy;
+    std::string openapi_text;  // the document, made once for the base URL
     httplib::Server server;
     std::shared_ptr<spdlog::logger> access_log;
     const std::chrono::steady_clock::time_point epoch = std::chrono::steady_clock::now();
@@ -230,6 +232,14 @@ void HttpBridge::Impl::handle(const httplib::Request& req, httplib::Response& re
             return;
         }
         if (is_mcp) return handle_mcp(req, res, message);
+        if (path == "/openapi.json") {
+            if (req.method != "GET")
+                throw Refusal{DomainError(codes::method_not_allowed, "The OpenAPI document answers GET only."),
+                              {{"Allow", "GET, OPTIONS"}}};
+            spend(std::nullopt, req);
+            res.set_content(openapi_text, "application/json");
+            return;
+        }
         handle_rest(req, res, path);
     } catch (const Refusal& r) {
         for (const auto& [name, value] : r.headers) res.set_header(name, value);
@@ -423,6 +433,7 @@ std::string HttpBridge::bind() {
     impl_->base = *url;
     impl_->policy.emplace(*url, o.listen_host, port, o.allowed_origins, o.allowed_hosts);
     while (!base_url.empty() && base_url.back() == '/') base_url.pop_back();
+    impl_->openapi_text = openapi_document(impl_->registry, base_url).dump(2);
     return base_url;
 }
 

@@ -48,6 +48,20 @@ with tempfile.TemporaryDirectory() as tmp:
     r = run("--help", env=env)
     check("--help lists the sub-commands", r.returncode == 0 and all(s in r.stdout for s in ("serve", "http", "init", "keys", "demo", "tools", "quorum")))
 
+    # openapi prints the REST routes' OpenAPI document without any database.
+    check("--help lists openapi", "openapi" in r.stdout)
+    r = run("openapi", env=env)
+    document = json.loads(r.stdout) if r.returncode == 0 else {}
+    check("openapi prints an OpenAPI 3.1 document", document.get("openapi") == "3.1.0", r.stderr)
+    check("...for http://127.0.0.1:8080/api by default", document.get("servers", [{}])[0].get("url") == "http://127.0.0.1:8080"
+          and "/api/co-owners/{id}" in document.get("paths", {}))
+    check("...without creating a database", not os.path.exists(db))
+    r = run("openapi", "--base-url", "https://example.org/syndic/api", "--modules", "units", env=env)
+    paths = json.loads(r.stdout)["paths"] if r.returncode == 0 else {}
+    check("openapi --base-url --modules", "/syndic/api/units/{id}" in paths and not any("co-owners" in p for p in paths), r.stderr)
+    r = run("openapi", "--base-url", "127.0.0.1:8080/api", env=env)
+    check("openapi refuses a base URL without scheme", r.returncode == 1 and "base URL" in r.stderr and r.stdout == "", r.stderr)
+
     # serve opens the database only when a call needs it, and never creates one (decisions 9).
     r = run("serve", env=dict(env, SYNDIC_API_KEY="sk_" + "a" * 43),
             stdin='{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n'
