@@ -121,7 +121,7 @@ def fetch(addr, method, path, body=None, headers=None, key=None, content_type="a
     hdrs = {}
     if key:
         hdrs["Authorization"] = f"Bearer {key}"
-    if body is not None and not isinstance(body, (bytes, str)):
+    if body is not None and not isinstance(body, (bytes, str)) and not hasattr(body, "__next__"):
         body = json.dumps(body)
     if isinstance(body, str):
         body = body.encode()
@@ -142,6 +142,21 @@ def fetch(addr, method, path, body=None, headers=None, key=None, content_type="a
         return Response(0, {}, repr(e).encode())
     finally:
         conn.close()
+
+
+def raw_exchange(addr, data):
+    """Sends `data` (a whole HTTP/1.1 request, as bytes) on a fresh connection; the Response."""
+    sock = socket.create_connection(addr, timeout=REQUEST_TIMEOUT)
+    try:
+        sock.sendall(data)
+        resp = http.client.HTTPResponse(sock)
+        resp.begin()
+        body = resp.read()
+        return Response(resp.status, {k.lower(): v for k, v in resp.getheaders()}, body)
+    except (OSError, http.client.HTTPException) as e:
+        return Response(0, {}, repr(e).encode())
+    finally:
+        sock.close()
 
 
 def error_of(r):
@@ -333,7 +348,7 @@ def all_co_owners(server, key, search):
 def test_command_line(tmp, db):
     section("command line")
     r = cli("http", "--help")
-    options = ("--listen", "--base-url", "--allow-origin", "--allow-host", "--rate-limit", "--workers", "--db")
+    options = ("--listen", "--base-url", "--allow-origin", "--allow-host", "--rate-limit", "--workers")
     check("http --help lists its options", r.returncode == 0 and all(o in r.stdout for o in options),
           f"status {r.returncode}, missing {[o for o in options if o not in r.stdout]}")
 
@@ -430,6 +445,9 @@ def test_mcp(s, k):
     check("...WWW-Authenticate names insufficient_scope and write:co-owners",
           www.startswith("Bearer") and 'error="insufficient_scope"' in www and 'scope="write:co-owners"' in www, www)
 
+    r = s.mcp(tool("delete_co_owner", {"id": "someone"}, id_=16), key=k["member"])
+    check("tools/call delete_co_owner by a member: JSON-RPC error ADMIN_REQUIRED (status 200 or 403)",
+          r.status in (200, 403) and rpc_error(r).get("message") == "ADMIN_REQUIRED" and r.json.get("id") == 16, str(r))
     r = s.mcp(tool("get_unit", {"id": "no-such-unit"}, id_=11), key=k["admin"])
     expect_rpc_error("tools/call failing (UNIT_NOT_FOUND): 200 with a JSON-RPC error", r, 200, "UNIT_NOT_FOUND", id_=11)
     check("...with data.detail", isinstance(rpc_error(r).get("data", {}).get("detail"), str), str(r))
@@ -672,6 +690,16 @@ def test_co_owners(s, k, demo):
     after = s.rest("GET", "/co-owners?search=Intrus", key=a)
     check("...and nothing was created", before.status == after.status == 200
           and after.json["pagination"]["total"] == before.json["pagination"]["total"] == 0, str(after))
+    def chunks():
+        yield b'{"firstName": "Chantal", '
+        yield ('"lastName": "Par-Morceaux", "unitId": "' + unit["id"] + '"}').encode()
+    r = fetch(s.addr, "POST", s.prefix + "/co-owners", chunks(), None, a)  # http.client sends it chunked
+    ok = expect("POST /co-owners with a chunked body (Transfer-Encoding: chunked): 201", r, 201)
+    check("...read whole", ok and r.json.get("lastName") == "Par-Morceaux", str(r))
+    r = s.rest("GET", f"/co-owners?unitId={demo['units']['301']['id']}", key=a)
+    check("GET /co-owners?unitId=<unit 301>: a string filter from the query string",
+          r.status == 200 and r.json["data"] and all(c["unitNumber"] == "301" for c in r.json["data"]), str(r))
+
     r = s.rest("POST", "/co-owners/bulk", {"coOwners": [{"firstName": f"P{i}", "lastName": "Trop", "unitId": unit["id"]}
                                                         for i in range(501)]}, key=a)
     expect("POST /co-owners/bulk with 501 rows: 422 BULK_LIMIT_EXCEEDED", r, 422, "BULK_LIMIT_EXCEEDED")
@@ -710,12 +738,21 @@ def test_units(s, k, demo):
               and r.json.get("floor") == -2, str(r))
         r = s.rest("POST", "/units", {"number": "r-9", "type": "storage"}, key=a)
         expect("POST /units with a number in use: 409 DUPLICATE_UNIT_NUMBER", r, 409, "DUPLICATE_UNIT_NUMBER")
+        r = s.rest("DELETE", f"/units/{uid}?force=true", key=a)
+        expect("DELETE /units/{id}?force=true (unknown argument): 400 VALIDATION_FAILED", r, 400, "VALIDATION_FAILED")
+        r = s.rest("GET", f"/units/{uid}", key=a)
+        check("...the unit is still there", r.status == 200 and not r.json.get("deletedAt"), str(r))
         r = s.rest("DELETE", f"/units/{uid}", key=a)
         ok = expect("DELETE /units/{id}: 200", r, 200)
         check("...the result is the unit with deletedAt", ok and r.json.get("deletedAt"), str(r))
         r = s.rest("GET", "/units?search=R-9", key=a)
         check("...a later GET /units no longer lists it", r.status == 200 and r.json["pagination"]["total"] == 0, str(r))
 
+    u101 = demo["units"]["101"]
+    r = s.rest("GET", f"/units/{u101['id']}?includeLinked=true", key=a)
+    m = s.mcp(tool("get_unit", {"id": u101["id"], "includeLinked": True}), key=a)
+    check("GET /units/{id} answers the same object as the MCP structuredContent of get_unit",
+          r.status == 200 and m.status == 200 and r.json == result_of(m).get("structuredContent"), f"{r} / {m}")
     r = s.rest("GET", "/units/no-such-unit", key=a)
     expect("GET /units/{unknown}: 404 UNIT_NOT_FOUND", r, 404, "UNIT_NOT_FOUND")
     r = s.rest("DELETE", f"/units/{demo['units']['101']['id']}", key=a)
@@ -749,6 +786,10 @@ def test_units(s, k, demo):
           r.status == 200 and close(r.json.get("sum"), 100) and r.json.get("dryRun") is False, str(r))
     r = s.rest("GET", "/declaration/fraction-sum", key=a)
     check("...a later GET: sum 100", r.status == 200 and close(r.json.get("sum"), 100), str(r))
+    r = raw_exchange(s.addr, (f"POST {s.prefix}/declaration/rebalance HTTP/1.1\r\nHost: {s.hostport}\r\n"
+                              f"Authorization: Bearer {a}\r\nConnection: close\r\n\r\n").encode())
+    check("POST /declaration/rebalance with no body and no Content-Length (curl -X POST): 200",
+          r.status == 200 and r.json.get("dryRun") is False, str(r))
     r = s.rest("POST", "/declaration/rebalance", {}, key=k["reader"])
     ok = expect("POST /declaration/rebalance with a read-only key: 403 INSUFFICIENT_SCOPE", r, 403, "INSUFFICIENT_SCOPE")
     check("...requiredScope write:declaration", ok and error_of(r).get("requiredScope") == "write:declaration", str(r))
@@ -994,9 +1035,12 @@ def test_with_stdio(s, k, demo, db):
         except OSError as e:
             stdio_err.append(repr(e))
 
+    times = {"stdio": [], "http": []}
+
     def read():
         for raw in serve.stdout:
             stdio_answers.append(json.loads(raw))
+            times["stdio"].append(time.monotonic())
 
     def drain():
         for raw in serve.stderr:
@@ -1010,6 +1054,7 @@ def test_with_stdio(s, k, demo, db):
         for i in range(40):
             r = s.rest("POST", "/co-owners", {"firstName": f"H{t}N{i}", "lastName": "Http-Mixte", "unitId": unit}, key=k["member"])
             with lock:
+                times["http"].append(time.monotonic())
                 (http_acked.append(r.json["id"]) if r.status == 201 else http_problems.append(str(r)))
             if i % 8 == 0:
                 p = s.rest("PATCH", f"/units/{unit}", {"bedrooms": 2 + i % 3}, key=k["member"])
@@ -1029,6 +1074,10 @@ def test_with_stdio(s, k, demo, db):
         serve.kill()
         serve.wait()
     errors = [a for a in stdio_answers if "error" in a]
+    overlap = (times["stdio"] and times["http"] and min(times["stdio"]) < max(times["http"])
+               and min(times["http"]) < max(times["stdio"]))
+    check("(the stdio and HTTP writes overlapped in time)", overlap,
+          "the test did not make them concurrent: the rest of this group proves less than it says")
     check(f"stdio: {rows} create_co_owner answered, no error", len(stdio_answers) == rows and not errors,
           f"{len(stdio_answers)} answers, errors {errors[:2]} {stdio_err[:2]}")
     check("stdio server exits 0 at end of input", serve.returncode == 0, f"status {serve.returncode}")
@@ -1070,6 +1119,27 @@ def test_rate_limit(db, k):
     r = s.mcp(rpc("tools/list", id_=6))
     check("the sixth without credentials: 429 with Retry-After",
           r.status == 429 and (r.header("retry-after") or "").isdigit(), str(r))
+
+    # 14 requests so far, 429s included: one access-log line each.
+    access = r"(GET|POST) /api/(units|mcp) (200|429) \d+(\.\d+)?ms key=\S+"
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and sum(bool(re.search(access, x)) for x in s.lines) < 14:
+        time.sleep(0.1)
+    logged = [x for x in s.lines if re.search(access, x)]
+    check("access log: one line per request, 429s included (14)", len(logged) == 14,
+          f"{len(logged)} lines: {logged[-3:]}")
+    check("...the 429s are logged as such", sum(" 429 " in x for x in logged) == 3, str(logged))
+
+    t = start("bridge with --rate-limit 1/s", k["db"], "--rate-limit", "1/s")
+    if t:
+        first = t.rest("GET", "/units", key=k["admin"])
+        second = t.rest("GET", "/units", key=k["admin"])
+        check("1/s: a request, then at once another: 200 then 429 with Retry-After: 1",
+              first.status == 200 and second.status == 429 and second.header("retry-after") == "1", f"{first} / {second}")
+        time.sleep(1.2)
+        r = t.rest("GET", "/units", key=k["admin"])
+        expect("...after Retry-After seconds, the bucket has refilled: 200", r, 200)
+        check("bridge with --rate-limit 1/s: SIGTERM, exit status 0", t.stop() == 0, t.stderr_text()[-300:])
     return s
 
 
@@ -1079,7 +1149,7 @@ def test_base_url_and_allow_lists(db, k):
     base = "https://syndic.example.org/api"
     s = start("bridge with its own base URL", db, "--base-url", base, "--allow-origin", "https://app.example.org",
               "--allow-origin", "https://board.example.org", "--allow-host", "alias.example.org",
-              "--modules", "units", listen=f"127.0.0.1:{port}", connect_port=port)
+              "--modules", "units", "--rate-limit", "1000/h", listen=f"127.0.0.1:{port}", connect_port=port)
     if not s:
         return None
     check("the serving line shows the given base URL", s.base == base, s.base)
