@@ -108,7 +108,7 @@ def run_scenario(url, scenario, tmp, env):
     except subprocess.TimeoutExpired:
         print(f"{scenario}: no verdict after {SCENARIO_TIMEOUT} s", flush=True)
         return False
-    output = (r.stdout + r.stderr).strip()
+    output = re.sub(r"\x1b\[[0-9;]*m", "", r.stdout + r.stderr).strip()  # plain text in meson's logs
     print("\n".join("    " + line for line in output.splitlines()), flush=True)
     print(f"    ({scenario}: exit status {r.returncode}, {time.monotonic() - started:.1f} s)", flush=True)
     return r.returncode == 0
