@@ -358,12 +358,6 @@ void HttpBridge::Impl::configure() {
     server.set_keep_alive_timeout(2);
     server.set_read_timeout(10);
     server.set_write_timeout(10);
-    server.set_pre_routing_handler([](const httplib::Request&, httplib::Response&) {
-        note.start = std::chrono::steady_clock::now();
-        note.started = true;
-        note.key_id.clear();
-        return httplib::Server::HandlerResponse::Unhandled;
-    });
     const auto handler = [this](const httplib::Request& req, httplib::Response& res) {
         try {
             handle(req, res);
@@ -382,6 +376,20 @@ void HttpBridge::Impl::configure() {
             res.set_content(dump(rest_error_body(error)), "application/json");
         }
     };
+    // A POST, PUT, PATCH or DELETE with neither Content-Length nor chunked encoding has an empty
+    // body (RFC 9112, 6.3), but this version of the library would read it until the client hangs
+    // up: such a request is answered here, before the library looks for a body.
+    server.set_pre_routing_handler([handler](const httplib::Request& req, httplib::Response& res) {
+        note.start = std::chrono::steady_clock::now();
+        note.started = true;
+        note.key_id.clear();
+        const bool may_have_body = req.method == "POST" || req.method == "PUT" || req.method == "PATCH" || req.method == "DELETE";
+        if (may_have_body && !req.has_header("Content-Length") && !req.has_header("Transfer-Encoding")) {
+            handler(req, res);
+            return httplib::Server::HandlerResponse::Handled;
+        }
+        return httplib::Server::HandlerResponse::Unhandled;
+    });
     const std::string any = ".*";
     server.Get(any, handler);
     server.Post(any, handler);
