@@ -17,6 +17,8 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <atomic>
+#include <chrono>
 #include <sstream>
 #include <thread>
 
@@ -157,30 +159,44 @@ int serve_http(const Common& common, http::BridgeOptions options, const std::str
     options.db_path = common.db_path;
     Database::open(options.db_path);  // migrates once, before the workers open their own connections
 
-    // SIGTERM and SIGINT are taken by one thread that stops the server; every other thread,
-    // the workers included, is started with them blocked.
-    sigset_t stop_signals;
+    // SIGTERM and SIGINT are taken by one thread that stops the server; every other thread, the
+    // workers included, is started with them blocked. SIGUSR1 only wakes that thread when the
+    // server ends on its own.
+    sigset_t stop_signals, wake_signal;
     sigemptyset(&stop_signals);
     sigaddset(&stop_signals, SIGTERM);
     sigaddset(&stop_signals, SIGINT);
-    pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+    sigemptyset(&wake_signal);
+    sigaddset(&wake_signal, SIGUSR1);
+    sigset_t waited = stop_signals;
+    sigaddset(&waited, SIGUSR1);
+    pthread_sigmask(SIG_BLOCK, &waited, nullptr);
     ::signal(SIGPIPE, SIG_IGN);  // a client that hangs up is the library's to handle, not a crash
 
     ToolRegistry registry(all_tool_handlers(), split_list(modules));
     SystemClock clock;
     http::HttpBridge bridge(registry, clock, std::move(options));
     const auto base_url = bridge.bind();
+    std::atomic<bool> finished{false};
     std::thread watcher([&] {
         int signal_number = 0;
-        sigwait(&stop_signals, &signal_number);
-        spdlog::info("signal {}: finishing the requests in flight, then stopping", signal_number);
-        bridge.stop();
+        sigwait(&waited, &signal_number);
+        if (signal_number == SIGUSR1) return;
+        // A second Ctrl-C or SIGTERM ends the process at once, as users expect of a stuck stop.
+        pthread_sigmask(SIG_UNBLOCK, &stop_signals, nullptr);
+        spdlog::info("signal {}: finishing the requests already accepted, then stopping", signal_number);
+        // stop() is lost if it comes before the server runs: repeat it until run() returns.
+        while (!finished) {
+            bridge.stop();
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
     });
     std::cerr << "syndic-mcp: HTTP bridge serving " << base_url << " (MCP endpoint " << base_url << "/mcp, REST routes under "
               << base_url << "/, OpenAPI at " << base_url << "/openapi.json); database " << common.db_path
               << "; stop with Ctrl-C or SIGTERM" << std::endl;
     bridge.run();
-    pthread_kill(watcher.native_handle(), SIGTERM);  // wakes the watcher if run() ended on its own
+    finished = true;
+    pthread_kill(watcher.native_handle(), SIGUSR1);  // wakes the watcher if no signal came
     watcher.join();
     spdlog::info("HTTP bridge stopped");
     return 0;

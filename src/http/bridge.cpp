@@ -8,7 +8,10 @@
 #include <SQLiteCpp/Exception.h>
 #include <sqlite3.h>
 
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -105,6 +108,71 @@ bool calls_a_tool(const json& message) {
     return is_call(message);
 }
 
+// Text for a log line: control characters (a decoded %0A in a path) shown as \xHH, so no request
+// can forge a line; cut at `limit` bytes.
+std::string printable(std::string_view text, std::size_t limit = 300) {
+    std::string out;
+    for (unsigned char c : text.substr(0, limit)) {
+        if (c < 0x20 || c == 0x7f) {
+            static constexpr char hex[] = "0123456789abcdef";
+            out += "\\x";
+            out += hex[c >> 4];
+            out += hex[c & 0xf];
+        } else {
+            out += static_cast<char>(c);
+        }
+    }
+    return out;
+}
+
+// The workers: threads taking accepted connections from a queue, as the library's own pool does,
+// but counting the connections still waiting, so a stop can let them drain first.
+class WorkerPool : public httplib::TaskQueue {
+public:
+    WorkerPool(std::size_t threads, std::atomic<std::size_t>& waiting) : waiting_(waiting) {
+        for (std::size_t i = 0; i < threads; ++i) threads_.emplace_back([this] { work(); });
+    }
+    void enqueue(std::function<void()> job) override {
+        {
+            std::lock_guard lock(mutex_);
+            jobs_.push_back(std::move(job));
+            ++waiting_;
+        }
+        ready_.notify_one();
+    }
+    void shutdown() override {
+        {
+            std::lock_guard lock(mutex_);
+            stopping_ = true;
+        }
+        ready_.notify_all();
+        for (auto& t : threads_) t.join();
+    }
+
+private:
+    void work() {
+        for (;;) {
+            std::function<void()> job;
+            {
+                std::unique_lock lock(mutex_);
+                ready_.wait(lock, [&] { return stopping_ || !jobs_.empty(); });
+                if (jobs_.empty()) return;  // stopping, and nothing left
+                job = std::move(jobs_.front());
+                jobs_.pop_front();
+                --waiting_;
+            }
+            job();
+        }
+    }
+
+    std::atomic<std::size_t>& waiting_;
+    std::mutex mutex_;
+    std::condition_variable ready_;
+    std::deque<std::function<void()>> jobs_;
+    bool stopping_ = false;
+    std::vector<std::thread> threads_;
+};
+
 }  // namespace
 
 struct HttpBridge::Impl {
@@ -132,35 +200,42 @@ struct HttpBridge::Impl {
 
     std::mutex workers_mutex;
     std::map<std::thread::id, std::unique_ptr<Worker>> workers;
+    std::atomic<std::size_t> waiting_connections{0};  // accepted, not yet taken by a worker
+    std::atomic<bool> draining{false};
 
     Worker& worker();
     void configure();
     void handle(const httplib::Request& req, httplib::Response& res);
-    void handle_mcp(const httplib::Request& req, httplib::Response& res, json& message);
-    void handle_rest(const httplib::Request& req, httplib::Response& res, const std::string& path);
+    void handle_mcp(const httplib::Request& req, httplib::Response& res, json& message, const std::optional<CallerContext>& caller);
+    void handle_rest(const httplib::Request& req, httplib::Response& res, const std::string& path,
+                     const std::optional<CallerContext>& caller);
+    void read_body_then_handle(const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& reader);
     std::optional<CallerContext> authenticate(const httplib::Request& req, Worker& w);
     void spend(const std::optional<CallerContext>& caller, const httplib::Request& req);
     void allow_cors(const httplib::Request& req, httplib::Response& res);
 };
 
 HttpBridge::Impl::Worker& HttpBridge::Impl::worker() {
-    std::lock_guard lock(workers_mutex);
-    auto& w = workers[std::this_thread::get_id()];
-    if (!w) {
-        w = std::make_unique<Worker>();
-        w->db = Database::open(options.db_path);
-        McpOptions mcp_options;
-        mcp_options.tools_page_size = options.tools_page_size;
-        mcp_options.caller = [self = w.get()] {
-            if (!self->caller) throw DomainError(codes::not_authenticated, "No credentials: send Authorization: Bearer <API key>.");
-            return *self->caller;
-        };
-        w->mcp = std::make_unique<McpServer>(
-            registry, [self = w.get()]() -> Database& { return *self->db; }, clock, std::move(mcp_options),
-            [](const std::string&) {});  // progress needs a stream; JSON answers carry none
-        w->mcp->attach(w->dispatcher);
+    const auto thread = std::this_thread::get_id();
+    {
+        std::lock_guard lock(workers_mutex);
+        if (const auto it = workers.find(thread); it != workers.end()) return *it->second;
     }
-    return *w;
+    // Built whole before it is kept: a failed open leaves nothing half-made behind.
+    auto w = std::make_unique<Worker>();
+    w->db = Database::open(options.db_path);
+    McpOptions mcp_options;
+    mcp_options.tools_page_size = options.tools_page_size;
+    mcp_options.caller = [self = w.get()] {
+        if (!self->caller) throw DomainError(codes::not_authenticated, "No credentials: send Authorization: Bearer <API key>.");
+        return *self->caller;
+    };
+    w->mcp = std::make_unique<McpServer>(
+        registry, [self = w.get()]() -> Database& { return *self->db; }, clock, std::move(mcp_options),
+        [](const std::string&) {});  // progress needs a stream; JSON answers carry none
+    w->mcp->attach(w->dispatcher);
+    std::lock_guard lock(workers_mutex);
+    return *(workers[thread] = std::move(w));
 }
 
 // The caller a Bearer credential stands for; nullopt without one. A credential that is there but
@@ -204,44 +279,9 @@ void HttpBridge::Impl::handle(const httplib::Request& req, httplib::Response& re
     const bool under_base = req.path.rfind(base_path + "/", 0) == 0;
     const std::string path = under_base ? req.path.substr(base_path.size()) : req.path;
     const bool is_mcp = under_base && path == "/mcp";
+    const std::string method = req.method == "HEAD" ? "GET" : req.method;  // the library drops HEAD's body
     json message;  // the JSON-RPC message, once parsed
-    try {
-        if (!policy->host_allowed(req.get_header_value("Host")))
-            throw Refusal{DomainError(codes::host_not_allowed,
-                                      "The Host header names a host this server does not answer for (see --allow-host).")};
-        if (req.has_header("Origin") && !policy->origin_allowed(req.get_header_value("Origin")))
-            throw Refusal{DomainError(codes::origin_not_allowed,
-                                      "Requests from the origin " + req.get_header_value("Origin").substr(0, 200) +
-                                          " are not allowed (see --allow-origin).")};
-        allow_cors(req, res);
-        if (!under_base)
-            throw Refusal{DomainError(codes::route_not_found, "Nothing is served here; the API is under " + base.path + "/.")};
-
-        if (req.method == "OPTIONS") {  // a CORS preflight
-            std::vector<std::string> methods;
-            if (is_mcp) methods = {"POST"};
-            else if (path == "/openapi.json") methods = {"GET"};
-            else methods = routes.find("OPTIONS", path).allowed;
-            if (methods.empty()) throw Refusal{DomainError(codes::route_not_found, "No route " + path + ".")};
-            methods.push_back("OPTIONS");
-            res.status = 204;
-            res.set_header("Allow", joined(methods));
-            res.set_header("Access-Control-Allow-Methods", joined(methods));
-            res.set_header("Access-Control-Allow-Headers", cors_allowed_headers);
-            res.set_header("Access-Control-Max-Age", "600");
-            return;
-        }
-        if (is_mcp) return handle_mcp(req, res, message);
-        if (path == "/openapi.json") {
-            if (req.method != "GET")
-                throw Refusal{DomainError(codes::method_not_allowed, "The OpenAPI document answers GET only."),
-                              {{"Allow", "GET, OPTIONS"}}};
-            spend(std::nullopt, req);
-            res.set_content(openapi_text, "application/json");
-            return;
-        }
-        handle_rest(req, res, path);
-    } catch (const Refusal& r) {
+    const auto refuse = [&](const Refusal& r) {
         for (const auto& [name, value] : r.headers) res.set_header(name, value);
         if (r.error.code() == codes::insufficient_scope)
             for (const auto& [key, value] : r.error.figures())
@@ -252,17 +292,114 @@ void HttpBridge::Impl::handle(const httplib::Request& req, httplib::Response& re
             res.set_header("WWW-Authenticate", realm);
         res.status = http_status(r.error.code());
         if (is_mcp) {
+            // Refused before the message was read (credentials, budget): echo its id if it has one.
+            if (message.is_null() && req.body.size() < 65536 &&
+                json_nesting_depth(req.body, jsonrpc::Dispatcher::max_depth) <= jsonrpc::Dispatcher::max_depth)
+                message = json::parse(req.body, nullptr, false);
             const std::string text = r.jsonrpc_code == jsonrpc::parse_error ? "Parse error" : r.error.code();
             res.set_content(dump(jsonrpc::Dispatcher::error_response(message_id(message), r.jsonrpc_code, text, error_data(r.error))),
                             "application/json");
         } else {
             res.set_content(dump(rest_error_body(r.error)), "application/json");
         }
+    };
+    try {
+        if (!policy->host_allowed(req.get_header_value("Host")))
+            throw Refusal{DomainError(codes::host_not_allowed,
+                                      "The Host header names a host this server does not answer for (see --allow-host).")};
+        if (req.has_header("Origin") && !policy->origin_allowed(req.get_header_value("Origin")))
+            throw Refusal{DomainError(codes::origin_not_allowed,
+                                      "Requests from the origin " + printable(req.get_header_value("Origin"), 200) +
+                                          " are not allowed (see --allow-origin).")};
+        allow_cors(req, res);
+        // Credentials first, so every request counts against a budget: the key's, or the
+        // client address's when there is none (or a wrong one).
+        auto& w = worker();
+        std::optional<CallerContext> caller;
+        try {
+            caller = authenticate(req, w);
+        } catch (const Refusal&) {
+            spend(std::nullopt, req);
+            throw;
+        }
+        spend(caller, req);
+
+        if (!under_base)
+            throw Refusal{DomainError(codes::route_not_found, "Nothing is served here; the API is under " + base.path + "/.")};
+        if (method == "OPTIONS") {  // a CORS preflight
+            std::vector<std::string> methods;
+            if (is_mcp) methods = {"POST"};
+            else if (path == "/openapi.json") methods = {"GET"};
+            else methods = routes.find("OPTIONS", path).allowed;
+            if (methods.empty()) throw Refusal{DomainError(codes::route_not_found, "No route " + printable(path, 200) + ".")};
+            methods.push_back("OPTIONS");
+            res.status = 204;
+            res.set_header("Allow", joined(methods));
+            res.set_header("Access-Control-Allow-Methods", joined(methods));
+            res.set_header("Access-Control-Allow-Headers", cors_allowed_headers);
+            res.set_header("Access-Control-Max-Age", "600");
+            return;
+        }
+        if (is_mcp) return handle_mcp(req, res, message, caller);
+        if (path == "/openapi.json") {
+            if (method != "GET")
+                throw Refusal{DomainError(codes::method_not_allowed, "The OpenAPI document answers GET only."),
+                              {{"Allow", "GET, OPTIONS"}}};
+            res.set_content(openapi_text, "application/json");
+            return;
+        }
+        handle_rest(req, res, path, caller);
+    } catch (const Refusal& r) {
+        refuse(r);
+    } catch (const SQLite::Exception& e) {
+        const bool busy = e.getErrorCode() == SQLITE_BUSY || e.getErrorCode() == SQLITE_LOCKED;
+        spdlog::error("{} {} failed in the database: {}", printable(req.method, 20), printable(req.path), e.what());
+        refuse(busy ? Refusal{DomainError(codes::server_busy, "The database is busy; retry shortly."), {{"Retry-After", "1"}},
+                              jsonrpc::internal_error}
+                    : Refusal{DomainError(codes::internal_error, "The server failed unexpectedly; the details are in its log."),
+                              {}, jsonrpc::internal_error});
+    } catch (const std::exception& e) {
+        spdlog::error("{} {} failed: {}", printable(req.method, 20), printable(req.path), e.what());
+        refuse(Refusal{DomainError(codes::internal_error, "The server failed unexpectedly; the details are in its log."), {},
+                       jsonrpc::internal_error});
     }
 }
 
-void HttpBridge::Impl::handle_mcp(const httplib::Request& req, httplib::Response& res, json& message) {
-    if (req.method != "POST")
+// A POST, PUT, PATCH or DELETE: its body read here, whatever its framing (Content-Length,
+// chunked, compressed), and never more than the limit.
+void HttpBridge::Impl::read_body_then_handle(const httplib::Request& req, httplib::Response& res,
+                                              const httplib::ContentReader& reader) {
+    std::string body;
+    bool too_large = false;
+    const bool read = reader([&](const char* data, std::size_t size) {
+        if (body.size() + size > options.max_body_bytes) {
+            too_large = true;
+            return false;
+        }
+        body.append(data, size);
+        return true;
+    });
+    if (too_large || res.status == 413 || !read) {
+        const bool large = too_large || res.status == 413;
+        const DomainError error(large ? codes::payload_too_large : "BAD_REQUEST",
+                                large ? "The body is larger than " + std::to_string(options.max_body_bytes) + " bytes."
+                                      : "The body could not be read.");
+        res.status = large ? 413 : 400;
+        res.set_header("Connection", "close");  // the rest of the body is not read
+        const bool mcp = req.path == base.path + "/mcp";
+        res.set_content(dump(mcp ? jsonrpc::Dispatcher::error_response(nullptr, domain_error_code, error.code(), error_data(error))
+                                 : rest_error_body(error)),
+                        "application/json");
+        return;
+    }
+    // The library's request object is its own, not a constant: the body read here goes into it.
+    const_cast<httplib::Request&>(req).body = std::move(body);
+    handle(req, res);
+}
+
+void HttpBridge::Impl::handle_mcp(const httplib::Request& req, httplib::Response& res, json& message,
+                                  const std::optional<CallerContext>& caller) {
+    if (req.method != "POST")  // HEAD included
         throw Refusal{DomainError(codes::method_not_allowed,
                                   "The MCP endpoint takes POST only; this server offers no event stream."),
                       {{"Allow", "POST, OPTIONS"}}};
@@ -284,12 +421,9 @@ void HttpBridge::Impl::handle_mcp(const httplib::Request& req, httplib::Response
         throw Refusal{DomainError(codes::invalid_json, "The body is not valid JSON."), {}, jsonrpc::parse_error};
     }
 
-    auto& w = worker();
-    const auto caller = authenticate(req, w);
     if (!caller && calls_a_tool(message))
         throw Refusal{DomainError(codes::not_authenticated, "No credentials: send Authorization: Bearer <API key>.")};
-    spend(caller, req);
-
+    auto& w = worker();
     w.caller = caller;
     struct Forget {
         Worker& w;
@@ -316,20 +450,19 @@ void HttpBridge::Impl::handle_mcp(const httplib::Request& req, httplib::Response
     res.set_content(dump(*answer), "application/json");
 }
 
-void HttpBridge::Impl::handle_rest(const httplib::Request& req, httplib::Response& res, const std::string& path) {
-    const auto lookup = routes.find(req.method, path);
+void HttpBridge::Impl::handle_rest(const httplib::Request& req, httplib::Response& res, const std::string& path,
+                                   const std::optional<CallerContext>& caller) {
+    const auto lookup = routes.find(req.method == "HEAD" ? "GET" : req.method, path);
     if (!lookup.match) {
-        if (lookup.allowed.empty()) throw Refusal{DomainError(codes::route_not_found, "No route " + path.substr(0, 200) + ".")};
+        if (lookup.allowed.empty()) throw Refusal{DomainError(codes::route_not_found, "No route " + printable(path, 200) + ".")};
         auto allowed = lookup.allowed;
         allowed.push_back("OPTIONS");
-        throw Refusal{DomainError(codes::method_not_allowed, path.substr(0, 200) + " answers " + joined(lookup.allowed) + " only."),
+        throw Refusal{DomainError(codes::method_not_allowed, printable(path, 200) + " answers " + joined(lookup.allowed) + " only."),
                       {{"Allow", joined(allowed)}}};
     }
     const auto& tool = *lookup.match->tool;
-    auto& w = worker();
-    const auto caller = authenticate(req, w);
     if (!caller) throw Refusal{DomainError(codes::not_authenticated, "No credentials: send Authorization: Bearer <API key>.")};
-    spend(caller, req);
+    auto& w = worker();
 
     const bool takes_body = tool.http.method != "GET" && tool.http.method != "DELETE";
     const bool has_body = req.body.find_first_not_of(" \t\r\n") != std::string::npos;
@@ -353,36 +486,25 @@ void HttpBridge::Impl::configure() {
         std::make_unique<spdlog::pattern_formatter>("%Y-%m-%dT%H:%M:%S.%eZ access %v", spdlog::pattern_time_type::utc));
     access_log->flush_on(spdlog::level::info);
 
-    server.new_task_queue = [n = std::max<std::size_t>(1, options.workers)] { return new httplib::ThreadPool(n); };
+    server.new_task_queue = [this] { return new WorkerPool(std::max<std::size_t>(1, options.workers), waiting_connections); };
     server.set_payload_max_length(options.max_body_bytes);
     server.set_keep_alive_timeout(2);
     server.set_read_timeout(10);
     server.set_write_timeout(10);
-    const auto handler = [this](const httplib::Request& req, httplib::Response& res) {
-        try {
-            handle(req, res);
-        } catch (const SQLite::Exception& e) {
-            const bool busy = e.getErrorCode() == SQLITE_BUSY || e.getErrorCode() == SQLITE_LOCKED;
-            spdlog::error("{} {} failed in the database: {}", req.method, req.path, e.what());
-            const DomainError error(busy ? codes::server_busy : codes::internal_error,
-                                    busy ? "The database is busy; retry shortly." : "The server failed unexpectedly; the details are in its log.");
-            res.status = http_status(error.code());
-            if (busy) res.set_header("Retry-After", "1");
-            res.set_content(dump(rest_error_body(error)), "application/json");
-        } catch (const std::exception& e) {
-            spdlog::error("{} {} failed: {}", req.method, req.path, e.what());
-            const DomainError error(codes::internal_error, "The server failed unexpectedly; the details are in its log.");
-            res.status = 500;
-            res.set_content(dump(rest_error_body(error)), "application/json");
-        }
+    const auto handler = [this](const httplib::Request& req, httplib::Response& res) { handle(req, res); };
+    const auto body_handler = [this](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& reader) {
+        read_body_then_handle(req, res, reader);
     };
-    // A POST, PUT, PATCH or DELETE with neither Content-Length nor chunked encoding has an empty
-    // body (RFC 9112, 6.3), but this version of the library would read it until the client hangs
-    // up: such a request is answered here, before the library looks for a body.
     server.set_pre_routing_handler([handler](const httplib::Request& req, httplib::Response& res) {
         note.start = std::chrono::steady_clock::now();
         note.started = true;
         note.key_id.clear();
+        // Range is ignored (RFC 9110 allows it): the library would otherwise repeat an answer once
+        // per range asked, thousands of times over. Its request object is its own, not a constant.
+        const_cast<httplib::Request&>(req).ranges.clear();
+        // A POST, PUT, PATCH or DELETE with neither Content-Length nor chunked encoding has an
+        // empty body (RFC 9112, 6.3), but this version of the library would read it until the
+        // client hangs up: such a request is answered here, before the library looks for a body.
         const bool may_have_body = req.method == "POST" || req.method == "PUT" || req.method == "PATCH" || req.method == "DELETE";
         if (may_have_body && !req.has_header("Content-Length") && !req.has_header("Transfer-Encoding")) {
             handler(req, res);
@@ -392,25 +514,24 @@ void HttpBridge::Impl::configure() {
     });
     const std::string any = ".*";
     server.Get(any, handler);
-    server.Post(any, handler);
-    server.Put(any, handler);
-    server.Patch(any, handler);
-    server.Delete(any, handler);
     server.Options(any, handler);
-    // Errors the library answers itself (a body too large, a malformed request) get a body too.
-    server.set_error_handler(httplib::Server::HandlerWithResponse([this](const httplib::Request& req, httplib::Response& res) {
+    server.Post(any, body_handler);
+    server.Put(any, body_handler);
+    server.Patch(any, body_handler);
+    server.Delete(any, body_handler);
+    // Errors the library answers itself (a malformed request, an unknown method) get a body too.
+    server.set_error_handler(httplib::Server::HandlerWithResponse([this](const httplib::Request&, httplib::Response& res) {
         if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
         const std::string code = res.status == 413 ? codes::payload_too_large : res.status == 404 ? codes::route_not_found : "BAD_REQUEST";
         const std::string detail = res.status == 413 ? "The body is larger than " + std::to_string(options.max_body_bytes) + " bytes."
                                                      : "The request could not be read as HTTP.";
         res.set_content(dump(rest_error_body(DomainError(code, detail))), "application/json");
-        (void)req;
         return httplib::Server::HandlerResponse::Handled;
     }));
     server.set_logger([this](const httplib::Request& req, const httplib::Response& res) {
         const double ms = note.started ? std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - note.start).count() : 0.0;
-        access_log->info("{} {} {} {} {:.1f}ms key={}", req.remote_addr, req.method, req.path.substr(0, 300), res.status, ms,
-                         note.key_id.empty() ? "-" : note.key_id);
+        access_log->info("{} {} {} {} {:.1f}ms key={}", req.remote_addr, printable(req.method, 20), printable(req.path), res.status,
+                         ms, note.key_id.empty() ? "-" : note.key_id);
         note.started = false;
         note.key_id.clear();
     });
@@ -447,6 +568,16 @@ std::string HttpBridge::bind() {
 
 void HttpBridge::run() { impl_->server.listen_after_bind(); }
 
-void HttpBridge::stop() { impl_->server.stop(); }
+void HttpBridge::stop() {
+    auto& i = *impl_;
+    if (!i.draining.exchange(true)) {
+        // The library drops the connections it accepted but no worker has read yet once it is
+        // stopped: let the workers take them first (for ten seconds at most).
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+        while (i.waiting_connections.load() > 0 && std::chrono::steady_clock::now() < deadline)
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    i.server.stop();
+}
 
 }  // namespace syndic::http

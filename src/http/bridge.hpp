@@ -39,7 +39,9 @@ public:
     std::string bind();
     // Serves until stop(); requests in flight finish before it returns.
     void run();
-    // From any thread (a signal watcher): stops accepting and lets run() return.
+    // From any thread (a signal watcher): lets the workers take the connections already
+    // accepted, then stops accepting and lets run() return once the requests in flight are
+    // answered. Does nothing before run() has started: call it again until run() returns.
     void stop();
 
 private:
