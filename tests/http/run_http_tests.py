@@ -16,6 +16,7 @@ as HTTP clients; and graceful shutdown on SIGTERM and SIGINT. One line per check
 Python 3 standard library only. Nothing here measures speed: timeouts only keep a broken server
 from hanging the run.
 """
+import gzip
 import http.client
 import json
 import os
@@ -979,6 +980,98 @@ def test_access_log(s, k):
     check("access log: refused requests are logged too (403)", m is not None, s.stderr_text()[-600:])
 
 
+def test_hostile_http(s, k, db):
+    section("hostile HTTP: ranges, chunked and compressed bodies, HEAD, forged log lines, a lone worker")
+    a = k["admin"]
+    plain = s.rest("GET", "/openapi.json")
+    ranges = "bytes=" + ",".join(["0-"] * 1000)
+    r = s.rest("GET", "/openapi.json", headers={"Range": ranges})
+    check("Range with 1000 ranges is ignored: 200 with the document once",
+          r.status == 200 and len(r.body) == len(plain.body) and r.body == plain.body, f"{r.status} {len(r.body)} bytes")
+    r = s.rest("GET", "/nowhere", key=a, headers={"Range": ranges})
+    check("...also on an error answer", r.status == 404 and len(r.body) < 500, f"{r.status} {len(r.body)} bytes")
+
+    r = fetch(s.addr, "HEAD", s.prefix + "/units", key=a)
+    check("HEAD /units: 200 without a body", r.status == 200 and r.body == b"", str(r))
+
+    def chunked(total):
+        yield b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"'
+        for _ in range(total // 65536):
+            yield b"a" * 65536
+        yield b'"}}'
+    conn = http.client.HTTPConnection(s.addr[0], s.addr[1], timeout=REQUEST_TIMEOUT)
+    try:
+        conn.request("POST", s.prefix + "/mcp", body=chunked(8 * 1024 * 1024), encode_chunked=True,
+                     headers={"Content-Type": "application/json", "Transfer-Encoding": "chunked"})
+        resp = conn.getresponse()
+        status = resp.status
+    except (OSError, http.client.HTTPException):
+        status = "closed"  # the server answered 413 and closed while the client was still sending
+    finally:
+        conn.close()
+    check("a chunked body of 8 MiB: refused (413, or closed while sending), never read whole", status in (413, "closed"), str(status))
+    conn = http.client.HTTPConnection(s.addr[0], s.addr[1], timeout=REQUEST_TIMEOUT)
+    conn.request("POST", s.prefix + "/mcp", body=chunked(65536), encode_chunked=True,
+                 headers={"Content-Type": "application/json", "Transfer-Encoding": "chunked"})
+    resp = conn.getresponse()
+    check("a small chunked body is read: 200", resp.status == 200, str(resp.status))
+    conn.close()
+
+    bomb = gzip.compress(b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"' + b"a" * (64 * 1024 * 1024) + b'"}}')
+    r = fetch(s.addr, "POST", s.prefix + "/mcp", bomb, headers={"Content-Encoding": "gzip"})
+    check(f"a gzip body of {len(bomb) // 1024} KiB that inflates to 64 MiB: 413 PAYLOAD_TOO_LARGE",
+          r.status == 413 and rpc_error(r).get("message") == "PAYLOAD_TOO_LARGE", str(r))
+    r = fetch(s.addr, "POST", s.prefix + "/mcp", gzip.compress(json.dumps(rpc("ping", id_=5)).encode()),
+              headers={"Content-Encoding": "gzip"})
+    check("a small gzip body is read: 200", r.status == 200 and r.json.get("id") == 5, str(r))
+
+    mark = s.mark()
+    fetch(s.addr, "GET", s.prefix + "/x%0D%0A2026-01-01T00:00:00.000Z%20access%20127.0.0.1%20DELETE%20/api/co-owners/abc%20200%201.0ms%20key=k")
+    s.wait_for(r"GET /api/x", 5, start=mark)
+    forged = [line for line in s.lines[mark:] if line.startswith("2026-01-01T00:00:00.000Z")]
+    check("a %0D%0A in the path cannot forge an access-log line", not forged and any("\\x0d\\x0a" in line for line in s.lines[mark:]),
+          "\n".join(s.lines[mark:])[-400:])
+
+    section("a lone worker: a failed database open, then requests queued behind a slow client at SIGTERM")
+    lone = start("bridge with one worker", db, "--workers", "1")
+    if not lone:
+        return
+    moved = db + ".away"
+    os.rename(db, moved)
+    os.mkdir(db)
+    r = lone.mcp(rpc("ping", id_=3))
+    os.rmdir(db)
+    os.rename(moved, db)
+    check("the database cannot be opened: 500 as a JSON-RPC error (-32603, id echoed)",
+          r.status == 500 and rpc_error(r).get("code") == -32603 and r.json.get("id") == 3, str(r))
+    r = lone.mcp(rpc("ping", id_=4))
+    check("...the same worker serves once it can: 200", r.status == 200, str(r))
+
+    slow = socket.create_connection(lone.addr, timeout=REQUEST_TIMEOUT)
+    body = json.dumps(rpc("ping", id_=9)).encode()
+    slow.sendall(b"POST " + lone.prefix.encode() + b"/mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                 b"Connection: close\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n")
+    answers = []
+    def queued(i):
+        r = lone.rest("POST", "/co-owners", {"firstName": f"Queued{i}", "lastName": "Avant-Arret", "unitId": k["unit_for_queue"]}, key=a)
+        answers.append(r.status)
+    threads = [threading.Thread(target=queued, args=(i,)) for i in range(3)]
+    for t in threads:
+        t.start()
+    time.sleep(0.3)
+    lone.proc.send_signal(signal.SIGTERM)
+    time.sleep(0.3)
+    slow.sendall(body)
+    for t in threads:
+        t.join(REQUEST_TIMEOUT)
+    slow.close()
+    code = lone.proc.wait(REQUEST_TIMEOUT)
+    check("requests queued behind a busy worker at SIGTERM are all answered 201", sorted(answers) == [201, 201, 201], str(answers))
+    check("...and exit 0", code == 0, str(code))
+    found = all_co_owners(s, a, "Avant-Arret")
+    check("...their three co-owners are in the database", len(found) == 3, str(len(found)))
+
+
 # ---------------------------------------------------------------------------------------------
 # Concurrency
 
@@ -1320,6 +1413,8 @@ def main():
         run(test_meetings, s, k, demo, tmp)
         run(test_rest_protocol, s, k, tmp)
         run(test_access_log, s, k)
+        k["unit_for_queue"] = demo["units"]["302"]["id"]
+        run(test_hostile_http, s, k, db)
         run(test_parallel, s, k, demo)
         run(test_with_stdio, s, k, demo, db)
         servers.append(run(test_rate_limit, db, k))
