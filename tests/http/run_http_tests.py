@@ -1045,7 +1045,10 @@ def test_hostile_http(s, k, db):
     check("the database cannot be opened: 500 as a JSON-RPC error (-32603, id echoed)",
           r.status == 500 and rpc_error(r).get("code") == -32603 and r.json.get("id") == 3, str(r))
     r = lone.mcp(rpc("ping", id_=4))
-    check("...the same worker serves once it can: 200", r.status == 200, str(r))
+    check("...the same worker serves once it can: 200 with the ping's result",
+          r.status == 200 and r.json.get("result") == {}, str(r))
+    r = lone.rest("GET", "/units", key=a)
+    check("...REST too: 200", r.status == 200, str(r))
 
     slow = socket.create_connection(lone.addr, timeout=REQUEST_TIMEOUT)
     body = json.dumps(rpc("ping", id_=9)).encode()
