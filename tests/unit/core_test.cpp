@@ -236,9 +236,9 @@ TEST_CASE("trim removes surrounding blanks only") {
 // ---------------------------------------------------------------------------------------------
 // Storage
 
-TEST_CASE("an in-memory database is migrated to the latest version (2)") {
+TEST_CASE("an in-memory database is migrated to the latest version (3)") {
     auto db = Database::open(":memory:");
-    CHECK(db->schema_version() == 2);
+    CHECK(db->schema_version() == 3);
     for (const char* table : {"syndicates", "api_keys", "units", "unit_links", "co_owners"}) {
         SQLite::Statement q(db->sql(), "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?");
         q.bind(1, table);
@@ -259,14 +259,14 @@ TEST_CASE("a file database: WAL, foreign keys, busy timeout, shared by several o
     auto db = Database::open(path);  // creates the missing folders
     REQUIRE(std::filesystem::exists(path));
     CHECK(db->path() == path);
-    CHECK(db->schema_version() == 2);
+    CHECK(db->schema_version() == 3);
     CHECK(db->sql().execAndGet("PRAGMA journal_mode").getString() == "wal");
     CHECK(db->sql().execAndGet("PRAGMA foreign_keys").getInt() == 1);
     CHECK(db->sql().execAndGet("PRAGMA busy_timeout").getInt() > 0);
 
     SUBCASE("a second opener sees the first one's writes and the same settings") {
         auto other = Database::open(path);
-        CHECK(other->schema_version() == 2);
+        CHECK(other->schema_version() == 3);
         CHECK(other->sql().execAndGet("PRAGMA foreign_keys").getInt() == 1);
         CHECK(other->sql().execAndGet("PRAGMA busy_timeout").getInt() > 0);
         CHECK(other->sql().execAndGet("PRAGMA journal_mode").getString() == "wal");
@@ -291,7 +291,7 @@ TEST_CASE("a file database: WAL, foreign keys, busy timeout, shared by several o
         insert_syndicate(*db, "kept");
         db.reset();
         auto again = Database::open(path);
-        CHECK(again->schema_version() == 2);
+        CHECK(again->schema_version() == 3);
         CHECK(has_syndicate(*again, "kept"));
     }
 }
