@@ -1,5 +1,6 @@
 #include "core/ids.hpp"
 
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 
@@ -45,19 +46,57 @@ std::string new_api_key() {
     return key;
 }
 
-std::string sha256_hex(std::string_view data) {
+namespace {
+
+std::string sha256_bytes(std::string_view data) {
     unsigned char digest[EVP_MAX_MD_SIZE];
     unsigned int length = 0;
     if (EVP_Digest(data.data(), data.size(), digest, &length, EVP_sha256(), nullptr) != 1)
         throw std::runtime_error("SHA-256 failed");
+    return std::string(reinterpret_cast<const char*>(digest), length);
+}
+
+}  // namespace
+
+std::string sha256_hex(std::string_view data) {
     static constexpr char hex[] = "0123456789abcdef";
     std::string out;
-    out.reserve(length * 2);
-    for (unsigned int i = 0; i < length; ++i) {
-        out += hex[digest[i] >> 4];
-        out += hex[digest[i] & 0xf];
+    for (unsigned char c : sha256_bytes(data)) {
+        out += hex[c >> 4];
+        out += hex[c & 0xf];
     }
     return out;
+}
+
+std::string sha256_base64url(std::string_view data) { return base64url(sha256_bytes(data)); }
+
+std::string base64url(std::string_view bytes) {
+    static constexpr char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    std::string out;
+    std::size_t i = 0;
+    const auto at = [&](std::size_t k) { return static_cast<unsigned char>(bytes[k]); };
+    for (; i + 3 <= bytes.size(); i += 3) {
+        const unsigned n = (at(i) << 16) | (at(i + 1) << 8) | at(i + 2);
+        for (int shift : {18, 12, 6, 0}) out += alphabet[(n >> shift) & 63];
+    }
+    if (const auto rest = bytes.size() - i; rest > 0) {
+        const unsigned n = (at(i) << 16) | (rest == 2 ? at(i + 1) << 8 : 0);
+        out += alphabet[(n >> 18) & 63];
+        out += alphabet[(n >> 12) & 63];
+        if (rest == 2) out += alphabet[(n >> 6) & 63];
+    }
+    return out;
+}
+
+std::string new_token(std::size_t bytes) {
+    std::string raw(bytes, '\0');
+    if (RAND_bytes(reinterpret_cast<unsigned char*>(raw.data()), static_cast<int>(raw.size())) != 1)
+        throw std::runtime_error("the system's random source failed");
+    return base64url(raw);
+}
+
+bool same_secret(std::string_view a, std::string_view b) {
+    return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
 }
 
 }  // namespace syndic

@@ -1,5 +1,5 @@
-// Identifiers and secrets: random UUIDs for records, API keys (sk_ + base62), and the SHA-256
-// under which a key is stored. Uses the OS's cryptographic randomness; knows no storage.
+// Identifiers and secrets: random UUIDs for records, API keys (sk_ + base62), opaque tokens
+// (base64url), the SHA-256 under which a secret is stored, and constant-time comparison. Uses the OS's cryptographic randomness; knows no storage.
 #pragma once
 #include <string>
 #include <string_view>
@@ -9,5 +9,9 @@ namespace syndic {
 std::string new_uuid();                    // RFC 9562 version 4, lower case
 std::string new_api_key();                 // "sk_" + 43 base62 characters (256 random bits)
 std::string sha256_hex(std::string_view);  // lower-case hex digest
+std::string sha256_base64url(std::string_view);  // the digest in base64url without padding (PKCE S256)
+std::string base64url(std::string_view bytes);   // without padding (RFC 4648, 5)
+std::string new_token(std::size_t bytes = 32);   // random bytes as base64url: codes, refresh tokens
+bool same_secret(std::string_view a, std::string_view b);  // constant-time for equal lengths
 
 }  // namespace syndic

@@ -46,6 +46,7 @@ CREATE TABLE oauth_codes (
     code_challenge TEXT NOT NULL,            -- S256 only
     scope          TEXT NOT NULL,            -- space-separated, as granted
     resource       TEXT NOT NULL,            -- RFC 8707: the audience of the tokens
+    family_id      TEXT NOT NULL,            -- the refresh tokens it leads to, revoked if it is reused
     created_at     TEXT NOT NULL,
     expires_at     TEXT NOT NULL,
     used_at        TEXT
