@@ -88,6 +88,19 @@ std::string base64url(std::string_view bytes) {
     return out;
 }
 
+std::optional<std::string> base64_decode(std::string_view text) {
+    if (text.size() % 4 != 0 || text.size() > 8192) return std::nullopt;
+    std::string out(text.size() / 4 * 3, '\0');
+    const int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()), reinterpret_cast<const unsigned char*>(text.data()),
+                                  static_cast<int>(text.size()));
+    if (n < 0) return std::nullopt;
+    std::size_t padding = 0;
+    if (!text.empty() && text.back() == '=') ++padding;
+    if (text.size() > 1 && text[text.size() - 2] == '=') ++padding;
+    out.resize(static_cast<std::size_t>(n) - padding);
+    return out;
+}
+
 std::string new_token(std::size_t bytes) {
     std::string raw(bytes, '\0');
     if (RAND_bytes(reinterpret_cast<unsigned char*>(raw.data()), static_cast<int>(raw.size())) != 1)

@@ -66,6 +66,12 @@ TEST_CASE("base64url, tokens and constant-time comparison") {
     CHECK(base64url("foo") == "Zm9v");
     CHECK(base64url("foob") == "Zm9vYg");
     CHECK(base64url("\xfb\xff") == "-_8");
+    CHECK(base64_decode("YXBwOnMzY3JldA==") == std::optional<std::string>("app:s3cret"));
+    CHECK(base64_decode("Zm9vYg==") == std::optional<std::string>("foob"));
+    CHECK(base64_decode("Zm9v") == std::optional<std::string>("foo"));
+    CHECK(base64_decode("") == std::optional<std::string>(""));
+    CHECK_FALSE(base64_decode("Zm9"));
+    CHECK_FALSE(base64_decode("Zm9*"));
     const auto a = new_token(), b = new_token();
     CHECK(a.size() == 43);
     CHECK(a != b);
