@@ -60,4 +60,19 @@ std::string sha256_hex(std::string_view data) {
     return out;
 }
 
+std::string new_random_token() {
+    static constexpr char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    const auto b = random_bytes<32>();
+    // 32 bytes are 256 bits: 42 whole characters of 6 bits, and a 43rd from the last 4 bits.
+    std::string out;
+    unsigned bits = 0, held = 0;
+    for (unsigned char byte : b) {
+        held = ((held << 8) | byte) & 0xffff;  // at most 13 bits are still waiting
+        bits += 8;
+        while (bits >= 6) out += alphabet[(held >> (bits -= 6)) & 0x3f];
+    }
+    if (bits > 0) out += alphabet[(held << (6 - bits)) & 0x3f];
+    return out;
+}
+
 }  // namespace syndic
