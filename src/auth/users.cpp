@@ -91,12 +91,17 @@ std::string checked_email(std::string_view email) {
     return trimmed;
 }
 
+std::string available_email(Database& db, std::string_view email) {
+    auto address = checked_email(email);
+    if (find_user_by_email(db, address)) throw duplicate_email(address);
+    return address;
+}
+
 User create_user(Database& db, const Clock& clock, const std::string& syndicate_id, std::string_view email,
                  std::string_view name, Role role, const std::string& language, std::string_view password) {
     require_syndicate(db, syndicate_id);
     User user;
-    user.email = checked_email(email);
-    if (find_user_by_email(db, user.email)) throw duplicate_email(user.email);
+    user.email = available_email(db, email);
     user.name = trim(name);
     if (user.name.empty()) throw invalid_argument("/name", "is blank", "A user needs a name.");
     std::size_t characters = 0;

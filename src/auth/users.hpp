@@ -37,6 +37,8 @@ struct Session {
 // The trimmed address when it is one (the co-owners' rule: local@domain.tld, at most 254
 // characters, no spaces); INVALID_EMAIL at /email otherwise.
 std::string checked_email(std::string_view email);
+// The same, refused also when a user already has this address (in any case).
+std::string available_email(Database& db, std::string_view email);
 
 // Creates an account. Refused with a sentence (DomainError) for an unknown syndicate, an invalid
 // e-mail, one already used in the database (in any case), a blank or overlong name, a language
