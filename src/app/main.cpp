@@ -1,5 +1,5 @@
-// syndic-mcp's command line (decisions 1): serve (MCP on stdio, the default), init, keys, demo,
-// tools, openapi. Wires the layers together; holds no rule of its own.
+// syndic-mcp's command line (decisions 1): serve (MCP on stdio, the default), init, keys, users,
+// demo, tools, openapi. Wires the layers together; holds no rule of its own.
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 #include <spdlog/sinks/basic_file_sink.h>
@@ -10,8 +10,10 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <termios.h>
 #include <unistd.h>
 
+#include <array>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -27,6 +29,7 @@
 #include "core/fraction.hpp"
 #include "http/openapi.hpp"
 #include "auth/credentials.hpp"
+#include "auth/users.hpp"
 #include "http/bridge.hpp"
 #include "jsonrpc/dispatcher.hpp"
 #include "mcp/server.hpp"
@@ -214,6 +217,129 @@ void print_key(const IssuedKey& key, const std::string& syndicate_id, bool as_js
     else std::cout << key.secret << "\n";
 }
 
+// users: the people who sign in to the HTTP bridge's OAuth pages (docs/oauth.md).
+// The terminal's settings while a password is typed without echo, restored however the prompt ends.
+termios terminal_before_prompt;
+
+extern "C" void restore_terminal_and_stop(int signal_number) {
+    ::tcsetattr(STDIN_FILENO, TCSAFLUSH, &terminal_before_prompt);
+    ::signal(signal_number, SIG_DFL);
+    ::raise(signal_number);
+}
+
+class EchoOff {
+public:
+    EchoOff() {
+        if (::tcgetattr(STDIN_FILENO, &terminal_before_prompt) != 0) throw std::runtime_error("cannot read the terminal's settings");
+        for (std::size_t i = 0; i < signals_.size(); ++i) before_[i] = ::signal(signals_[i], restore_terminal_and_stop);
+        termios quiet = terminal_before_prompt;
+        quiet.c_lflag &= ~static_cast<tcflag_t>(ECHO);
+        ::tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet);
+    }
+    ~EchoOff() {
+        ::tcsetattr(STDIN_FILENO, TCSAFLUSH, &terminal_before_prompt);
+        for (std::size_t i = 0; i < signals_.size(); ++i) ::signal(signals_[i], before_[i]);
+    }
+    EchoOff(const EchoOff&) = delete;
+    EchoOff& operator=(const EchoOff&) = delete;
+
+private:
+    static constexpr std::array<int, 4> signals_{SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+    std::array<sighandler_t, 4> before_{};
+};
+
+// The new user's password: typed twice without echo on a terminal, else the first line of stdin.
+std::string read_new_password() {
+    const auto line = [](const char* what) {
+        std::string text;
+        if (!std::getline(std::cin, text)) throw std::runtime_error(what);
+        if (!text.empty() && text.back() == '\r') text.pop_back();
+        return text;
+    };
+    if (!::isatty(STDIN_FILENO))
+        return line("no password on standard input: give it as the first line (or run on a terminal to be asked)");
+    std::string first, second;
+    {
+        EchoOff quiet;
+        std::cerr << "Password (at least 10 characters): " << std::flush;
+        first = line("no password typed");
+        std::cerr << "\nThe same password again: " << std::flush;
+        second = line("no password typed");
+        std::cerr << "\n";
+    }
+    if (first != second) throw std::runtime_error("the two passwords differ; no user was created");
+    return first;
+}
+
+struct UsersCommand {
+    CLI::App* create = nullptr;
+    CLI::App* list = nullptr;
+    CLI::App* disable = nullptr;
+    std::string email, name, role = "member", syndicate, language = "fr", who;
+    bool as_json = false;
+
+    void add_to(CLI::App& app) {
+        auto* users = app.add_subcommand("users", "Create, list and disable the people who sign in (OAuth)");
+        users->require_subcommand(1);
+        create = users->add_subcommand("create", "Create a user; the password is read from stdin (asked twice on a terminal)");
+        create->add_option("--email", email, "the e-mail address they sign in with (unique in the database)")->required();
+        create->add_option("--name", name, "their name, as the consent page shows it")->required();
+        create->add_option("--role", role, "admin or member")->capture_default_str()->check(CLI::IsMember({"admin", "member"}));
+        create->add_option("--syndicate", syndicate, "syndicate id (default: the only one)");
+        create->add_option("--language", language, "fr or en: the language of their pages")
+            ->capture_default_str()
+            ->check(CLI::IsMember({"fr", "en"}));
+        create->add_flag("--json", as_json, "print {\"userId\":..}");
+        list = users->add_subcommand("list", "List users (never their password hashes)");
+        list->add_option("--syndicate", syndicate, "only this syndicate's users");
+        list->add_flag("--json", as_json, "print a JSON array");
+        disable = users->add_subcommand("disable", "Disable a user: they cannot sign in, their sessions and tokens end at once");
+        disable->add_option("user", who, "the user's e-mail address or id")->required();
+    }
+
+    bool parsed() const { return create->parsed() || list->parsed() || disable->parsed(); }
+
+    int run(const Common& common, const Clock& clock) {
+        auto db = open_existing(common.db_path);
+        if (create->parsed()) {
+            const auto chosen = pick_syndicate(*db, syndicate);
+            // Refused before the password is asked for, rather than after it is typed twice.
+            available_email(*db, email);
+            const auto user = create_user(*db, clock, chosen, email, name, *parse_role(role), language, read_new_password());
+            std::cerr << "Created " << role << " user " << user.email << " (" << user.id << ") for syndicate " << chosen << ".\n";
+            if (as_json) std::cout << json{{"userId", user.id}}.dump() << "\n";
+            else std::cout << user.id << "\n";
+            return 0;
+        }
+        if (list->parsed()) {
+            const auto users = list_users(*db, syndicate.empty() ? std::nullopt : std::optional(syndicate));
+            std::map<std::string, std::string> syndicate_names;
+            for (const auto& s : list_syndicates(*db)) syndicate_names[s.id] = s.name;
+            json out = json::array();
+            for (const auto& u : users) {
+                if (as_json)
+                    out.push_back({{"userId", u.id}, {"syndicateId", u.syndicate_id}, {"email", u.email}, {"name", u.name},
+                                   {"role", role_name(u.role)}, {"language", u.language}, {"createdAt", u.created_at},
+                                   {"disabledAt", u.disabled_at ? json(*u.disabled_at) : json(nullptr)}});
+                else
+                    std::cout << u.id << "  " << u.email << "  " << u.name << "  " << role_name(u.role) << "  " << u.language
+                              << "  (" << syndicate_names[u.syndicate_id] << ")  created " << u.created_at
+                              << (u.disabled_at ? "  DISABLED " + *u.disabled_at : "") << "\n";
+            }
+            if (as_json) std::cout << out.dump(2) << "\n";
+            else if (users.empty()) std::cerr << "No users.\n";
+            return 0;
+        }
+        if (!disable_user(*db, clock, who)) {
+            std::cerr << "syndic-mcp: no enabled user has the e-mail address or id '" << who
+                      << "' (see `syndic-mcp users list`)\n";
+            return 1;
+        }
+        std::cerr << "Disabled user " << who << ": they can no longer sign in, and their sessions and tokens have ended.\n";
+        return 0;
+    }
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -282,6 +408,8 @@ int main(int argc, char** argv) {
     keys_list->add_flag("--json", key_json, "print a JSON array");
     auto* keys_revoke = keys_cmd->add_subcommand("revoke", "Revoke an API key");
     keys_revoke->add_option("id", revoke_id, "the key's id (or a unique prefix of it)")->required();
+    UsersCommand users_cmd;
+    users_cmd.add_to(app);
 
     bool demo_json = false;
     std::string demo_key_file;
@@ -373,6 +501,7 @@ int main(int argc, char** argv) {
             std::cerr << "Revoked key " << revoke_id << ".\n";
             return 0;
         }
+        if (users_cmd.parsed()) return users_cmd.run(common, clock);
         if (demo_cmd->parsed()) {
             ToolRegistry registry(all_tool_handlers());
             auto db = Database::open(common.db_path);

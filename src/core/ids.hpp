@@ -1,5 +1,6 @@
 // Identifiers and secrets: random UUIDs for records, API keys (sk_ + base62), opaque tokens
-// (base64url), the SHA-256 under which a secret is stored, and constant-time comparison. Uses the OS's cryptographic randomness; knows no storage.
+// (base64url), the SHA-256 under which a secret is stored, and constant-time comparison. Uses
+// the OS's cryptographic randomness; knows no storage.
 #pragma once
 #include <optional>
 #include <string>

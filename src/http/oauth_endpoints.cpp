@@ -336,7 +336,7 @@ bool serve_oauth(const OAuthSettings& s, Database& db, const Clock& clock, const
 
     try {
         if (route == "jwks.json" && req.method == "GET") {
-            send_json(res, 200, jwks(db));
+            send_json(res, 200, jwks(db, clock));
             res.set_header("Cache-Control", "public, max-age=300");
             return true;
         }
@@ -423,7 +423,7 @@ bool serve_oauth(const OAuthSettings& s, Database& db, const Clock& clock, const
             const auto token = get(form, "token");
             if (!oauth::revoke_refresh_token(db, clock, token, client.id)) {
                 const auto check = verify_access_token(db, clock, token, s.base_url, s.base_url);
-                if (check.claims && check.claims->client_id == client.id) revoke_access_token(db, check.claims->jti, check.claims->expires_at);
+                if (check.claims && check.claims->client_id == client.id) revoke_access_token(db, clock, check.claims->jti, check.claims->expires_at);
             }
             send_json(res, 200, json::object());  // RFC 7009: the same answer whatever the token was
             return true;

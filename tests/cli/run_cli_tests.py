@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
-"""The command line as a user types it (decisions 1): init, keys, demo, tools, quorum, serve's
-options, --version and --help, each through the real executable on a fresh database.
+"""The command line as a user types it (decisions 1): init, keys, users, demo, tools, quorum,
+serve's options, --version and --help, each through the real executable on a fresh database.
 
 usage: run_cli_tests.py SYNDIC_MCP
 """
 import json
 import os
+import pty
+import select
 import subprocess
 import sys
 import tempfile
+import termios
+import time
 
 BIN = sys.argv[1]
 passed = failed = 0
@@ -37,6 +41,86 @@ def error_code(answer):
     return answer.get("error", {}).get("message")
 
 
+def users_section(env, tmp):
+    """users create|list|disable on the database of one syndicate."""
+    password = "motdepasse-secret"
+    r = run("users", "create", "--email", "  Marie.Tremblay@Example.org ", "--name", "Marie Tremblay", "--role", "admin",
+            env=env, stdin=password + "\n")
+    marie = r.stdout.strip()
+    check("users create reads the password from stdin and prints the id", r.returncode == 0 and len(marie) == 36
+          and "\n" not in marie, r.stderr)
+    r = run("users", "create", "--email", "jean@example.org", "--name", "Jean Roy", "--language", "en", "--json",
+            env=env, stdin=password + "\r\nignored second line\n")
+    jean = json.loads(r.stdout)["userId"] if r.returncode == 0 else ""
+    check("users create --json", r.returncode == 0 and len(jean) == 36, r.stderr)
+    r = run("users", "create", "--email", "MARIE.TREMBLAY@example.org", "--name", "Autre", env=env, stdin=password + "\n")
+    check("a duplicate e-mail (any case) is refused", r.returncode == 1 and "already exists" in r.stderr and r.stdout == "", r.stderr)
+    r = run("users", "create", "--email", "marie@", "--name", "X", env=env, stdin=password + "\n")
+    check("an invalid e-mail is refused", r.returncode == 1 and "not valid" in r.stderr, r.stderr)
+    r = run("users", "create", "--email", "x@example.org", "--name", "X", env=env, stdin="court\n")
+    check("a short password is refused", r.returncode == 1 and "at least 10 characters" in r.stderr, r.stderr)
+    r = run("users", "create", "--email", "x@example.org", "--name", "X", env=env, stdin="")
+    check("no password on stdin is refused", r.returncode == 1 and "no password" in r.stderr, r.stderr)
+    r = run("users", "create", "--email", "x@example.org", "--name", "X", "--role", "owner", env=env, stdin=password + "\n")
+    check("an unknown role is refused", r.returncode != 0 and r.stdout == "")
+
+    # On a terminal: asked twice, without echo, and both must agree.
+    def on_terminal(email, first, second):
+        master, slave = pty.openpty()
+        p = subprocess.Popen([BIN, "users", "create", "--email", email, "--name", "Terminal"], env=env,
+                             stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        os.close(slave)
+        stderr = b""
+        for answer in (first, second):
+            deadline = time.monotonic() + 10
+            while stderr.count(b": ") < (1 if answer is first else 2) and time.monotonic() < deadline:
+                if select.select([p.stderr], [], [], 0.5)[0]:
+                    stderr += os.read(p.stderr.fileno(), 4096)
+            os.write(master, answer.encode() + b"\n")
+        out, err = p.communicate(timeout=30)
+        echoed = b""
+        while select.select([master], [], [], 0.2)[0]:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            echoed += chunk
+        echo_back = bool(termios.tcgetattr(master)[3] & termios.ECHO)
+        os.close(master)
+        return p.returncode, out.decode(), (stderr + err).decode(), echoed.decode(), echo_back
+
+    code, out, err, echoed, echo_back = on_terminal("claire@example.org", password, password)
+    check("users create on a terminal asks twice", code == 0 and len(out.strip()) == 36 and "again" in err, err)
+    check("...without echoing the password", password not in echoed and password not in err, repr(echoed))
+    check("...and gives the echo back", echo_back)
+    code, out, err, echoed, echo_back = on_terminal("paul@example.org", password, password + "x")
+    check("two different passwords are refused", code == 1 and "differ" in err and out == "", err)
+
+    r = run("users", "list", env=env)
+    check("users list shows each user", r.returncode == 0 and "Marie.Tremblay@Example.org" in r.stdout
+          and "jean@example.org" in r.stdout and "claire@example.org" in r.stdout and "paul@" not in r.stdout, r.stderr)
+    check("...never a hash", "argon2" not in r.stdout)
+    r = run("users", "list", "--json", env=env)
+    users = json.loads(r.stdout) if r.returncode == 0 else []
+    check("users list --json", [u["email"] for u in users] == ["Marie.Tremblay@Example.org", "jean@example.org", "claire@example.org"])
+    check("...with role, language and no hash", users[0]["role"] == "admin" and users[1]["language"] == "en"
+          and users[0]["disabledAt"] is None and "argon2" not in r.stdout and not any("password" in k.lower() for k in users[0]))
+    check("users list --syndicate", run("users", "list", "--syndicate", "no-such", "--json", env=env).stdout.strip() == "[]")
+
+    r = run("users", "disable", "marie.tremblay@EXAMPLE.org", env=env)
+    check("users disable by e-mail", r.returncode == 0, r.stderr)
+    r = run("users", "disable", jean, env=env)
+    check("users disable by id", r.returncode == 0, r.stderr)
+    r = run("users", "disable", jean, env=env)
+    check("a disabled user cannot be disabled again", r.returncode == 1 and "no enabled user" in r.stderr, r.stderr)
+    check("an unknown user cannot be disabled", run("users", "disable", "nobody@example.org", env=env).returncode == 1)
+    users = json.loads(run("users", "list", "--json", env=env).stdout)
+    check("users list shows who is disabled", [u["disabledAt"] is not None for u in users] == [True, True, False])
+    check("...in its text too", run("users", "list", env=env).stdout.count("DISABLED") == 2)
+
+
 with tempfile.TemporaryDirectory() as tmp:
     db = os.path.join(tmp, "data", "syndic.db")
     env = dict(os.environ, SYNDIC_DB=db)
@@ -46,7 +130,7 @@ with tempfile.TemporaryDirectory() as tmp:
     r = run("--version", env=env)
     check("--version", r.returncode == 0 and r.stdout.startswith("syndic-mcp "), r.stdout)
     r = run("--help", env=env)
-    check("--help lists the sub-commands", r.returncode == 0 and all(s in r.stdout for s in ("serve", "http", "init", "keys", "demo", "tools", "quorum")))
+    check("--help lists the sub-commands", r.returncode == 0 and all(s in r.stdout for s in ("serve", "http", "init", "keys", "users", "demo", "tools", "quorum")))
 
     # openapi prints the REST routes' OpenAPI document without any database.
     check("--help lists openapi", "openapi" in r.stdout)
@@ -74,6 +158,11 @@ with tempfile.TemporaryDirectory() as tmp:
 
     r = run("keys", "list", env=env)
     check("keys list without a database fails", r.returncode != 0 and "init" in r.stderr)
+    check("...and creates no database", not os.path.exists(db))
+    r = run("users", "create", "--email", "a@example.org", "--name", "A", env=env, stdin="motdepasse-secret\n")
+    check("users create without a database fails", r.returncode != 0 and "init" in r.stderr and r.stdout == "", r.stderr)
+    r = run("users", "list", env=env)
+    check("users list without a database fails", r.returncode != 0 and "init" in r.stderr)
     check("...and creates no database", not os.path.exists(db))
 
     r = run("init", "--name", "Syndicat Les Érables", "--json", env=env)
@@ -104,6 +193,8 @@ with tempfile.TemporaryDirectory() as tmp:
     check("keys revoke by prefix", r.returncode == 0)
     check("a revoked key is refused at once", error_code(call(env, reader, "list_units", {})) == "NOT_AUTHENTICATED")
     check("an unknown scope is refused", run("keys", "create", "--scopes", "read:everything", env=env).returncode != 0)
+
+    users_section(env, tmp)
 
     r = run("quorum", env=env)
     check("quorum shows 51 by default", r.stdout.strip() == "51")
