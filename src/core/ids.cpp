@@ -1,5 +1,7 @@
 #include "core/ids.hpp"
 
+#include "core/base64url.hpp"
+
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/rand.h>
@@ -70,23 +72,7 @@ std::string sha256_hex(std::string_view data) {
 
 std::string sha256_base64url(std::string_view data) { return base64url(sha256_bytes(data)); }
 
-std::string base64url(std::string_view bytes) {
-    static constexpr char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    std::string out;
-    std::size_t i = 0;
-    const auto at = [&](std::size_t k) { return static_cast<unsigned char>(bytes[k]); };
-    for (; i + 3 <= bytes.size(); i += 3) {
-        const unsigned n = (at(i) << 16) | (at(i + 1) << 8) | at(i + 2);
-        for (int shift : {18, 12, 6, 0}) out += alphabet[(n >> shift) & 63];
-    }
-    if (const auto rest = bytes.size() - i; rest > 0) {
-        const unsigned n = (at(i) << 16) | (rest == 2 ? at(i + 1) << 8 : 0);
-        out += alphabet[(n >> 18) & 63];
-        out += alphabet[(n >> 12) & 63];
-        if (rest == 2) out += alphabet[(n >> 6) & 63];
-    }
-    return out;
-}
+std::string base64url(std::string_view bytes) { return base64url_encode(bytes); }
 
 std::optional<std::string> base64_decode(std::string_view text) {
     if (text.size() % 4 != 0 || text.size() > 8192) return std::nullopt;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "auth/credentials.hpp"
+#include "core/base64url.hpp"
 #include "core/clock.hpp"
 #include "core/context.hpp"
 #include "core/fraction.hpp"
@@ -213,6 +214,27 @@ TEST_CASE("sha256_hex gives the standard digests") {
 
 // ---------------------------------------------------------------------------------------------
 // Text
+
+TEST_CASE("base64url: RFC 4648 without padding, and one text for each byte string") {
+    // RFC 4648 section 10, unpadded, and the two characters of the URL-safe alphabet.
+    const std::pair<std::string, std::string> vectors[] = {
+        {"", ""}, {"f", "Zg"}, {"fo", "Zm8"}, {"foo", "Zm9v"}, {"foob", "Zm9vYg"}, {"fooba", "Zm9vYmE"},
+        {"foobar", "Zm9vYmFy"}, {"\xfb\xff", "-_8"}, {std::string("\0\0\0", 3), "AAAA"},
+    };
+    for (const auto& [bytes, text] : vectors) {
+        CHECK(base64url_encode(bytes) == text);
+        CHECK(base64url_decode(text) == bytes);
+    }
+    std::string all;
+    for (int i = 0; i < 256; ++i) all += static_cast<char>(i);
+    CHECK(base64url_decode(base64url_encode(all)) == all);
+    // Refused: padding, the other alphabet, white space, a lone last character, and unused bits
+    // that are not zero ("Zh" would also read as "f").
+    for (const char* bad : {"Zg==", "Zm9v+/", "Zm9v YmFy", "Zm9vY", "Zh", "Zm9", "Zm9vYmF"}) {
+        CAPTURE(bad);
+        CHECK_FALSE(base64url_decode(bad).has_value());
+    }
+}
 
 TEST_CASE("fold_for_search lowers case and removes French accents") {
     CHECK(fold_for_search("Émilie Bélanger CÔTÉ Œuvre") == "emilie belanger cote oeuvre");
