@@ -21,6 +21,7 @@
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "http/access_policy.hpp"
+#include "http/oauth_endpoints.hpp"
 #include "http/openapi.hpp"
 #include "http/rest_routes.hpp"
 #include "jsonrpc/dispatcher.hpp"
@@ -194,6 +195,7 @@ struct HttpBridge::Impl {
     Url base;
     std::optional<AccessPolicy> policy;
     std::string openapi_text;  // the document, made once for the base URL
+    OAuthSettings oauth_settings;
     httplib::Server server;
     std::shared_ptr<spdlog::logger> access_log;
     const std::chrono::steady_clock::time_point epoch = std::chrono::steady_clock::now();
@@ -213,6 +215,11 @@ struct HttpBridge::Impl {
     std::optional<CallerContext> authenticate(const httplib::Request& req, Worker& w);
     void spend(const std::optional<CallerContext>& caller, const httplib::Request& req);
     void allow_cors(const httplib::Request& req, httplib::Response& res);
+    // Bearer realm="syndic-mcp", resource_metadata="..." and the error part, if any (RFC 9728, 5.1).
+    std::string challenge(bool mcp_endpoint, const std::string& error) const {
+        return std::string(realm) + ", resource_metadata=\"" + resource_metadata_url(oauth_settings, mcp_endpoint) + "\"" +
+               (error.empty() ? "" : ", " + error);
+    }
 };
 
 HttpBridge::Impl::Worker& HttpBridge::Impl::worker() {
@@ -245,16 +252,21 @@ std::optional<CallerContext> HttpBridge::Impl::authenticate(const httplib::Reque
     const auto header = req.get_header_value("Authorization");
     const auto space = header.find(' ');
     const auto invalid = [](const std::string& detail) {
-        return Refusal{DomainError(codes::not_authenticated, detail),
-                       {{"WWW-Authenticate", std::string(realm) + ", error=\"invalid_token\""}}};
+        return Refusal{DomainError(codes::not_authenticated, detail), {{"WWW-Authenticate", "error=\"invalid_token\""}}};
     };
     if (space == std::string::npos || lower(header.substr(0, space)) != "bearer")
-        throw invalid("The Authorization header must be Bearer <API key>.");
+        throw invalid("The Authorization header must be Bearer <API key or access token>.");
     const auto secret = trim(std::string_view(header).substr(space + 1));
-    auto caller = syndic::authenticate(*w.db, secret);
-    if (!caller) throw invalid("The API key is unknown or revoked.");
-    note.key_id = caller->api_key_id;
-    return caller;
+    if (secret.rfind("sk_", 0) == 0) {
+        auto caller = syndic::authenticate(*w.db, secret);
+        if (!caller) throw invalid("The API key is unknown or revoked.");
+        note.key_id = caller->api_key_id;
+        return caller;
+    }
+    auto token = caller_from_access_token(oauth_settings, *w.db, clock, secret);
+    if (!token.caller) throw invalid("The access token is not valid: " + token.error + ".");
+    note.key_id = token.caller->api_key_id;
+    return token.caller;
 }
 
 void HttpBridge::Impl::spend(const std::optional<CallerContext>& caller, const httplib::Request& req) {
@@ -282,14 +294,17 @@ void HttpBridge::Impl::handle(const httplib::Request& req, httplib::Response& re
     const std::string method = req.method == "HEAD" ? "GET" : req.method;  // the library drops HEAD's body
     json message;  // the JSON-RPC message, once parsed
     const auto refuse = [&](const Refusal& r) {
-        for (const auto& [name, value] : r.headers) res.set_header(name, value);
+        std::string challenge_error;  // what WWW-Authenticate adds to the realm and the metadata
+        for (const auto& [name, value] : r.headers) {
+            if (name == "WWW-Authenticate") challenge_error = value;
+            else res.set_header(name, value);
+        }
         if (r.error.code() == codes::insufficient_scope)
             for (const auto& [key, value] : r.error.figures())
                 if (key == "requiredScope")
-                    res.set_header("WWW-Authenticate", std::string(realm) + ", error=\"insufficient_scope\", scope=\"" +
-                                                           std::get<std::string>(value) + "\"");
-        if (r.error.code() == codes::not_authenticated && !res.has_header("WWW-Authenticate"))
-            res.set_header("WWW-Authenticate", realm);
+                    challenge_error = "error=\"insufficient_scope\", scope=\"" + std::get<std::string>(value) + "\"";
+        if (r.error.code() == codes::not_authenticated || r.error.code() == codes::insufficient_scope)
+            res.set_header("WWW-Authenticate", challenge(is_mcp, challenge_error));
         res.status = http_status(r.error.code());
         if (is_mcp) {
             // Refused before the message was read (credentials, budget): echo its id if it has one.
@@ -312,6 +327,15 @@ void HttpBridge::Impl::handle(const httplib::Request& req, httplib::Response& re
                                       "Requests from the origin " + printable(req.get_header_value("Origin"), 200) +
                                           " are not allowed (see --allow-origin).")};
         allow_cors(req, res);
+        // The authorization server's routes have their own credentials (a client's, a session
+        // cookie): they count against the client address's budget.
+        if (req.path.rfind("/.well-known/", 0) == 0 || req.path.rfind(base_path + "/.well-known/", 0) == 0 ||
+            req.path.rfind(base_path + "/oauth/", 0) == 0) {
+            spend(std::nullopt, req);
+            if (serve_oauth(oauth_settings, *worker().db, clock, req, res, req.path)) return;
+            throw Refusal{DomainError(codes::route_not_found, "No route " + printable(req.path, 200) + ".")};
+        }
+
         // Credentials first, so every request counts against a budget: the key's, or the
         // client address's when there is none (or a wrong one).
         auto& w = worker();
@@ -440,11 +464,11 @@ void HttpBridge::Impl::handle_mcp(const httplib::Request& req, httplib::Response
         const std::string code = error.value("message", "");
         if (code == codes::not_authenticated) {
             res.status = 401;
-            res.set_header("WWW-Authenticate", realm);
+            res.set_header("WWW-Authenticate", challenge(true, ""));
         } else if (code == codes::insufficient_scope) {
             res.status = 403;
             const std::string scope = error.contains("data") ? error["data"].value("requiredScope", "") : "";
-            res.set_header("WWW-Authenticate", std::string(realm) + ", error=\"insufficient_scope\", scope=\"" + scope + "\"");
+            res.set_header("WWW-Authenticate", challenge(true, "error=\"insufficient_scope\", scope=\"" + scope + "\""));
         }
     }
     res.set_content(dump(*answer), "application/json");
@@ -563,6 +587,7 @@ std::string HttpBridge::bind() {
     impl_->policy.emplace(*url, o.listen_host, port, o.allowed_origins, o.allowed_hosts);
     while (!base_url.empty() && base_url.back() == '/') base_url.pop_back();
     impl_->openapi_text = openapi_document(impl_->registry, base_url).dump(2);
+    impl_->oauth_settings = {*url, base_url, impl_->registry.all_scopes()};
     return base_url;
 }
 
