@@ -322,8 +322,11 @@ bool serve_oauth(const OAuthSettings& s, Database& db, const Clock& clock, const
         return true;
     }
     if (req.method == "GET" && (full_path == pr_metadata + base_path || full_path == pr_metadata + base_path + "/mcp")) {
+        // RFC 9728 (3.3): the resource is the one the metadata's address was made from. Tokens
+        // for either are good at both doors, the MCP endpoint and the REST routes.
+        const bool mcp = full_path.size() > 4 && full_path.compare(full_path.size() - 4, 4, "/mcp") == 0;
         send_json(res, 200,
-                  {{"resource", s.base_url},
+                  {{"resource", mcp ? s.base_url + "/mcp" : s.base_url},
                    {"authorization_servers", {s.base_url}},
                    {"scopes_supported", s.scopes},
                    {"bearer_methods_supported", {"header"}},
