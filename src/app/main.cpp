@@ -29,6 +29,7 @@
 #include "core/fraction.hpp"
 #include "http/openapi.hpp"
 #include "auth/credentials.hpp"
+#include "auth/oauth.hpp"
 #include "auth/users.hpp"
 #include "http/bridge.hpp"
 #include "jsonrpc/dispatcher.hpp"
@@ -340,6 +341,82 @@ struct UsersCommand {
     }
 };
 
+// `clients create|list|disable`: OAuth applications registered by an administrator (others
+// register themselves through RFC 7591).
+struct ClientsCommand {
+    CLI::App* create = nullptr;
+    CLI::App* list = nullptr;
+    CLI::App* disable = nullptr;
+    std::string name, client_uri, who;
+    std::vector<std::string> redirect_uris;
+    bool confidential = false, as_json = false;
+
+    void add_to(CLI::App& app) {
+        auto* clients = app.add_subcommand("clients", "Register, list and disable OAuth applications");
+        clients->require_subcommand(1);
+        create = clients->add_subcommand("create", "Register an application; prints its client_id (and its secret once)");
+        create->add_option("--name", name, "the application's name, as the consent page shows it")->required();
+        create->add_option("--redirect-uri", redirect_uris,
+                           "where the answer goes (exact match; https, http on loopback, or com.example.app:/cb); repeatable")
+            ->required();
+        create->add_option("--client-uri", client_uri, "the application's home page");
+        create->add_flag("--confidential", confidential,
+                         "a server-side application with a secret (client_secret_basic); default: public, PKCE only");
+        create->add_flag("--json", as_json, "print {\"clientId\":..,\"clientSecret\":..}");
+        list = clients->add_subcommand("list", "List applications (never their secrets)");
+        list->add_flag("--json", as_json, "print a JSON array");
+        disable = clients->add_subcommand("disable", "Disable an application: its codes and refresh tokens stop working");
+        disable->add_option("client_id", who, "the application's client_id")->required();
+    }
+
+    bool parsed() const { return create->parsed() || list->parsed() || disable->parsed(); }
+
+    int run(const Common& common, const Clock& clock) {
+        auto db = open_existing(common.db_path);
+        if (create->parsed()) {
+            WriteTransaction tx(*db);
+            const auto made = oauth::register_client(*db, clock, name, redirect_uris,
+                                                     confidential ? "client_secret_basic" : "none", "admin",
+                                                     client_uri.empty() ? std::nullopt : std::optional(client_uri));
+            tx.commit();
+            std::cerr << "Registered " << (confidential ? "confidential" : "public") << " application \"" << made.client.name
+                      << "\"" << (made.secret ? "; its secret is shown only this once" : "") << ":\n";
+            if (as_json) {
+                json out = {{"clientId", made.client.id}};
+                if (made.secret) out["clientSecret"] = *made.secret;
+                std::cout << out.dump() << "\n";
+            } else {
+                std::cout << made.client.id << (made.secret ? " " + *made.secret : "") << "\n";
+            }
+            return 0;
+        }
+        if (list->parsed()) {
+            json out = json::array();
+            for (const auto& c : oauth::list_clients(*db)) {
+                if (as_json)
+                    out.push_back({{"clientId", c.id}, {"name", c.name}, {"redirectUris", c.redirect_uris},
+                                   {"authMethod", c.auth_method}, {"registeredBy", c.registered_by}, {"createdAt", c.created_at},
+                                   {"disabledAt", c.disabled_at ? json(*c.disabled_at) : json(nullptr)}});
+                else {
+                    std::string uris;
+                    for (const auto& u : c.redirect_uris) uris += (uris.empty() ? "" : " ") + u;
+                    std::cout << c.id << "  " << c.name << "  " << (c.is_public() ? "public" : "confidential") << "  "
+                              << c.registered_by << "  " << uris << "  created " << c.created_at
+                              << (c.disabled_at ? "  DISABLED " + *c.disabled_at : "") << "\n";
+                }
+            }
+            if (as_json) std::cout << out.dump(2) << "\n";
+            return 0;
+        }
+        if (!oauth::disable_client(*db, clock, who)) {
+            std::cerr << "syndic-mcp: no enabled application has the client_id '" << who << "' (see `syndic-mcp clients list`)\n";
+            return 1;
+        }
+        std::cerr << "Disabled application " << who << ".\n";
+        return 0;
+    }
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -410,6 +487,8 @@ int main(int argc, char** argv) {
     keys_revoke->add_option("id", revoke_id, "the key's id (or a unique prefix of it)")->required();
     UsersCommand users_cmd;
     users_cmd.add_to(app);
+    ClientsCommand clients_cmd;
+    clients_cmd.add_to(app);
 
     bool demo_json = false;
     std::string demo_key_file;
@@ -502,6 +581,7 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (users_cmd.parsed()) return users_cmd.run(common, clock);
+        if (clients_cmd.parsed()) return clients_cmd.run(common, clock);
         if (demo_cmd->parsed()) {
             ToolRegistry registry(all_tool_handlers());
             auto db = Database::open(common.db_path);

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The command line as a user types it (decisions 1): init, keys, users, demo, tools, quorum,
+"""The command line as a user types it (decisions 1): init, keys, users, clients, demo, tools, quorum,
 serve's options, --version and --help, each through the real executable on a fresh database.
 
 usage: run_cli_tests.py SYNDIC_MCP
@@ -39,6 +39,28 @@ def call(env, key, tool, arguments, *extra):
 
 def error_code(answer):
     return answer.get("error", {}).get("message")
+
+
+def clients_section(env):
+    """clients create|list|disable: applications registered by an administrator."""
+    r = run("clients", "create", "--name", "Gestion Plus", "--redirect-uri", "https://app.example.org/callback", env=env)
+    public_id = r.stdout.strip()
+    check("clients create: a public client prints its client_id alone", r.returncode == 0 and len(public_id) == 36, r.stderr)
+    r = run("clients", "create", "--name", "Comptable Pro", "--redirect-uri", "https://books.example.org/cb",
+            "--redirect-uri", "http://127.0.0.1:9000/cb", "--confidential", "--json", env=env)
+    made = json.loads(r.stdout) if r.returncode == 0 else {}
+    check("clients create --confidential --json: the secret once", len(made.get("clientSecret", "")) == 43, r.stdout + r.stderr)
+    r = run("clients", "create", "--name", "X", "--redirect-uri", "http://evil.example.com/cb", env=env)
+    check("clients create refuses an http redirect URI off loopback", r.returncode != 0 and "Redirect URIs" in r.stderr, r.stderr)
+    r = run("clients", "list", "--json", env=env)
+    listed = json.loads(r.stdout) if r.returncode == 0 else []
+    check("clients list --json: both, never a secret",
+          [c["name"] for c in listed] == ["Gestion Plus", "Comptable Pro"] and made.get("clientSecret", "?") not in r.stdout
+          and listed[1]["redirectUris"] == ["https://books.example.org/cb", "http://127.0.0.1:9000/cb"], r.stdout)
+    r = run("clients", "disable", public_id, env=env)
+    again = run("clients", "disable", public_id, env=env)
+    check("clients disable, then again: refused the second time", r.returncode == 0 and again.returncode != 0, again.stderr)
+    check("clients list shows it disabled", "DISABLED" in run("clients", "list", env=env).stdout)
 
 
 def users_section(env, tmp):
@@ -195,6 +217,7 @@ with tempfile.TemporaryDirectory() as tmp:
     check("an unknown scope is refused", run("keys", "create", "--scopes", "read:everything", env=env).returncode != 0)
 
     users_section(env, tmp)
+    clients_section(env)
 
     r = run("quorum", env=env)
     check("quorum shows 51 by default", r.stdout.strip() == "51")
