@@ -231,8 +231,8 @@ def free_port():
 ENV = {k: v for k, v in os.environ.items() if k not in ("SYNDIC_API_KEY", "SYNDIC_DB", "SYNDIC_MODULES")}
 
 
-def cli(*args, timeout=60):
-    return subprocess.run([BIN, *args], capture_output=True, text=True, timeout=timeout, env=ENV)
+def cli(*args, timeout=60, stdin=None):
+    return subprocess.run([BIN, *args], capture_output=True, text=True, timeout=timeout, env=ENV, input=stdin)
 
 
 STARTED = []
@@ -1075,6 +1075,133 @@ def test_hostile_http(s, k, db):
     check("...their three co-owners are in the database", len(found) == 3, str(len(found)))
 
 
+def test_oauth(s, k, db):
+    """The authorization server over HTTP: discovery, registration, authorize, token, the resource side."""
+    import base64, hashlib, html
+    section("OAuth: discovery, registration, sign-in, consent, tokens, refusals")
+    password = "correct horse battery"
+    made = cli("users", "create", "--db", db, "--email", "lise@example.ca", "--name", "Lise Gagnon", "--role", "member",
+               stdin=password + "\n")
+    check("users create for the OAuth checks", made.returncode == 0, made.stderr)
+    r = fetch(s.addr, "GET", "/.well-known/oauth-protected-resource" + s.prefix + "/mcp")
+    check("protected-resource metadata (RFC 9728) names the MCP endpoint and the issuer",
+          r.status == 200 and r.json.get("resource") == s.base + "/mcp" and r.json.get("authorization_servers") == [s.base], str(r))
+    r = fetch(s.addr, "GET", "/.well-known/oauth-authorization-server" + s.prefix)
+    meta = r.json if r.status == 200 else {}
+    check("authorization-server metadata (RFC 8414): S256 only, the scopes",
+          meta.get("issuer") == s.base and meta.get("code_challenge_methods_supported") == ["S256"]
+          and "write:meetings" in meta.get("scopes_supported", []), str(r))
+    r = s.rest("GET", "/units")
+    check("a 401 names the resource metadata", 'resource_metadata="' in (r.header("www-authenticate") or ""), str(r))
+
+    r = s.rest("POST", "/oauth/register", {"client_name": "Evil", "redirect_uris": ["http://evil.example.com/cb"]})
+    check("registration refuses an http redirect URI off loopback: invalid_redirect_uri",
+          r.status == 400 and r.json.get("error") == "invalid_redirect_uri", str(r))
+    r = s.rest("POST", "/oauth/register", {"client_name": "Gestion Plus", "redirect_uris": ["http://127.0.0.1:9/cb"],
+                                            "token_endpoint_auth_method": "none"})
+    client = r.json.get("client_id") if r.status == 201 else None
+    check("dynamic registration of a public client: 201 with a client_id, no secret",
+          client and "client_secret" not in r.json, str(r))
+    redirect = "http://127.0.0.1:9/cb"
+    verifier = base64.urlsafe_b64encode(os.urandom(32)).rstrip(b"=").decode()
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+    base_q = {"response_type": "code", "client_id": client, "redirect_uri": redirect, "scope": "read:co-owners",
+              "state": "s-42", "code_challenge": challenge, "code_challenge_method": "S256"}
+
+    def authorize(params, cookie=None):
+        return fetch(s.addr, "GET", s.prefix + "/oauth/authorize?" + urllib.parse.urlencode(params),
+                     headers={"Cookie": cookie} if cookie else None)
+
+    def redirected(r):
+        loc = r.header("location") or ""
+        return dict(urllib.parse.parse_qsl(urllib.parse.urlparse(loc).query)) if loc.startswith(redirect) else {}
+
+    r = authorize(dict(base_q, client_id="no-such-client"))
+    check("authorize: an unknown client gets an error page, not a redirect", r.status == 400 and not r.header("location"), str(r))
+    r = authorize(dict(base_q, redirect_uri="http://127.0.0.1:9/other"))
+    check("authorize: a redirect URI not registered gets an error page, not a redirect", r.status == 400 and not r.header("location"), str(r))
+    for change, error in (({"code_challenge": ""}, "invalid_request"), ({"code_challenge_method": "plain"}, "invalid_request"),
+                          ({"resource": "https://elsewhere.example.org/api"}, "invalid_target"),
+                          ({"scope": "read:everything"}, "invalid_scope"), ({"response_type": "token"}, "unsupported_response_type")):
+        got = redirected(authorize(dict(base_q, **change)))
+        check(f"authorize with {change}: redirected with error={error} and the state", got.get("error") == error and got.get("state") == "s-42", str(got))
+
+    r = authorize(base_q)
+    fields = {html.unescape(a): html.unescape(b) for a, b in re.findall(r'name="([^"]+)" value="([^"]*)"', r.body.decode())}
+    check("authorize without a session: the sign-in page", r.status == 200 and 'name="password"' in r.body.decode(), str(r))
+    form = {"Content-Type": "application/x-www-form-urlencoded"}
+    r = fetch(s.addr, "POST", s.prefix + "/oauth/signin", urllib.parse.urlencode(dict(fields, email="lise@example.ca", password="wrong")),
+              headers=form, content_type=None)
+    check("sign-in with a wrong password: 401, the page again, no cookie", r.status == 401 and not r.header("set-cookie"), str(r))
+    r = fetch(s.addr, "POST", s.prefix + "/oauth/signin", urllib.parse.urlencode(dict(fields, email="lise@example.ca", password=password)),
+              headers=form, content_type=None)
+    cookie = (r.header("set-cookie") or "").split(";")[0]
+    check("sign-in: 303 back to authorize, an HttpOnly SameSite=Lax cookie",
+          r.status == 303 and "HttpOnly" in (r.header("set-cookie") or "") and "SameSite=Lax" in (r.header("set-cookie") or ""), str(r))
+    r = authorize(base_q, cookie)
+    consent = {html.unescape(a): html.unescape(b) for a, b in re.findall(r'name="([^"]+)" value="([^"]*)"', r.body.decode())}
+    check("consent page names the app, without script", r.status == 200 and "Gestion Plus" in r.body.decode() and "<script" not in r.body.decode(), str(r))
+    r = fetch(s.addr, "POST", s.prefix + "/oauth/authorize", urllib.parse.urlencode(dict(consent, csrf_token="forged", decision="allow")),
+              headers=dict(form, Cookie=cookie), content_type=None)
+    check("consent with a forged CSRF token: 403, no code", r.status == 403 and not r.header("location"), str(r))
+
+    def allow():
+        r = fetch(s.addr, "POST", s.prefix + "/oauth/authorize", urllib.parse.urlencode(dict(consent, decision="allow")),
+                  headers=dict(form, Cookie=cookie), content_type=None)
+        return redirected(r).get("code")
+
+    def token(fields):
+        return fetch(s.addr, "POST", s.prefix + "/oauth/token", urllib.parse.urlencode(fields), headers=form, content_type=None)
+
+    code = allow()
+    check("Allow: a code on the redirect", bool(code))
+    good = {"grant_type": "authorization_code", "code": code, "redirect_uri": redirect, "client_id": client, "code_verifier": verifier}
+    r = token(dict(good, code_verifier="x" * 43))
+    check("token: a wrong verifier is invalid_grant (and spends the code)", r.status == 400 and r.json.get("error") == "invalid_grant", str(r))
+    r = token(good)
+    check("...the code is spent: invalid_grant", r.status == 400 and r.json.get("error") == "invalid_grant", str(r))
+    code = allow()
+    r = token(dict(good, code=code, redirect_uri=redirect + "x"))
+    check("token: another redirect URI is invalid_grant", r.json.get("error") == "invalid_grant", str(r))
+    r = token(dict(good, code=allow(), grant_type="password"))
+    check("token: an unsupported grant type", r.json.get("error") == "unsupported_grant_type", str(r))
+    r = fetch(s.addr, "POST", s.prefix + "/oauth/token", json.dumps(good))
+    check("token: a JSON body is invalid_request", r.json.get("error") == "invalid_request", str(r))
+    r = token(dict(good, code=allow()))
+    tokens = r.json if r.status == 200 else {}
+    check("token: an access token (ES256 JWT), a refresh token, the scope, no-store",
+          tokens.get("token_type") == "Bearer" and tokens.get("scope") == "read:co-owners" and r.header("cache-control") == "no-store"
+          and json.loads(base64.urlsafe_b64decode(tokens["access_token"].split(".")[0] + "==")).get("alg") == "ES256", str(r))
+    access = tokens.get("access_token", "")
+    r = s.mcp(tool("get_fraction_sum", {}), key=access)
+    check("the access token calls a tool on /mcp", r.status == 200 and result_of(r).get("structuredContent", {}).get("sum") == 100, str(r))
+    r = s.rest("GET", "/units", key=access)
+    check("...and a REST route", r.status == 200, str(r))
+    r = s.rest("POST", "/units", {"number": "Z-1", "type": "storage"}, key=access)
+    check("a write outside the token's scope: 403 insufficient_scope with the scope",
+          r.status == 403 and 'error="insufficient_scope"' in (r.header("www-authenticate") or "")
+          and 'scope="write:co-owners"' in (r.header("www-authenticate") or ""), str(r))
+    head, body, sig = access.split(".")
+    r = s.rest("GET", "/units", key=head + "." + body + "." + ("A" if sig[0] != "A" else "B") + sig[1:])
+    check("a tampered signature: 401 invalid_token", r.status == 401 and 'error="invalid_token"' in (r.header("www-authenticate") or ""), str(r))
+    r = token({"grant_type": "refresh_token", "refresh_token": tokens.get("refresh_token", ""), "client_id": client})
+    check("refresh: a new pair", r.status == 200 and r.json.get("refresh_token") not in (None, tokens.get("refresh_token")), str(r))
+    newer = r.json if r.status == 200 else {}
+    r = token({"grant_type": "refresh_token", "refresh_token": tokens.get("refresh_token", ""), "client_id": client})
+    check("refresh with the spent token: invalid_grant", r.json.get("error") == "invalid_grant", str(r))
+    r = token({"grant_type": "refresh_token", "refresh_token": newer.get("refresh_token", ""), "client_id": client})
+    check("...and its successor is revoked with the family", r.json.get("error") == "invalid_grant", str(r))
+    r = fetch(s.addr, "POST", s.prefix + "/oauth/revoke", urllib.parse.urlencode({"token": newer.get("access_token", ""), "client_id": client}),
+              headers=form, content_type=None)
+    r2 = s.rest("GET", "/units", key=newer.get("access_token", ""))
+    check("revocation (RFC 7009): 200, then the access token is refused", r.status == 200 and r2.status == 401, f"{r} / {r2}")
+    r = s.rest("GET", "/units", key=access)
+    ok = r.status == 200
+    cli("users", "disable", "--db", db, "lise@example.ca")
+    r = s.rest("GET", "/units", key=access)
+    check("a disabled user's access token is refused at once", ok and r.status == 401, str(r))
+
+
 # ---------------------------------------------------------------------------------------------
 # Concurrency
 
@@ -1418,6 +1545,7 @@ def main():
         run(test_access_log, s, k)
         k["unit_for_queue"] = demo["units"]["302"]["id"]
         run(test_hostile_http, s, k, db)
+        run(test_oauth, s, k, db)
         run(test_parallel, s, k, demo)
         run(test_with_stdio, s, k, demo, db)
         servers.append(run(test_rate_limit, db, k))
