@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <arpa/inet.h>
+
 #include <algorithm>
 #include <cctype>
 
@@ -13,8 +15,13 @@ using nlohmann::json;
 
 namespace {
 
+// An IP literal of the loopback interface (127.0.0.0/8, [::1]) or "localhost"; a name that only
+// begins with "127." is not one.
 bool is_loopback(std::string_view host) {
-    return host == "localhost" || host == "127.0.0.1" || host == "[::1]" || host.rfind("127.", 0) == 0;
+    if (host == "localhost" || host == "[::1]") return true;
+    in_addr address{};
+    const std::string text(host);
+    return inet_pton(AF_INET, text.c_str(), &address) == 1 && (ntohl(address.s_addr) >> 24) == 127;
 }
 
 std::optional<std::string> nullable(SQLite::Column column) {
@@ -84,11 +91,23 @@ RegisteredClient register_client(Database& db, const Clock& clock, const std::st
                              "com.example.app:/callback, without a fragment: " + uri.substr(0, 200));
     const auto display = name.empty() ? std::string("(unnamed application)") : name;
     if (display.size() > 200) throw OAuthError("invalid_client_metadata", "client_name is longer than 200 characters.");
+    // No control or bidirectional formatting characters: a name must read as it is shown.
+    for (std::size_t i = 0; i < display.size(); ++i) {
+        const auto c = static_cast<unsigned char>(display[i]);
+        const bool bidi = c == 0xE2 && i + 2 < display.size() && static_cast<unsigned char>(display[i + 1]) == 0x80 &&
+                          (static_cast<unsigned char>(display[i + 2]) >= 0x8E && static_cast<unsigned char>(display[i + 2]) <= 0x8F ||
+                           static_cast<unsigned char>(display[i + 2]) >= 0xAA && static_cast<unsigned char>(display[i + 2]) <= 0xAE);
+        const bool isolates = c == 0xE2 && i + 2 < display.size() && static_cast<unsigned char>(display[i + 1]) == 0x81 &&
+                              static_cast<unsigned char>(display[i + 2]) >= 0xA6 && static_cast<unsigned char>(display[i + 2]) <= 0xA9;
+        if (c < 0x20 || c == 0x7f || bidi || isolates)
+            throw OAuthError("invalid_client_metadata", "client_name holds control or text-direction characters.");
+    }
     if (auth_method != "none" && auth_method != "client_secret_basic" && auth_method != "client_secret_post")
         throw OAuthError("invalid_client_metadata",
                          "token_endpoint_auth_method must be none, client_secret_basic or client_secret_post.");
-    if (client_uri && !(client_uri->rfind("https://", 0) == 0 || client_uri->rfind("http://", 0) == 0))
-        throw OAuthError("invalid_client_metadata", "client_uri must be an http(s) URL.");
+    if (client_uri && (client_uri->size() > 2000 || !(client_uri->rfind("https://", 0) == 0 || client_uri->rfind("http://", 0) == 0) ||
+                       std::any_of(client_uri->begin(), client_uri->end(), [](unsigned char c) { return c <= 0x20 || c == 0x7f; })))
+        throw OAuthError("invalid_client_metadata", "client_uri must be an http(s) URL of at most 2000 characters.");
 
     RegisteredClient out;
     out.client = {new_uuid(), display, redirect_uris, auth_method, registered_by, client_uri, to_utc_iso(clock.now()), std::nullopt};

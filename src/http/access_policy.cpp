@@ -1,5 +1,7 @@
 #include "http/access_policy.hpp"
 
+#include <arpa/inet.h>
+
 #include <algorithm>
 #include <charconv>
 #include <stdexcept>
@@ -71,7 +73,9 @@ std::optional<Url> parse_url(std::string_view text) {
 
 bool is_loopback_host(std::string_view host) {
     const auto h = lower(host);
-    return h == "localhost" || h == "[::1]" || h == "::1" || h.rfind("127.", 0) == 0;
+    if (h == "localhost" || h == "[::1]" || h == "::1") return true;
+    in_addr address{};
+    return inet_pton(AF_INET, h.c_str(), &address) == 1 && (ntohl(address.s_addr) >> 24) == 127;
 }
 
 AccessPolicy::AccessPolicy(const Url& base, const std::string& listen_host, int listen_port,

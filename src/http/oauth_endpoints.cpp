@@ -126,12 +126,25 @@ void send_oauth_error(httplib::Response& res, const oauth::OAuthError& e) {
     send_json(res, e.status, {{"error", e.error}, {"error_description", e.description}});
 }
 
-void send_page(httplib::Response& res, int status, const std::string& html) {
+// `form_target`: where a form of the page may lead besides this server (the consent page's
+// answer goes to the application's redirect URI: its origin, or its scheme for a private one).
+void send_page(httplib::Response& res, int status, const std::string& html, const std::string& form_target = "") {
     res.status = status;
     res.set_header("Cache-Control", "no-store");
     res.set_header("X-Frame-Options", "DENY");  // no clickjacking of the consent buttons
-    res.set_header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' *; frame-ancestors 'none'");
+    res.set_header("Referrer-Policy", "same-origin");  // so forms carry an Origin the bridge can check
+    res.set_header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'" +
+                                                  (form_target.empty() ? std::string() : " " + form_target) +
+                                                  "; frame-ancestors 'none'");
     res.set_content(html, "text/html; charset=utf-8");
+}
+
+// The CSP source of a redirect URI: "https://app.example.org:8443" or "com.example.app:".
+std::string csp_source(const std::string& uri) {
+    const auto sep = uri.find("://");
+    if (sep == std::string::npos) return uri.substr(0, uri.find(':') + 1);
+    const auto end = uri.find_first_of("/?", sep + 3);
+    return uri.substr(0, end);
 }
 
 void redirect(httplib::Response& res, const std::string& location) {
@@ -254,14 +267,17 @@ oauth::Client requesting_client(Database& db, const httplib::Request& req, const
     return oauth::authenticate_client(db, id, secret);
 }
 
-json token_answer(const OAuthSettings& s, Database& db, const Clock& clock, const oauth::Grant& grant) {
+// `access_scope`: the access token's, when the client asked for less than the grant (RFC 6749, 6:
+// the refresh token keeps the grant's).
+json token_answer(const OAuthSettings& s, Database& db, const Clock& clock, const oauth::Grant& grant,
+                  const std::string& access_scope = "") {
     const auto user = find_user(db, grant.user_id);
     if (!user || user->disabled_at) throw oauth::OAuthError("invalid_grant", "The user's account is disabled.");
     AccessTokenClaims claims;
     claims.issuer = s.base_url;
     claims.subject = user->id;
     claims.audience = grant.resource;
-    claims.scope = grant.scope;
+    claims.scope = access_scope.empty() ? grant.scope : access_scope;
     claims.client_id = grant.client_id;
     claims.syndicate_id = user->syndicate_id;
     claims.role = role_name(user->role);
@@ -271,7 +287,7 @@ json token_answer(const OAuthSettings& s, Database& db, const Clock& clock, cons
             {"token_type", "Bearer"},
             {"expires_in", access_token_minutes * 60},
             {"refresh_token", refresh},
-            {"scope", grant.scope}};
+            {"scope", claims.scope}};
 }
 
 }  // namespace
@@ -286,6 +302,8 @@ TokenCaller caller_from_access_token(const OAuthSettings& s, Database& db, const
     const auto user = find_user(db, check.claims->subject);
     if (!user || user->disabled_at) return {std::nullopt, "the user's account is disabled"};
     if (user->syndicate_id != check.claims->syndicate_id) return {std::nullopt, "the token's syndicate is not the user's"};
+    const auto client = oauth::find_client(db, check.claims->client_id);
+    if (!client || client->disabled_at) return {std::nullopt, "the application's access is withdrawn"};
     CallerContext caller;
     caller.syndicate_id = user->syndicate_id;
     caller.api_key_id = "user:" + user->id;
@@ -344,6 +362,7 @@ bool serve_oauth(const OAuthSettings& s, Database& db, const Clock& clock, const
             return true;
         }
         if (route == "register" && req.method == "POST") {
+            if (req.body.size() > 16384) throw oauth::OAuthError("invalid_client_metadata", "The registration is larger than 16 KiB.");
             json body;
             try {
                 body = json::parse(req.body);
@@ -362,8 +381,14 @@ bool serve_oauth(const OAuthSettings& s, Database& db, const Clock& clock, const
                     throw oauth::OAuthError("invalid_client_metadata", "grant_types may be authorization_code and refresh_token.");
             for (const auto& t : body.value("response_types", json::array({"code"})))
                 if (t != "code") throw oauth::OAuthError("invalid_client_metadata", "response_types may only be code.");
+            for (const char* key : {"client_name", "client_uri", "token_endpoint_auth_method"})
+                if (body.contains(key) && !body[key].is_string())
+                    throw oauth::OAuthError("invalid_client_metadata", std::string(key) + " must be a string.");
+            for (const char* key : {"grant_types", "response_types"})
+                if (body.contains(key) && !body[key].is_array())
+                    throw oauth::OAuthError("invalid_client_metadata", std::string(key) + " must be an array.");
             std::optional<std::string> client_uri;
-            if (body.contains("client_uri") && body["client_uri"].is_string()) client_uri = body["client_uri"].get<std::string>();
+            if (body.contains("client_uri")) client_uri = body["client_uri"].get<std::string>();
             WriteTransaction tx(db);
             const auto made = oauth::register_client(db, clock, body.value("client_name", ""), uris, method, "dynamic", client_uri);
             tx.commit();
@@ -401,17 +426,18 @@ bool serve_oauth(const OAuthSettings& s, Database& db, const Clock& clock, const
                 tx.commit();
                 send_json(res, 200, answer);
             } else if (grant_type == "refresh_token") {
-                auto grant = oauth::rotate_refresh_token(db, clock, get(form, "refresh_token"), client.id);
+                const auto grant = oauth::rotate_refresh_token(db, clock, get(form, "refresh_token"), client.id);
+                std::string access_scope;
                 if (form.count("scope")) {  // narrowing only (RFC 6749, 6)
                     const auto had = split_scopes(grant.scope);
                     const auto asked = split_scopes(get(form, "scope"));
                     for (const auto& scope : asked)
                         if (std::find(had.begin(), had.end(), scope) == had.end())
                             throw oauth::OAuthError("invalid_scope", "A refresh cannot add the scope " + scope.substr(0, 100) + ".");
-                    grant.scope = join_scopes(asked);
+                    access_scope = join_scopes(asked);
                 }
                 WriteTransaction tx(db);
-                const auto answer = token_answer(s, db, clock, grant);
+                const auto answer = token_answer(s, db, clock, grant, access_scope);
                 tx.commit();
                 send_json(res, 200, answer);
             } else {
@@ -444,6 +470,13 @@ bool serve_oauth(const OAuthSettings& s, Database& db, const Clock& clock, const
                 send_page(res, 400, error_page(lang, e.title, e.message));
                 return true;
             } catch (const std::string& location) {
+                // An application that registered itself could use this server to bounce people to
+                // any address (RFC 9700, 4.11.2): its errors are shown here instead.
+                if (oauth::find_client(db, get(params, "client_id"))->registered_by == "dynamic" && !session) {
+                    const auto error = get(parse_form(location.substr(location.find('?') + 1)), "error_description");
+                    send_page(res, 400, error_page(lang, lang == "en" ? "Invalid request" : "Demande invalide", error));
+                    return true;
+                }
                 redirect(res, location);
                 return true;
             }
@@ -456,8 +489,10 @@ bool serve_oauth(const OAuthSettings& s, Database& db, const Clock& clock, const
             if (req.method == "GET") {
                 ConsentRequest consent{ar.client.name, ar.client.registered_by == "dynamic", host_of(ar.redirect_uri), ar.scopes,
                                        user->name, user->email, syndicate_name(db, user->syndicate_id)};
-                send_page(res, 200, consent_page(lang, base_path + "/oauth/authorize", ar.echo, consent, base_path + "/oauth/signout",
-                                                 session->second));
+                send_page(res, 200,
+                          consent_page(lang, base_path + "/oauth/authorize", ar.echo, consent, base_path + "/oauth/signout",
+                                       session->second),
+                          csp_source(ar.redirect_uri));
                 return true;
             }
             // The decision, from the consent form of this session.
@@ -509,14 +544,27 @@ bool serve_oauth(const OAuthSettings& s, Database& db, const Clock& clock, const
         if (route == "signout" && (req.method == "POST" || req.method == "GET")) {
             const auto token = cookie(req, session_cookie);
             const auto session = session_user(db, clock, token);
-            const auto form = parse_form(req.body);
-            if (req.method == "POST" && session && same_secret(get(form, "csrf_token"), session->second)) {
-                WriteTransaction tx(db);
-                end_session(db, clock, token);
-                tx.commit();
-                res.set_header("Set-Cookie", session_cookie_header(s, "", true));
+            const auto lang = language_of(req, session ? std::optional<User>(session->first) : std::nullopt);
+            if (!session) {
+                send_page(res, 200, signed_out_page(lang));
+                return true;
             }
-            send_page(res, 200, signed_out_page(language_of(req, session ? std::optional<User>(session->first) : std::nullopt)));
+            if (req.method == "GET") {  // signed in: a button, so no link can sign anyone out
+                send_page(res, 200, sign_out_page(lang, base_path + "/oauth/signout", session->first.name, session->first.email,
+                                                  session->second));
+                return true;
+            }
+            if (!same_secret(get(parse_form(req.body), "csrf_token"), session->second)) {
+                send_page(res, 403, error_page(lang, lang == "en" ? "Expired form" : "Formulaire expiré",
+                                               lang == "en" ? "This form is no longer valid; you are still signed in."
+                                                            : "Ce formulaire n'est plus valide ; vous êtes toujours connecté."));
+                return true;
+            }
+            WriteTransaction tx(db);
+            end_session(db, clock, token);
+            tx.commit();
+            res.set_header("Set-Cookie", session_cookie_header(s, "", true));
+            send_page(res, 200, signed_out_page(lang));
             return true;
         }
     } catch (const oauth::OAuthError& e) {

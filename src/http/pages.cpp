@@ -33,7 +33,7 @@ footer{max-width:32rem;margin:1rem auto 0;color:#7b8794;font-size:.8rem;text-ali
 std::string page(const std::string& lang, const std::string& title, const std::string& body) {
     return "<!DOCTYPE html>\n<html lang=\"" + std::string(en(lang) ? "en" : "fr") +
            "\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-           "<meta name=\"referrer\" content=\"no-referrer\">\n<title>" +
+           "<meta name=\"referrer\" content=\"same-origin\">\n<title>" +
            html_escape(title) + " · syndic-mcp</title>\n" + style + "\n</head>\n<body>\n<main>\n" + body +
            "</main>\n<footer>syndic-mcp · " + (en(lang) ? "co-ownership syndicate registers" : "registres du syndicat de copropriété") +
            "</footer>\n</body>\n</html>\n";
@@ -156,6 +156,17 @@ std::string signed_out_page(const std::string& lang) {
     return page(lang, e ? "Signed out" : "Déconnecté",
                 std::string("<h1>") + (e ? "Signed out" : "Déconnecté") + "</h1>\n<p>" +
                     (e ? "You are signed out. You may close this page." : "Vous êtes déconnecté. Vous pouvez fermer cette page.") + "</p>\n");
+}
+
+std::string sign_out_page(const std::string& lang, const std::string& action, const std::string& name, const std::string& email,
+                          const std::string& csrf) {
+    const bool e = en(lang);
+    return page(lang, e ? "Signed in" : "Connecté",
+                std::string("<h1>") + (e ? "Signed in" : "Connecté") + "</h1>\n<p>" + (e ? "Signed in as " : "Connecté en tant que ") +
+                    html_escape(name) + " (" + html_escape(email) + ").</p>\n<form method=\"post\" action=\"" + html_escape(action) +
+                    "\">\n<input type=\"hidden\" name=\"csrf_token\" value=\"" + html_escape(csrf) +
+                    "\">\n<div class=\"actions\"><button class=\"primary\" type=\"submit\">" + (e ? "Sign out" : "Se déconnecter") +
+                    "</button></div>\n</form>\n");
 }
 
 }  // namespace syndic::http

@@ -29,6 +29,10 @@ std::string consent_page(const std::string& lang, const std::string& action, con
 
 std::string error_page(const std::string& lang, const std::string& title, const std::string& message);
 std::string signed_out_page(const std::string& lang);
+// Signed in (after a sign-in without an application waiting, or a visit to the sign-out
+// address): who, and a button to sign out.
+std::string sign_out_page(const std::string& lang, const std::string& action, const std::string& name, const std::string& email,
+                          const std::string& csrf);
 
 // What a scope lets an application do, in the page's language.
 std::string scope_description(const std::string& lang, const std::string& scope);

@@ -1108,6 +1108,9 @@ def test_oauth(s, k, db):
     base_q = {"response_type": "code", "client_id": client, "redirect_uri": redirect, "scope": "read:co-owners",
               "state": "s-42", "code_challenge": challenge, "code_challenge_method": "S256"}
 
+    def fields_of(page):
+        return {html.unescape(a): html.unescape(b) for a, b in re.findall(r'name="([^"]+)" value="([^"]*)"', page)}
+
     def authorize(params, cookie=None):
         return fetch(s.addr, "GET", s.prefix + "/oauth/authorize?" + urllib.parse.urlencode(params),
                      headers={"Cookie": cookie} if cookie else None)
@@ -1120,11 +1123,9 @@ def test_oauth(s, k, db):
     check("authorize: an unknown client gets an error page, not a redirect", r.status == 400 and not r.header("location"), str(r))
     r = authorize(dict(base_q, redirect_uri="http://127.0.0.1:9/other"))
     check("authorize: a redirect URI not registered gets an error page, not a redirect", r.status == 400 and not r.header("location"), str(r))
-    for change, error in (({"code_challenge": ""}, "invalid_request"), ({"code_challenge_method": "plain"}, "invalid_request"),
-                          ({"resource": "https://elsewhere.example.org/api"}, "invalid_target"),
-                          ({"scope": "read:everything"}, "invalid_scope"), ({"response_type": "token"}, "unsupported_response_type")):
-        got = redirected(authorize(dict(base_q, **change)))
-        check(f"authorize with {change}: redirected with error={error} and the state", got.get("error") == error and got.get("state") == "s-42", str(got))
+    r = authorize(dict(base_q, response_type="token"))
+    check("authorize: a self-registered client's bad request before sign-in is a page, never a redirect (RFC 9700, 4.11.2)",
+          r.status == 400 and not r.header("location"), str(r))
 
     r = authorize(base_q)
     fields = {html.unescape(a): html.unescape(b) for a, b in re.findall(r'name="([^"]+)" value="([^"]*)"', r.body.decode())}
@@ -1138,7 +1139,15 @@ def test_oauth(s, k, db):
     cookie = (r.header("set-cookie") or "").split(";")[0]
     check("sign-in: 303 back to authorize, an HttpOnly SameSite=Lax cookie",
           r.status == 303 and "HttpOnly" in (r.header("set-cookie") or "") and "SameSite=Lax" in (r.header("set-cookie") or ""), str(r))
+    for change, error in (({"code_challenge": ""}, "invalid_request"), ({"code_challenge_method": "plain"}, "invalid_request"),
+                          ({"resource": "https://elsewhere.example.org/api"}, "invalid_target"),
+                          ({"scope": "read:everything"}, "invalid_scope"), ({"response_type": "token"}, "unsupported_response_type")):
+        got = redirected(authorize(dict(base_q, **change), cookie))
+        check(f"authorize (signed in) with {change}: redirected with error={error} and the state",
+              got.get("error") == error and got.get("state") == "s-42", str(got))
     r = authorize(base_q, cookie)
+    check("consent page: its forms may lead only here and to the application's origin (CSP form-action)",
+          "form-action 'self' http://127.0.0.1:9;" in (r.header("content-security-policy") or ""), r.header("content-security-policy"))
     consent = {html.unescape(a): html.unescape(b) for a, b in re.findall(r'name="([^"]+)" value="([^"]*)"', r.body.decode())}
     check("consent page names the app, without script", r.status == 200 and "Gestion Plus" in r.body.decode() and "<script" not in r.body.decode(), str(r))
     r = fetch(s.addr, "POST", s.prefix + "/oauth/authorize", urllib.parse.urlencode(dict(consent, csrf_token="forged", decision="allow")),
@@ -1195,11 +1204,42 @@ def test_oauth(s, k, db):
               headers=form, content_type=None)
     r2 = s.rest("GET", "/units", key=newer.get("access_token", ""))
     check("revocation (RFC 7009): 200, then the access token is refused", r.status == 200 and r2.status == 401, f"{r} / {r2}")
-    r = s.rest("GET", "/units", key=access)
-    ok = r.status == 200
+    r = token({"grant_type": "refresh_token", "refresh_token": "nope", "client_id": client})
+    check("refresh with an unknown token: invalid_grant", r.json.get("error") == "invalid_grant", str(r))
+    grant = token(dict(good, code=allow())).json
+    narrow = token({"grant_type": "refresh_token", "refresh_token": grant.get("refresh_token", ""), "client_id": client, "scope": "read:co-owners"}).json
+    wide = token({"grant_type": "refresh_token", "refresh_token": narrow.get("refresh_token", ""), "client_id": client}).json
+    check("narrowing on refresh is for that access token only (RFC 6749, 6)", narrow.get("scope") == "read:co-owners" and wide.get("scope") == "read:co-owners", f"{narrow} {wide}")
+    r = s.rest("POST", "/oauth/register", {"client_name": "Gestion\u202eKLJ", "redirect_uris": [redirect]})
+    check("registration refuses text-direction characters in the name", r.status == 400 and r.json.get("error") == "invalid_client_metadata", str(r))
+    r = s.rest("POST", "/oauth/register", {"client_name": 5, "redirect_uris": [redirect]})
+    check("registration with a name that is not text: 400 invalid_client_metadata", r.status == 400, str(r))
+    r = s.rest("POST", "/oauth/register", {"client_name": "X", "redirect_uris": ["http://127.attacker.example/cb"]})
+    check("registration: a name beginning with 127. is not loopback", r.status == 400 and r.json.get("error") == "invalid_redirect_uri", str(r))
+    r = fetch(s.addr, "GET", s.prefix + "/oauth/signout", headers={"Cookie": cookie})
+    check("GET signout while signed in: a button, not a sign-out", r.status == 200 and "csrf_token" in r.body.decode(), str(r))
+    r = fetch(s.addr, "POST", s.prefix + "/oauth/signout", "csrf_token=forged", headers=dict(form, Cookie=cookie), content_type=None)
+    still = authorize(base_q, cookie)
+    check("POST signout with a forged token: 403, still signed in", r.status == 403 and "decision" in still.body.decode(), str(r))
+    # A second person, so that disabling the client and disabling a user are each seen alone.
+    cli("users", "create", "--db", db, "--email", "paul@example.ca", "--name", "Paul Roy", stdin=password + "\n")
+    page = authorize(base_q).body.decode()
+    r = fetch(s.addr, "POST", s.prefix + "/oauth/signin",
+              urllib.parse.urlencode(dict(fields_of(page), email="paul@example.ca", password=password)), headers=form, content_type=None)
+    paul_cookie = (r.header("set-cookie") or "").split(";")[0]
+    page = authorize(base_q, paul_cookie).body.decode()
+    r = fetch(s.addr, "POST", s.prefix + "/oauth/authorize", urllib.parse.urlencode(dict(fields_of(page), decision="allow")),
+              headers=dict(form, Cookie=paul_cookie), content_type=None)
+    paul = token(dict(good, code=redirected(r).get("code", ""))).json.get("access_token", "")
+    access = grant.get("access_token", "")
+    before = (s.rest("GET", "/units", key=access).status, s.rest("GET", "/units", key=paul).status)
+    cli("users", "disable", "--db", db, "paul@example.ca")
+    after = (s.rest("GET", "/units", key=access).status, s.rest("GET", "/units", key=paul).status)
+    check("a disabled user's access token is refused at once, another user's is not", before == (200, 200) and after == (200, 401), f"{before} {after}")
+    r = cli("clients", "disable", "--db", db, client)
+    r2 = s.rest("GET", "/units", key=access)
+    check("a disabled client's access token is refused at once", r.returncode == 0 and r2.status == 401, str(r2))
     cli("users", "disable", "--db", db, "lise@example.ca")
-    r = s.rest("GET", "/units", key=access)
-    check("a disabled user's access token is refused at once", ok and r.status == 401, str(r))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -95,7 +95,7 @@ TEST_CASE("redirect URIs: https, loopback http, private-use schemes; nothing els
         CHECK_MESSAGE(valid_redirect_uri(ok), ok);
     for (const char* bad : {"http://app.example.org/callback", "https://app.example.org/cb#frag", "javascript:alert(1)",
                             "myapp:/cb", "", "/relative/cb", "https://user@app.example.org/cb", "http://localhost.evil.com/cb",
-                            "https://app.example.org/a b"})
+                            "https://app.example.org/a b", "http://127.attacker.example/cb", "http://127.0.0.1.nip.io/cb"})
         CHECK_MESSAGE(!valid_redirect_uri(bad), bad);
 }
 
