@@ -69,6 +69,9 @@ export async function startBridge(binary, db) {
     const server = spawn(binary, ['http', '--db', db, '--listen', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     const exited = new Promise((done) => server.on('exit', (code, signal) => done({ code, signal })));
+    // Never left behind, even when the test itself dies (an uncaught error, a closed stdout).
+    const leftBehind = () => server.exitCode === null && server.signalCode === null && server.kill('SIGKILL');
+    process.on('exit', leftBehind);
     const base = await new Promise((done, fail) => {
         const timer = setTimeout(() => fail(new Error(`the bridge did not start:\n${stderr}`)), 10_000);
         server.stderr.on('data', (chunk) => {
