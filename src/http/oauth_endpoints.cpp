@@ -223,7 +223,7 @@ AuthorizeRequest check_authorize(const OAuthSettings& s, Database& db, const std
         if (std::find(s.scopes.begin(), s.scopes.end(), scope) == s.scopes.end())
             throw fail("invalid_scope", "Unknown scope " + scope.substr(0, 100) + ".");
     for (const char* key : {"response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge",
-                            "code_challenge_method", "resource"})
+                            "code_challenge_method", "resource", "lang"})
         if (p.count(key)) r.echo.emplace_back(key, p.at(key));
     return r;
 }
@@ -234,8 +234,10 @@ std::string syndicate_name(Database& db, const std::string& id) {
     return id;
 }
 
-std::string language_of(const httplib::Request& req, const std::optional<User>& user) {
-    const auto asked = req.get_param_value("lang");
+// ?lang= (carried on by the forms), then the user's language, then Accept-Language.
+std::string language_of(const httplib::Request& req, const std::optional<User>& user,
+                        const std::map<std::string, std::string>& form = {}) {
+    const auto asked = form.count("lang") ? form.at("lang") : req.get_param_value("lang");
     if (asked == "fr" || asked == "en") return asked;
     if (user) return user->language;
     return page_language(req.get_header_value("Accept-Language"));
@@ -462,7 +464,7 @@ bool serve_oauth(const OAuthSettings& s, Database& db, const Clock& clock, const
             const auto session = session_user(db, clock, cookie(req, session_cookie));
             std::optional<User> user;
             if (session) user = session->first;
-            const auto lang = language_of(req, user);
+            const auto lang = language_of(req, user, params);
             AuthorizeRequest ar;
             try {
                 ar = check_authorize(s, db, params, lang);
@@ -490,7 +492,7 @@ bool serve_oauth(const OAuthSettings& s, Database& db, const Clock& clock, const
                 ConsentRequest consent{ar.client.name, ar.client.registered_by == "dynamic", host_of(ar.redirect_uri), ar.scopes,
                                        user->name, user->email, syndicate_name(db, user->syndicate_id)};
                 send_page(res, 200,
-                          consent_page(lang, base_path + "/oauth/authorize", ar.echo, consent, base_path + "/oauth/signout",
+                          consent_page(lang, base_path + "/oauth/authorize", ar.echo, consent, base_path + "/oauth/signout?lang=" + lang,
                                        session->second),
                           csp_source(ar.redirect_uri));
                 return true;
@@ -519,12 +521,12 @@ bool serve_oauth(const OAuthSettings& s, Database& db, const Clock& clock, const
         }
         if (route == "signin" && req.method == "POST") {
             const auto form = parse_form(req.body);
-            const auto lang = page_language(req.get_header_value("Accept-Language"));
+            const auto lang = language_of(req, std::nullopt, form);
             const auto user = sign_in(db, get(form, "email"), get(form, "password"));
             // Back to the authorization request, with its parameters (never anywhere else).
             Fields back;
             for (const char* key : {"response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge",
-                                    "code_challenge_method", "resource"})
+                                    "code_challenge_method", "resource", "lang"})
                 if (form.count(key)) back.emplace_back(key, form.at(key));
             if (!user) {
                 const auto client = oauth::find_client(db, get(form, "client_id"));
