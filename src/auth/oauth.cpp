@@ -45,11 +45,18 @@ Client read_client(SQLite::Statement& q) {
 constexpr const char* client_columns =
     "id, name, redirect_uris, auth_method, registered_by, client_uri, created_at, disabled_at";
 
+// A family revoked: its refresh tokens, and the access tokens it gave that still live.
 void revoke_family(Database& db, const Clock& clock, std::string_view family_id) {
     auto q = db.prepare("UPDATE oauth_refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL");
     q->bind(1, to_utc_iso(clock.now()));
     q->bind(2, std::string(family_id));
     q->exec();
+    auto a = db.prepare(
+        "INSERT OR IGNORE INTO oauth_revoked_access_tokens (jti, expires_at) "
+        "SELECT jti, expires_at FROM oauth_issued_access_tokens WHERE family_id = ? AND expires_at > ?");
+    a->bind(1, std::string(family_id));
+    a->bind(2, to_utc_iso(clock.now() - std::chrono::minutes(1)));
+    a->exec();
 }
 
 OAuthError invalid_grant(const std::string& why) { return OAuthError("invalid_grant", why); }
@@ -293,10 +300,25 @@ bool revoke_refresh_token(Database& db, const Clock& clock, std::string_view tok
 }
 
 void revoke_user_tokens(Database& db, const Clock& clock, std::string_view user_id) {
-    auto q = db.prepare("UPDATE oauth_refresh_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL");
-    q->bind(1, to_utc_iso(clock.now()));
-    q->bind(2, std::string(user_id));
+    std::vector<std::string> families;
+    {
+        auto q = db.prepare("SELECT DISTINCT family_id FROM oauth_refresh_tokens WHERE user_id = ? AND revoked_at IS NULL");
+        q->bind(1, std::string(user_id));
+        while (q->executeStep()) families.push_back(q->getColumn(0).getString());
+    }
+    for (const auto& family : families) revoke_family(db, clock, family);
+}
+
+void record_access_token(Database& db, const Clock& clock, std::string_view family_id, std::string_view jti,
+                         const std::string& expires_at) {
+    auto q = db.prepare("INSERT INTO oauth_issued_access_tokens (jti, family_id, expires_at) VALUES (?, ?, ?)");
+    q->bind(1, std::string(jti));
+    q->bind(2, std::string(family_id));
+    q->bind(3, expires_at);
     q->exec();
+    auto old = db.prepare("DELETE FROM oauth_issued_access_tokens WHERE expires_at < ?");
+    old->bind(1, to_utc_iso(clock.now() - std::chrono::hours(1)));
+    old->exec();
 }
 
 }  // namespace syndic::oauth

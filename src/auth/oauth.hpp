@@ -72,7 +72,7 @@ struct Grant {
 };
 // Spends a code: unknown, expired, used before, for another client or redirect URI, or a
 // verifier that does not match: OAuthError invalid_grant. A code used twice also revokes the
-// refresh tokens it led to. Runs in the caller's transaction if there is one.
+// tokens it led to (refresh and access). Runs in the caller's transaction if there is one.
 Grant redeem_code(Database& db, const Clock& clock, std::string_view code, std::string_view client_id,
                   std::string_view redirect_uri, std::string_view code_verifier);
 
@@ -84,7 +84,11 @@ std::string issue_refresh_token(Database& db, const Clock& clock, const Grant& g
 Grant rotate_refresh_token(Database& db, const Clock& clock, std::string_view token, std::string_view client_id);
 // RFC 7009: revokes the token's family when it is this client's refresh token; false otherwise.
 bool revoke_refresh_token(Database& db, const Clock& clock, std::string_view token, std::string_view client_id);
-// Every refresh token of a user (a user disabled, or signing out everywhere).
+// Every grant of a user (a user disabled, or signing out everywhere).
 void revoke_user_tokens(Database& db, const Clock& clock, std::string_view user_id);
+// Notes an access token a grant gave (its jti and exp as a UTC instant), so revoking the grant
+// revokes it too.
+void record_access_token(Database& db, const Clock& clock, std::string_view family_id, std::string_view jti,
+                         const std::string& expires_at);
 
 }  // namespace syndic::oauth

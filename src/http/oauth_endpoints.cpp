@@ -13,6 +13,7 @@
 #include "auth/credentials.hpp"
 #include "auth/oauth.hpp"
 #include "auth/users.hpp"
+#include "core/base64url.hpp"
 #include "core/ids.hpp"
 #include "core/text.hpp"
 #include "http/pages.hpp"
@@ -284,6 +285,10 @@ json token_answer(const OAuthSettings& s, Database& db, const Clock& clock, cons
     claims.syndicate_id = user->syndicate_id;
     claims.role = role_name(user->role);
     const auto access = sign_access_token(db, clock, claims, std::chrono::minutes(access_token_minutes));
+    // Its jti, so revoking the grant revokes it (the payload is ours, just signed).
+    const auto payload = json::parse(base64url_decode(access.substr(access.find('.') + 1, access.rfind('.') - access.find('.') - 1)).value());
+    oauth::record_access_token(db, clock, grant.family_id, payload.at("jti").get<std::string>(),
+                               to_utc_iso(Instant{std::chrono::seconds(payload.at("exp").get<std::int64_t>())}));
     const auto refresh = oauth::issue_refresh_token(db, clock, grant);
     return {{"access_token", access},
             {"token_type", "Bearer"},

@@ -1204,6 +1204,13 @@ def test_oauth(s, k, db):
               headers=form, content_type=None)
     r2 = s.rest("GET", "/units", key=newer.get("access_token", ""))
     check("revocation (RFC 7009): 200, then the access token is refused", r.status == 200 and r2.status == 401, f"{r} / {r2}")
+    replayed = dict(good, code=allow())
+    first = token(replayed).json
+    works = s.rest("GET", "/units", key=first.get("access_token", "")).status
+    token(replayed)
+    r = s.rest("GET", "/units", key=first.get("access_token", ""))
+    check("a replayed code revokes the access token it gave, not only the refresh token",
+          works == 200 and r.status == 401, f"{works} then {r}")
     r = token({"grant_type": "refresh_token", "refresh_token": "nope", "client_id": client})
     check("refresh with an unknown token: invalid_grant", r.json.get("error") == "invalid_grant", str(r))
     grant = token(dict(good, code=allow())).json

@@ -66,6 +66,15 @@ CREATE TABLE oauth_refresh_tokens (
 ) STRICT;
 CREATE INDEX oauth_refresh_tokens_family ON oauth_refresh_tokens (family_id);
 
+-- The access tokens each grant (refresh family) gave, until they expire: revoking the family
+-- (a code or refresh token replayed, a revocation) revokes them too.
+CREATE TABLE oauth_issued_access_tokens (
+    jti        TEXT PRIMARY KEY,
+    family_id  TEXT NOT NULL,
+    expires_at TEXT NOT NULL
+) STRICT;
+CREATE INDEX oauth_issued_access_tokens_family ON oauth_issued_access_tokens (family_id);
+
 -- Access tokens revoked before they expire (RFC 7009): their jti until then.
 CREATE TABLE oauth_revoked_access_tokens (
     jti        TEXT PRIMARY KEY,
