@@ -1,5 +1,7 @@
 #include "auth/passwords.hpp"
 
+#include <semaphore>
+
 #include <argon2.h>
 #include <openssl/rand.h>
 
@@ -85,7 +87,21 @@ void check_password_rules(std::string_view password) {
                                    std::to_string(utf8_characters(password)) + ".");
 }
 
+namespace {
+
+// At most two argon2 computations at once (19 MiB each, one core each): a flood of sign-ins waits
+// its turn instead of taking every core from the requests of people already signed in.
+std::counting_semaphore<2> argon2_slots(2);
+
+struct Argon2Slot {
+    Argon2Slot() { argon2_slots.acquire(); }
+    ~Argon2Slot() { argon2_slots.release(); }
+};
+
+}  // namespace
+
 std::string hash_password(std::string_view password) {
+    const Argon2Slot slot;
     check_password_rules(password);
     std::array<unsigned char, argon2_salt_bytes> salt{};
     if (RAND_bytes(salt.data(), static_cast<int>(salt.size())) != 1)
@@ -102,6 +118,7 @@ bool verify_password(std::string_view encoded, std::string_view password) {
     if (password.size() > password_max_bytes || !well_formed(encoded)) return false;
     // libargon2 compares the hashes in constant time.
     const std::string text(encoded);
+    const Argon2Slot slot;
     return argon2id_verify(text.c_str(), password.data(), password.size()) == ARGON2_OK;
 }
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
 
@@ -227,6 +228,63 @@ AuthorizeRequest check_authorize(const OAuthSettings& s, Database& db, const std
                             "code_challenge_method", "resource", "lang"})
         if (p.count(key)) r.echo.emplace_back(key, p.at(key));
     return r;
+}
+
+// Failed sign-ins, counted per e-mail address and per client address in this process, checked
+// before any password is hashed: 5 failures for an address lock it for 1 minute, doubling with
+// each further failure up to 15 minutes; 30 failures from one client address within 15 minutes
+// lock that client out for 15 minutes. A success clears the e-mail's count.
+class SignInThrottle {
+public:
+    // Seconds to wait, or 0.
+    int wait(const std::string& email, const std::string& client, Instant now) {
+        std::lock_guard lock(mutex_);
+        return static_cast<int>(std::max(remaining(by_email_, lower(email), now), remaining(by_client_, client, now)));
+    }
+    void failed(const std::string& email, const std::string& client, Instant now) {
+        std::lock_guard lock(mutex_);
+        sweep(now);
+        auto& e = by_email_[lower(email)];
+        if (now - e.first > window) e = {now, 0, {}};
+        if (++e.failures >= 5)
+            e.locked_until = now + std::min<std::chrono::seconds>(std::chrono::minutes(15), std::chrono::seconds(60L << std::min(e.failures - 5, 4)));
+        auto& c = by_client_[client];
+        if (now - c.first > window) c = {now, 0, {}};
+        if (++c.failures >= 30) c.locked_until = now + window;
+    }
+    void succeeded(const std::string& email) {
+        std::lock_guard lock(mutex_);
+        by_email_.erase(lower(email));
+    }
+
+private:
+    static constexpr std::chrono::minutes window{15};
+    struct Count {
+        Instant first;
+        int failures = 0;
+        Instant locked_until;
+    };
+    static std::string lower(std::string text) {
+        std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+        return text;
+    }
+    static std::int64_t remaining(const std::map<std::string, Count>& counts, const std::string& key, Instant now) {
+        const auto it = counts.find(key);
+        if (it == counts.end() || it->second.locked_until <= now) return 0;
+        return std::chrono::duration_cast<std::chrono::seconds>(it->second.locked_until - now).count() + 1;
+    }
+    void sweep(Instant now) {
+        if (by_email_.size() + by_client_.size() < 10000) return;
+        for (auto* counts : {&by_email_, &by_client_})
+            std::erase_if(*counts, [&](const auto& item) { return now - item.second.first > window && item.second.locked_until <= now; });
+    }
+    std::mutex mutex_;
+    std::map<std::string, Count> by_email_, by_client_;
+};
+
+SignInThrottle& sign_in_throttle() {
+    static SignInThrottle throttle;
+    return throttle;
 }
 
 std::string syndicate_name(Database& db, const std::string& id) {
@@ -527,7 +585,19 @@ bool serve_oauth(const OAuthSettings& s, Database& db, const Clock& clock, const
         if (route == "signin" && req.method == "POST") {
             const auto form = parse_form(req.body);
             const auto lang = language_of(req, std::nullopt, form);
-            const auto user = sign_in(db, get(form, "email"), get(form, "password"));
+            const auto email = get(form, "email").substr(0, 254);
+            if (const int wait = sign_in_throttle().wait(email, req.remote_addr, clock.now()); wait > 0) {
+                res.set_header("Retry-After", std::to_string(wait));
+                send_page(res, 429, error_page(lang, lang == "en" ? "Too many attempts" : "Trop de tentatives",
+                                               lang == "en" ? "Too many failed sign-ins: wait " + std::to_string((wait + 59) / 60) +
+                                                                  " minute(s), then try again."
+                                                            : "Trop de connexions échouées : attendez " + std::to_string((wait + 59) / 60) +
+                                                                  " minute(s), puis réessayez."));
+                return true;
+            }
+            const auto user = sign_in(db, email, get(form, "password"));
+            if (user) sign_in_throttle().succeeded(email);
+            else sign_in_throttle().failed(email, req.remote_addr, clock.now());
             // Back to the authorization request, with its parameters (never anywhere else).
             Fields back;
             for (const char* key : {"response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge",

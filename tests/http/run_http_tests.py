@@ -1134,6 +1134,14 @@ def test_oauth(s, k, db):
     r = fetch(s.addr, "POST", s.prefix + "/oauth/signin", urllib.parse.urlencode(dict(fields, email="lise@example.ca", password="wrong")),
               headers=form, content_type=None)
     check("sign-in with a wrong password: 401, the page again, no cookie", r.status == 401 and not r.header("set-cookie"), str(r))
+    statuses = []
+    for _ in range(6):
+        r = fetch(s.addr, "POST", s.prefix + "/oauth/signin",
+                  urllib.parse.urlencode(dict(fields, email="guess@example.ca", password="guess-" + str(len(statuses)))),
+                  headers=form, content_type=None)
+        statuses.append(r.status)
+    check("five failed sign-ins lock that address: the sixth is 429 with Retry-After, before any password is checked",
+          statuses == [401] * 5 + [429] and int(r.header("retry-after") or 0) >= 55, f"{statuses} {r.header('retry-after')}")
     r = fetch(s.addr, "POST", s.prefix + "/oauth/signin", urllib.parse.urlencode(dict(fields, email="lise@example.ca", password=password)),
               headers=form, content_type=None)
     cookie = (r.header("set-cookie") or "").split(";")[0]
