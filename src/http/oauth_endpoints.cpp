@@ -166,13 +166,6 @@ std::string with_query(const std::string& uri, const Fields& fields) {
     return out;
 }
 
-std::string host_of(const std::string& uri) {
-    const auto sep = uri.find("://");
-    if (sep == std::string::npos) return uri.substr(0, uri.find(':'));
-    const auto rest = uri.substr(sep + 3);
-    return rest.substr(0, rest.find_first_of("/?"));
-}
-
 // An authorization request checked: the client and redirect URI first (their errors are shown,
 // never sent to an unchecked address), then the rest (their errors go back to the client).
 struct AuthorizeRequest {
@@ -436,10 +429,12 @@ bool serve_oauth(const OAuthSettings& s, Database& db, const Clock& clock, const
             }
             if (!body.is_object()) throw oauth::OAuthError("invalid_client_metadata", "The body must be a JSON object.");
             std::vector<std::string> uris;
-            if (body.contains("redirect_uris") && body["redirect_uris"].is_array())
-                for (const auto& u : body["redirect_uris"])
-                    if (u.is_string()) uris.push_back(u);
-                    else throw oauth::OAuthError("invalid_redirect_uri", "redirect_uris must be strings.");
+            if (body.contains("redirect_uris") && body["redirect_uris"].is_array()) {
+                for (const auto& u : body["redirect_uris"]) {
+                    if (!u.is_string()) throw oauth::OAuthError("invalid_redirect_uri", "redirect_uris must be strings.");
+                    uris.push_back(u);
+                }
+            }
             const std::string method = body.value("token_endpoint_auth_method", "client_secret_basic");
             for (const auto& g : body.value("grant_types", json::array({"authorization_code"})))
                 if (g != "authorization_code" && g != "refresh_token")
@@ -548,12 +543,13 @@ bool serve_oauth(const OAuthSettings& s, Database& db, const Clock& clock, const
             if (!session) {
                 Fields hidden = ar.echo;
                 hidden.emplace_back("return_to", base_path + "/oauth/authorize");
-                send_page(res, 200, sign_in_page(lang, base_path + "/oauth/signin", hidden, ar.client.name, ""));
+                send_page(res, 200, sign_in_page(lang, base_path + "/oauth/signin", hidden, ar.client.name, "",
+                                                 ar.client.registered_by == "dynamic"));
                 return true;
             }
             if (req.method == "GET") {
-                ConsentRequest consent{ar.client.name, ar.client.registered_by == "dynamic", host_of(ar.redirect_uri), ar.scopes,
-                                       user->name, user->email, syndicate_name(db, user->syndicate_id)};
+                ConsentRequest consent{ar.client.name, ar.client.registered_by == "dynamic", csp_source(ar.redirect_uri), ar.scopes,
+                                       user->name, user->email, syndicate_name(db, user->syndicate_id), user->role == Role::admin};
                 send_page(res, 200,
                           consent_page(lang, base_path + "/oauth/authorize", ar.echo, consent, base_path + "/oauth/signout?lang=" + lang,
                                        session->second),
@@ -608,7 +604,8 @@ bool serve_oauth(const OAuthSettings& s, Database& db, const Clock& clock, const
                 Fields hidden = back;
                 hidden.emplace_back("return_to", base_path + "/oauth/authorize");
                 send_page(res, 401, sign_in_page(lang, base_path + "/oauth/signin", hidden, client ? client->name : "",
-                                                 lang == "en" ? "Wrong e-mail or password." : "Courriel ou mot de passe incorrect."));
+                                                 lang == "en" ? "Wrong e-mail or password." : "Courriel ou mot de passe incorrect.",
+                                                 client && client->registered_by == "dynamic"));
                 return true;
             }
             WriteTransaction tx(db);

@@ -99,13 +99,18 @@ std::string scope_description(const std::string& lang, const std::string& scope)
 }
 
 std::string sign_in_page(const std::string& lang, const std::string& action, const FormFields& hidden,
-                         const std::string& app_name, const std::string& error_message) {
+                         const std::string& app_name, const std::string& error_message, bool registered_dynamically) {
     const bool e = en(lang);
     std::string body = "<h1>" + std::string(e ? "Sign in" : "Connexion") + "</h1>\n";
     if (!app_name.empty())
         body += "<p><span class=\"app\">" + html_escape(app_name) + "</span> " +
                 (e ? "asks for access to your syndicate's registers. Sign in to decide."
                    : "demande l'accès aux registres de votre syndicat. Connectez-vous pour décider.") +
+                "</p>\n";
+    if (!app_name.empty() && registered_dynamically)
+        body += "<p class=\"note\">" +
+                std::string(e ? "This application registered itself; its name is the one it gave."
+                              : "Cette application s'est inscrite elle-même ; son nom est celui qu'elle a donné.") +
                 "</p>\n";
     if (!error_message.empty()) body += "<p class=\"error\" role=\"alert\">" + html_escape(error_message) + "</p>\n";
     body += "<form method=\"post\" action=\"" + html_escape(action) + "\">\n" + hidden_inputs(hidden) +
@@ -133,7 +138,19 @@ std::string consent_page(const std::string& lang, const std::string& action, con
     body += "<p>" + std::string(e ? "It will be able to:" : "Elle pourra :") + "</p>\n<ul class=\"scopes\">\n";
     for (const auto& scope : r.scopes)
         body += "<li>" + html_escape(scope_description(lang, scope)) + " <span class=\"note\">(" + html_escape(scope) + ")</span></li>\n";
-    body += "</ul>\n<p class=\"note\">" + std::string(e ? "The answer goes to " : "La réponse sera envoyée à ") + "<strong>" +
+    body += "</ul>\n";
+    if (!r.user_is_admin)
+        body += "<p class=\"note\">" +
+                std::string(e ? "Within your role: what only an administrator may do (such as archiving a co-owner) stays refused."
+                              : "Dans les limites de votre rôle : ce que seul un administrateur peut faire (comme archiver un copropriétaire) reste refusé.") +
+                "</p>\n";
+    body += "<p class=\"note\">" +
+            std::string(e ? "Access lasts 15 minutes at a time and the application may renew it without asking you for up to 30 days; "
+                            "an administrator of the syndicate can withdraw it at any moment."
+                          : "L'accès dure 15 minutes à la fois et l'application peut le renouveler sans vous le redemander pendant 30 jours ; "
+                            "un administrateur du syndicat peut le retirer en tout temps.") +
+            "</p>\n";
+    body += "<p class=\"note\">" + std::string(e ? "The answer goes to " : "La réponse sera envoyée à ") + "<strong>" +
             html_escape(r.redirect_host) + "</strong>. " +
             (e ? "Signed in as " : "Connecté en tant que ") + html_escape(r.user_name) + " (" + html_escape(r.user_email) + ").</p>\n";
     body += "<form method=\"post\" action=\"" + html_escape(action) + "\">\n" + hidden_inputs(hidden) +

@@ -15,14 +15,15 @@ std::string html_escape(const std::string& text);
 std::string page_language(const std::string& accept_language);
 
 std::string sign_in_page(const std::string& lang, const std::string& action, const FormFields& hidden,
-                         const std::string& app_name, const std::string& error_message);
+                         const std::string& app_name, const std::string& error_message, bool registered_dynamically = false);
 
 struct ConsentRequest {
     std::string app_name;
     bool registered_dynamically = false;
-    std::string redirect_host;          // where the answer goes: shown so a person can judge
+    std::string redirect_host;          // where the answer goes (scheme and host): shown so a person can judge
     std::vector<std::string> scopes;    // asked for
     std::string user_name, user_email, syndicate_name;
+    bool user_is_admin = false;
 };
 std::string consent_page(const std::string& lang, const std::string& action, const FormFields& hidden,
                          const ConsentRequest& request, const std::string& sign_out_action, const std::string& csrf);

@@ -114,7 +114,9 @@ await check('the right password leads to the consent page naming the app, the sy
         'consulter les assemblées, les présences, les votes et les procès-verbaux (read:meetings)',
     ]);
     const port = new URL(callback.url).port;
-    assert.equal(paragraphs[3], `La réponse sera envoyée à 127.0.0.1:${port}. Connecté en tant que ${user.name} (${user.email}).`);
+    assert.equal(paragraphs[3], "L'accès dure 15 minutes à la fois et l'application peut le renouveler sans vous le redemander "
+        + 'pendant 30 jours ; un administrateur du syndicat peut le retirer en tout temps.');
+    assert.equal(paragraphs[4], `La réponse sera envoyée à http://127.0.0.1:${port}. Connecté en tant que ${user.name} (${user.email}).`);
     assert.equal(await page.locator('main b').count(), 0, 'the app name was read as markup');
     assert.equal(await page.getByRole('button', { name: 'Autoriser' }).count(), 1);
     assert.equal(await page.getByRole('button', { name: 'Refuser' }).count(), 1);
@@ -247,7 +249,8 @@ await check('?lang=en shows the consent page in English', async () => {
         'read the register of co-owners and units (names, contact details, fractions) (read:co-owners)',
         'read meetings, attendance, votes and minutes (read:meetings)',
     ]);
-    assert.match(paragraphs[3], new RegExp(`^The answer goes to 127\\.0\\.0\\.1:\\d+\\. Signed in as ${user.name} \\(${user.email}\\)\\.$`));
+    assert.match(paragraphs[3], /^Access lasts 15 minutes at a time and the application may renew it without asking you for up to 30 days/);
+    assert.match(paragraphs[4], new RegExp(`^The answer goes to http://127\\.0\\.0\\.1:\\d+\\. Signed in as ${user.name} \\(${user.email}\\)\\.$`));
     for (const name of ['Allow', 'Deny', 'Sign out']) assert.equal(await page.getByRole('button', { name, exact: true }).count(), 1, name);
     assert.equal(await page.locator('script').count(), 0);
 });

@@ -1129,7 +1129,8 @@ def test_oauth(s, k, db):
 
     r = authorize(base_q)
     fields = {html.unescape(a): html.unescape(b) for a, b in re.findall(r'name="([^"]+)" value="([^"]*)"', r.body.decode())}
-    check("authorize without a session: the sign-in page", r.status == 200 and 'name="password"' in r.body.decode(), str(r))
+    check("authorize without a session: the sign-in page, saying the app registered itself",
+          r.status == 200 and 'name="password"' in r.body.decode() and "inscrite elle-même" in html.unescape(r.body.decode()), str(r))
     form = {"Content-Type": "application/x-www-form-urlencoded"}
     r = fetch(s.addr, "POST", s.prefix + "/oauth/signin", urllib.parse.urlencode(dict(fields, email="lise@example.ca", password="wrong")),
               headers=form, content_type=None)
@@ -1158,6 +1159,9 @@ def test_oauth(s, k, db):
           "form-action 'self' http://127.0.0.1:9;" in (r.header("content-security-policy") or ""), r.header("content-security-policy"))
     consent = {html.unescape(a): html.unescape(b) for a, b in re.findall(r'name="([^"]+)" value="([^"]*)"', r.body.decode())}
     check("consent page names the app, without script", r.status == 200 and "Gestion Plus" in r.body.decode() and "<script" not in r.body.decode(), str(r))
+    text = html.unescape(r.body.decode())
+    check("...tells a member that admin-only acts stay refused, and how long access lasts",
+          "Dans les limites de votre rôle" in text and "pendant 30 jours" in text and "http://127.0.0.1:9" in text, text[-900:])
     r = fetch(s.addr, "POST", s.prefix + "/oauth/authorize", urllib.parse.urlencode(dict(consent, csrf_token="forged", decision="allow")),
               headers=dict(form, Cookie=cookie), content_type=None)
     check("consent with a forged CSRF token: 403, no code", r.status == 403 and not r.header("location"), str(r))
