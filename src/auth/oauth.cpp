@@ -2,27 +2,17 @@
 
 #include <nlohmann/json.hpp>
 
-#include <arpa/inet.h>
-
 #include <algorithm>
 #include <cctype>
 
 #include "core/ids.hpp"
+#include "core/text.hpp"
 
 namespace syndic::oauth {
 
 using nlohmann::json;
 
 namespace {
-
-// An IP literal of the loopback interface (127.0.0.0/8, [::1]) or "localhost"; a name that only
-// begins with "127." is not one.
-bool is_loopback(std::string_view host) {
-    if (host == "localhost" || host == "[::1]") return true;
-    in_addr address{};
-    const std::string text(host);
-    return inet_pton(AF_INET, text.c_str(), &address) == 1 && (ntohl(address.s_addr) >> 24) == 127;
-}
 
 std::optional<std::string> nullable(SQLite::Column column) {
     if (column.isNull()) return std::nullopt;
@@ -80,7 +70,7 @@ bool valid_redirect_uri(std::string_view uri) {
         if (host.empty() || host.find('@') != std::string_view::npos) return false;
         if (host.front() != '[') host = host.substr(0, host.find(':'));
         else host = host.substr(0, host.find(']') + 1);
-        return scheme == "https" || is_loopback(host);
+        return scheme == "https" || is_loopback_host(host);
     }
     // A private-use scheme names its owner as a reversed domain (RFC 8252, 7.1).
     return scheme.find('.') != std::string::npos && uri.size() > colon + 1;
@@ -100,13 +90,12 @@ RegisteredClient register_client(Database& db, const Clock& clock, const std::st
     if (display.size() > 200) throw OAuthError("invalid_client_metadata", "client_name is longer than 200 characters.");
     // No control or bidirectional formatting characters: a name must read as it is shown.
     for (std::size_t i = 0; i < display.size(); ++i) {
-        const auto c = static_cast<unsigned char>(display[i]);
-        const bool bidi = c == 0xE2 && i + 2 < display.size() && static_cast<unsigned char>(display[i + 1]) == 0x80 &&
-                          (static_cast<unsigned char>(display[i + 2]) >= 0x8E && static_cast<unsigned char>(display[i + 2]) <= 0x8F ||
-                           static_cast<unsigned char>(display[i + 2]) >= 0xAA && static_cast<unsigned char>(display[i + 2]) <= 0xAE);
-        const bool isolates = c == 0xE2 && i + 2 < display.size() && static_cast<unsigned char>(display[i + 1]) == 0x81 &&
-                              static_cast<unsigned char>(display[i + 2]) >= 0xA6 && static_cast<unsigned char>(display[i + 2]) <= 0xA9;
-        if (c < 0x20 || c == 0x7f || bidi || isolates)
+        const auto at = [&](std::size_t k) { return k < display.size() ? static_cast<unsigned char>(display[k]) : 0u; };
+        const unsigned c = at(i), second = at(i + 1), third = at(i + 2);
+        // U+200E/F, U+202A..E and U+2066..9 in UTF-8: E2 80 8E..8F, E2 80 AA..AE, E2 81 A6..A9.
+        const bool bidi = c == 0xE2 && ((second == 0x80 && ((third >= 0x8E && third <= 0x8F) || (third >= 0xAA && third <= 0xAE))) ||
+                                        (second == 0x81 && third >= 0xA6 && third <= 0xA9));
+        if (c < 0x20 || c == 0x7f || bidi)
             throw OAuthError("invalid_client_metadata", "client_name holds control or text-direction characters.");
     }
     if (auth_method != "none" && auth_method != "client_secret_basic" && auth_method != "client_secret_post")

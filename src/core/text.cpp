@@ -1,5 +1,7 @@
 #include "core/text.hpp"
 
+#include <arpa/inet.h>
+
 #include <cctype>
 
 namespace syndic {
@@ -88,6 +90,20 @@ std::size_t json_nesting_depth(std::string_view text, std::size_t limit) {
         }
     }
     return deepest;
+}
+
+std::string ascii_lower(std::string_view text) {
+    std::string out(text);
+    for (auto& c : out)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    return out;
+}
+
+bool is_loopback_host(std::string_view host) {
+    const auto h = ascii_lower(host);
+    if (h == "localhost" || h == "[::1]" || h == "::1") return true;
+    in_addr address{};
+    return inet_pton(AF_INET, h.c_str(), &address) == 1 && (ntohl(address.s_addr) >> 24) == 127;
 }
 
 }  // namespace syndic

@@ -10,6 +10,11 @@ namespace syndic {
 
 std::string fold_for_search(std::string_view utf8);
 std::string trim(std::string_view text);
+std::string ascii_lower(std::string_view text);  // A-Z only: header values, schemes, host names
+
+// A host of this machine's loopback interface: "localhost", an IPv4 literal in 127.0.0.0/8, or
+// [::1] / ::1. A name that merely begins with "127." is not one.
+bool is_loopback_host(std::string_view host);
 
 // How deeply arrays and objects nest in a JSON text, strings skipped; stops counting past `limit`.
 std::size_t json_nesting_depth(std::string_view text, std::size_t limit);

@@ -6,15 +6,11 @@
 #include <charconv>
 #include <stdexcept>
 
+#include "core/text.hpp"
+
 namespace syndic::http {
 
 namespace {
-
-std::string lower(std::string_view text) {
-    std::string out(text);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
-}
 
 int default_port(const std::string& scheme) { return scheme == "https" ? 443 : 80; }
 
@@ -41,7 +37,7 @@ std::optional<std::pair<std::string, int>> split_authority(std::string_view auth
         if (error != std::errc() || end != port_text.data() + port_text.size() || port < 1 || port > 65535)
             return std::nullopt;
     }
-    return std::pair{lower(host), port};
+    return std::pair{ascii_lower(host), port};
 }
 
 std::string join_authority(const std::string& host, int port, const std::string& scheme) {
@@ -57,7 +53,7 @@ std::optional<Url> parse_url(std::string_view text) {
     const auto sep = text.find("://");
     if (sep == std::string_view::npos) return std::nullopt;
     Url url;
-    url.scheme = lower(text.substr(0, sep));
+    url.scheme = ascii_lower(text.substr(0, sep));
     if (url.scheme != "http" && url.scheme != "https") return std::nullopt;
     auto rest = text.substr(sep + 3);
     if (rest.find_first_of("?#") != std::string_view::npos) return std::nullopt;
@@ -69,13 +65,6 @@ std::optional<Url> parse_url(std::string_view text) {
     url.path = slash == std::string_view::npos ? "" : std::string(rest.substr(slash));
     while (!url.path.empty() && url.path.back() == '/') url.path.pop_back();
     return url;
-}
-
-bool is_loopback_host(std::string_view host) {
-    const auto h = lower(host);
-    if (h == "localhost" || h == "[::1]" || h == "::1") return true;
-    in_addr address{};
-    return inet_pton(AF_INET, h.c_str(), &address) == 1 && (ntohl(address.s_addr) >> 24) == 127;
 }
 
 AccessPolicy::AccessPolicy(const Url& base, const std::string& listen_host, int listen_port,

@@ -23,8 +23,6 @@ struct Url {
 // "http(s)://host[:port][/path]" without query or fragment; nullopt otherwise.
 std::optional<Url> parse_url(std::string_view text);
 
-bool is_loopback_host(std::string_view host);
-
 class AccessPolicy {
 public:
     // The base URL's origin and host name are allowed; loopback names too, and loopback origins

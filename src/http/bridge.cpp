@@ -57,13 +57,8 @@ struct Refusal {
     int jsonrpc_code = domain_error_code;
 };
 
-std::string lower(std::string text) {
-    for (auto& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return text;
-}
-
 std::string media_type(const std::string& header) {
-    return lower(trim(std::string_view(header).substr(0, header.find(';'))));
+    return ascii_lower(trim(std::string_view(header).substr(0, header.find(';'))));
 }
 
 bool accepts_json(const std::string& accept) {
@@ -254,7 +249,7 @@ std::optional<CallerContext> HttpBridge::Impl::authenticate(const httplib::Reque
     const auto invalid = [](const std::string& detail) {
         return Refusal{DomainError(codes::not_authenticated, detail), {{"WWW-Authenticate", "error=\"invalid_token\""}}};
     };
-    if (space == std::string::npos || lower(header.substr(0, space)) != "bearer")
+    if (space == std::string::npos || ascii_lower(header.substr(0, space)) != "bearer")
         throw invalid("The Authorization header must be Bearer <API key or access token>.");
     const auto secret = trim(std::string_view(header).substr(space + 1));
     if (secret.rfind("sk_", 0) == 0) {

@@ -232,12 +232,12 @@ public:
     // Seconds to wait, or 0.
     int wait(const std::string& email, const std::string& client, Instant now) {
         std::lock_guard lock(mutex_);
-        return static_cast<int>(std::max(remaining(by_email_, lower(email), now), remaining(by_client_, client, now)));
+        return static_cast<int>(std::max(remaining(by_email_, ascii_lower(email), now), remaining(by_client_, client, now)));
     }
     void failed(const std::string& email, const std::string& client, Instant now) {
         std::lock_guard lock(mutex_);
         sweep(now);
-        auto& e = by_email_[lower(email)];
+        auto& e = by_email_[ascii_lower(email)];
         if (now - e.first > window) e = {now, 0, {}};
         if (++e.failures >= 5)
             e.locked_until = now + std::min<std::chrono::seconds>(std::chrono::minutes(15), std::chrono::seconds(60L << std::min(e.failures - 5, 4)));
@@ -247,7 +247,7 @@ public:
     }
     void succeeded(const std::string& email) {
         std::lock_guard lock(mutex_);
-        by_email_.erase(lower(email));
+        by_email_.erase(ascii_lower(email));
     }
 
 private:
@@ -257,10 +257,6 @@ private:
         int failures = 0;
         Instant locked_until;
     };
-    static std::string lower(std::string text) {
-        std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-        return text;
-    }
     static std::int64_t remaining(const std::map<std::string, Count>& counts, const std::string& key, Instant now) {
         const auto it = counts.find(key);
         if (it == counts.end() || it->second.locked_until <= now) return 0;

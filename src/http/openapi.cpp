@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "core/text.hpp"
+
 #include "core/error.hpp"
 #include "mcp/server.hpp"
 
@@ -280,11 +282,6 @@ ojson tool_operation(const ToolInfo& info, const json& doc) {
     return op;
 }
 
-std::string lower(std::string text) {
-    for (auto& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return text;
-}
-
 }  // namespace
 
 ojson openapi_document(const ToolRegistry& registry, const std::string& base_url) {
@@ -299,7 +296,7 @@ ojson openapi_document(const ToolRegistry& registry, const std::string& base_url
         const auto& doc = registry.schema_document(info.name);
         for (const char* key : {"inputSchema", "outputSchema"})
             check_common_dialect(doc[key], "schemas/" + info.module + "/" + info.name + ".json: " + key);
-        paths[base.path + info.http.path][lower(info.http.method)] = tool_operation(info, doc);
+        paths[base.path + info.http.path][ascii_lower(info.http.method)] = tool_operation(info, doc);
         if (modules.insert(info.module).second)
             tags.push_back({{"name", info.module}, {"description", "The tools of the " + info.module + " module."}});
     }
