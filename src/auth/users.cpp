@@ -1,6 +1,5 @@
 #include "auth/users.hpp"
 
-#include <openssl/crypto.h>
 
 #include <SQLiteCpp/Exception.h>
 #include <sqlite3.h>
@@ -240,8 +239,7 @@ void end_session(Database& db, const Clock& clock, std::string_view token) {
 }
 
 bool csrf_token_matches(std::string_view expected, std::string_view presented) {
-    return !expected.empty() && expected.size() == presented.size() &&
-           CRYPTO_memcmp(expected.data(), presented.data(), expected.size()) == 0;
+    return !expected.empty() && same_secret(expected, presented);
 }
 
 }  // namespace syndic

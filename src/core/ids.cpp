@@ -70,9 +70,7 @@ std::string sha256_hex(std::string_view data) {
     return out;
 }
 
-std::string sha256_base64url(std::string_view data) { return base64url(sha256_bytes(data)); }
-
-std::string base64url(std::string_view bytes) { return base64url_encode(bytes); }
+std::string sha256_base64url(std::string_view data) { return base64url_encode(sha256_bytes(data)); }
 
 std::optional<std::string> base64_decode(std::string_view text) {
     if (text.size() % 4 != 0 || text.size() > 8192) return std::nullopt;
@@ -91,7 +89,7 @@ std::string new_token(std::size_t bytes) {
     std::string raw(bytes, '\0');
     if (RAND_bytes(reinterpret_cast<unsigned char*>(raw.data()), static_cast<int>(raw.size())) != 1)
         throw std::runtime_error("the system's random source failed");
-    return base64url(raw);
+    return base64url_encode(raw);
 }
 
 bool same_secret(std::string_view a, std::string_view b) {

@@ -553,7 +553,7 @@ bool serve_oauth(const OAuthSettings& s, Database& db, const Clock& clock, const
                 return true;
             }
             // The decision, from the consent form of this session.
-            if (!same_secret(get(params, "csrf_token"), session->second)) {
+            if (!csrf_token_matches(session->second, get(params, "csrf_token"))) {
                 send_page(res, 403, error_page(lang, lang == "en" ? "Expired form" : "Formulaire expiré",
                                                lang == "en" ? "This form is no longer valid; go back to the application and start again."
                                                             : "Ce formulaire n'est plus valide ; retournez à l'application et recommencez."));
@@ -624,7 +624,7 @@ bool serve_oauth(const OAuthSettings& s, Database& db, const Clock& clock, const
                                                   session->second));
                 return true;
             }
-            if (!same_secret(get(parse_form(req.body), "csrf_token"), session->second)) {
+            if (!csrf_token_matches(session->second, get(parse_form(req.body), "csrf_token"))) {
                 send_page(res, 403, error_page(lang, lang == "en" ? "Expired form" : "Formulaire expiré",
                                                lang == "en" ? "This form is no longer valid; you are still signed in."
                                                             : "Ce formulaire n'est plus valide ; vous êtes toujours connecté."));

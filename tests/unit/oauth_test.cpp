@@ -59,13 +59,7 @@ std::string oauth_error(const std::function<void()>& f) {
 
 TEST_SUITE("oauth") {
 
-TEST_CASE("base64url, tokens and constant-time comparison") {
-    CHECK(base64url("") == "");
-    CHECK(base64url("f") == "Zg");
-    CHECK(base64url("fo") == "Zm8");
-    CHECK(base64url("foo") == "Zm9v");
-    CHECK(base64url("foob") == "Zm9vYg");
-    CHECK(base64url("\xfb\xff") == "-_8");
+TEST_CASE("base64 (HTTP Basic), tokens and constant-time comparison") {
     CHECK(base64_decode("YXBwOnMzY3JldA==") == std::optional<std::string>("app:s3cret"));
     CHECK(base64_decode("Zm9vYg==") == std::optional<std::string>("foob"));
     CHECK(base64_decode("Zm9v") == std::optional<std::string>("foo"));
