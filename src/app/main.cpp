@@ -115,7 +115,7 @@ int serve(const Common& common, const std::string& api_key, const std::string& m
     ToolRegistry registry(all_tool_handlers(), split_list(modules));
     SystemClock clock;
     std::unique_ptr<Database> db;  // opened by the first call that needs it
-    StdioTransport transport(std::cin, std::cout);
+    StdioTransport transport(STDIN_FILENO, STDOUT_FILENO);
     McpServer server(
         registry,
         [&]() -> Database& {
@@ -134,9 +134,8 @@ int serve(const Common& common, const std::string& api_key, const std::string& m
     spdlog::info("syndic-mcp {} serving MCP on stdio: {} tools, database {}{}", server_version(),
                  registry.tools().size(), common.db_path, api_key.empty() ? " (no API key: calls will fail NOT_AUTHENTICATED)" : "");
     transport.run([&](const std::string& line) { server.peek(line); },
-                  [&](const std::string& line) {
-                      if (auto answer = dispatcher.handle(line)) transport.send(*answer);
-                  });
+                  [&](const std::string& line) { return dispatcher.handle(line); },
+                  [&](std::size_t limit) { return jsonrpc::Dispatcher::message_too_long(limit); });
     spdlog::info("end of input: stopping");
     return 0;
 }

@@ -4,6 +4,7 @@
 #include <date/tz.h>
 
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <sstream>
 
@@ -13,16 +14,91 @@ Instant SystemClock::now() const {
     return std::chrono::floor<std::chrono::milliseconds>(std::chrono::system_clock::now());
 }
 
-std::string to_utc_iso(Instant t) { return date::format("%FT%TZ", t); }
+namespace {
+
+const date::time_zone* montreal() {
+    static const date::time_zone* zone = date::locate_zone("America/Montreal");
+    return zone;
+}
+
+// Writes `value` as `width` decimal digits (zero-padded) at `out`.
+void put_digits(char* out, unsigned value, int width) {
+    for (int i = width - 1; i >= 0; --i) {
+        out[i] = static_cast<char>('0' + value % 10);
+        value /= 10;
+    }
+}
+
+// "YYYY-MM-DDTHH:MM:SS" for a time on a clock (years 0-9999), in 19 characters at `out`.
+template <typename Clock>
+void put_date_time(char* out, std::chrono::time_point<Clock, std::chrono::seconds> t) {
+    const auto day = std::chrono::floor<date::days>(t);
+    const date::year_month_day ymd{day};
+    const date::hh_mm_ss hms{t - day};
+    put_digits(out, static_cast<unsigned>(static_cast<int>(ymd.year())), 4);
+    out[4] = '-';
+    put_digits(out + 5, static_cast<unsigned>(ymd.month()), 2);
+    out[7] = '-';
+    put_digits(out + 8, static_cast<unsigned>(ymd.day()), 2);
+    out[10] = 'T';
+    put_digits(out + 11, static_cast<unsigned>(hms.hours().count()), 2);
+    out[13] = ':';
+    put_digits(out + 14, static_cast<unsigned>(hms.minutes().count()), 2);
+    out[16] = ':';
+    put_digits(out + 17, static_cast<unsigned>(hms.seconds().count()), 2);
+}
+
+bool in_fast_range(Instant t) {
+    const auto year = date::year_month_day{std::chrono::floor<date::days>(t)}.year();
+    return year >= date::year{0} && year <= date::year{9999};
+}
+
+// Montreal's offset from UTC at `t`. The rule in force is kept per thread: instants shown one
+// after another almost always fall under the same one.
+std::chrono::seconds montreal_offset(date::sys_seconds t) {
+    thread_local date::sys_seconds begin = date::sys_seconds::max(), end = date::sys_seconds::min();
+    thread_local std::chrono::seconds offset{0};
+    if (t < begin || t >= end) {
+        const auto info = montreal()->get_info(t);
+        begin = info.begin;
+        end = info.end;
+        offset = info.offset;
+    }
+    return offset;
+}
+
+}  // namespace
+
+std::string to_utc_iso(Instant t) {
+    if (!in_fast_range(t)) return date::format("%FT%TZ", t);
+    char text[24];
+    const auto seconds = std::chrono::floor<std::chrono::seconds>(t);
+    put_date_time(text, seconds);
+    text[19] = '.';
+    put_digits(text + 20, static_cast<unsigned>((t - seconds).count()), 3);
+    std::string out(text, 23);
+    out += 'Z';
+    return out;
+}
 
 std::string to_montreal_iso(Instant t) {
-    static const date::time_zone* zone = date::locate_zone("America/Montreal");
-    return date::format("%FT%T%Ez", date::make_zoned(zone, std::chrono::floor<std::chrono::seconds>(t)));
+    const auto seconds = std::chrono::floor<std::chrono::seconds>(t);
+    const auto offset = montreal_offset(seconds);
+    const auto local = date::local_seconds{seconds.time_since_epoch() + offset};
+    if (!in_fast_range(t) || offset.count() % 60 != 0)
+        return date::format("%FT%T%Ez", date::make_zoned(montreal(), seconds));
+    char text[25];
+    put_date_time(text, local);
+    const auto minutes = std::abs(offset.count()) / 60;
+    text[19] = offset.count() < 0 ? '-' : '+';
+    put_digits(text + 20, static_cast<unsigned>(minutes / 60), 2);
+    text[22] = ':';
+    put_digits(text + 23, static_cast<unsigned>(minutes % 60), 2);
+    return std::string(text, 25);
 }
 
 LocalTime montreal_local(Instant t) {
-    static const date::time_zone* zone = date::locate_zone("America/Montreal");
-    const auto local = date::make_zoned(zone, std::chrono::floor<std::chrono::minutes>(t)).get_local_time();
+    const auto local = date::make_zoned(montreal(), std::chrono::floor<std::chrono::minutes>(t)).get_local_time();
     const auto day = date::floor<date::days>(local);
     const date::year_month_day ymd{day};
     const date::hh_mm_ss hms{local - day};
@@ -31,7 +107,38 @@ LocalTime montreal_local(Instant t) {
             static_cast<int>(hms.minutes().count()), static_cast<int>(date::weekday{day}.c_encoding())};
 }
 
+namespace {
+
+// The form instants are stored in, "2026-11-21T19:42:58.123Z", read without streams; nullopt for
+// any other text (which the general parser then reads).
+std::optional<Instant> parse_stored_instant(const std::string& text) {
+    if (text.size() != 24 || text[4] != '-' || text[7] != '-' || text[10] != 'T' || text[13] != ':' ||
+        text[16] != ':' || text[19] != '.' || text[23] != 'Z')
+        return std::nullopt;
+    auto number = [&](std::size_t at, std::size_t width) -> int {
+        int value = 0;
+        for (std::size_t i = at; i < at + width; ++i) {
+            if (text[i] < '0' || text[i] > '9') return -1;
+            value = value * 10 + (text[i] - '0');
+        }
+        return value;
+    };
+    const int year = number(0, 4), month = number(5, 2), day = number(8, 2), hour = number(11, 2),
+              minute = number(14, 2), second = number(17, 2), millis = number(20, 3);
+    if (year < 1900 || month < 1 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 ||
+        second > 59 || millis < 0)
+        return std::nullopt;
+    const date::year_month_day ymd{date::year{year}, date::month{static_cast<unsigned>(month)},
+                                   date::day{static_cast<unsigned>(day)}};
+    if (!ymd.ok()) return std::nullopt;
+    return Instant{date::sys_days{ymd}} + std::chrono::hours{hour} + std::chrono::minutes{minute} +
+           std::chrono::seconds{second} + std::chrono::milliseconds{millis};
+}
+
+}  // namespace
+
 std::optional<Instant> parse_iso_instant(const std::string& text) {
+    if (auto stored = parse_stored_instant(text)) return stored;
     if (text.size() < 16 || text.size() > 40) return std::nullopt;
     std::string upper = text;  // RFC 3339 allows "t" and "z"
     for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));

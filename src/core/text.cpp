@@ -17,6 +17,12 @@ constexpr const char* latin1_fold[64] = {
 
 }  // namespace
 
+std::size_t code_point_count(std::string_view utf8) {
+    std::size_t n = 0;
+    for (const char c : utf8) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    return n;
+}
+
 std::string fold_for_search(std::string_view s) {
     std::string out;
     out.reserve(s.size());

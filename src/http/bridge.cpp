@@ -454,8 +454,9 @@ void HttpBridge::Impl::handle_mcp(const httplib::Request& req, httplib::Response
         return;
     }
     res.status = 200;
-    if (answer->is_object() && answer->contains("error")) {
-        const auto& error = (*answer)["error"];
+    if (answer->rfind("{\"error\":", 0) == 0) {  // one message answered with an error (keys are sorted)
+        const json parsed = json::parse(*answer);
+        const auto& error = parsed["error"];
         const std::string code = error.value("message", "");
         if (code == codes::not_authenticated) {
             res.status = 401;
@@ -466,7 +467,7 @@ void HttpBridge::Impl::handle_mcp(const httplib::Request& req, httplib::Response
             res.set_header("WWW-Authenticate", challenge(true, "error=\"insufficient_scope\", scope=\"" + scope + "\""));
         }
     }
-    res.set_content(dump(*answer), "application/json");
+    res.set_content(*answer, "application/json");
 }
 
 void HttpBridge::Impl::handle_rest(const httplib::Request& req, httplib::Response& res, const std::string& path,
@@ -490,9 +491,9 @@ void HttpBridge::Impl::handle_rest(const httplib::Request& req, httplib::Respons
     Pairs query(req.params.begin(), req.params.end());
     try {
         const json args = routes.arguments(*lookup.match, query, req.body);
-        const json result = registry.call(tool.name, args, *caller, *w.db, clock);
+        std::string result = registry.call_text(tool.name, args, *caller, *w.db, clock);
         res.status = tool.http.success_status;
-        res.set_content(dump(result), "application/json");
+        res.set_content(std::move(result), "application/json");
     } catch (const DomainError& e) {
         throw Refusal{e};
     }

@@ -15,52 +15,60 @@ json Dispatcher::error_response(const json& id, int code, const std::string& mes
 }
 
 
+namespace {
+
+std::string text_of(const json& value) { return value.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+}  // namespace
+
+std::string Dispatcher::message_too_long(std::size_t limit) {
+    return text_of(error_response(nullptr, invalid_request, "Invalid Request",
+                                  {{"detail", "The line is longer than " + std::to_string(limit) +
+                                                  " bytes, the most one message may take; it was not read."},
+                                   {"limitBytes", limit}}));
+}
+
 std::optional<std::string> Dispatcher::handle(std::string_view text) {
     try {
         return handle_text(text);
     } catch (const std::exception& e) {  // a last guard: one bad line never stops the server
         spdlog::error("failed to handle a message: {}", e.what());
-        return error_response(nullptr, internal_error, "Internal error",
-                              {{"detail", "The server failed unexpectedly; the details are in its log."}})
-            .dump();
+        return text_of(error_response(nullptr, internal_error, "Internal error",
+                                      {{"detail", "The server failed unexpectedly; the details are in its log."}}));
     }
 }
 
 std::optional<std::string> Dispatcher::handle_text(std::string_view text) {
     if (json_nesting_depth(text, max_depth) > max_depth)
-        return error_response(nullptr, parse_error, "Parse error",
-                              {{"detail", "The message nests arrays and objects more than " +
-                                              std::to_string(max_depth) + " levels deep."}})
-            .dump();
+        return text_of(error_response(nullptr, parse_error, "Parse error",
+                                      {{"detail", "The message nests arrays and objects more than " +
+                                                      std::to_string(max_depth) + " levels deep."}}));
     json message;
     try {
         message = json::parse(text);
     } catch (const json::exception&) {  // syntax errors, and numbers no double can hold
-        return error_response(nullptr, parse_error, "Parse error",
-                              {{"detail", "The line is not valid JSON."}})
-            .dump(-1, ' ', false, json::error_handler_t::replace);
+        return text_of(error_response(nullptr, parse_error, "Parse error", {{"detail", "The line is not valid JSON."}}));
     }
-    auto answer = handle_parsed(message);
-    if (!answer) return std::nullopt;
-    return answer->dump(-1, ' ', false, json::error_handler_t::replace);
+    return handle_parsed(message);
 }
 
-std::optional<json> Dispatcher::handle_parsed(const json& message) {
+std::optional<std::string> Dispatcher::handle_parsed(const json& message) {
     if (message.is_array()) {
         if (message.empty())
-            return error_response(nullptr, invalid_request, "Invalid Request", {{"detail", "An empty batch."}});
-        json answers = json::array();
+            return text_of(error_response(nullptr, invalid_request, "Invalid Request", {{"detail", "An empty batch."}}));
+        std::string answers;
         for (const auto& m : message)
-            if (auto answer = handle_message(m)) answers.push_back(std::move(*answer));
+            if (auto answer = handle_message(m)) (answers += answers.empty() ? "[" : ",") += *answer;
         if (answers.empty()) return std::nullopt;
-        return answers;
+        return answers + "]";
     }
     return handle_message(message);
 }
 
-std::optional<json> Dispatcher::handle_message(const json& m) {
+std::optional<std::string> Dispatcher::handle_message(const json& m) {
     static const json null_id = nullptr;
-    if (!m.is_object()) return error_response(nullptr, invalid_request, "Invalid Request", {{"detail", "A message must be a JSON object."}});
+    if (!m.is_object())
+        return text_of(error_response(nullptr, invalid_request, "Invalid Request", {{"detail", "A message must be a JSON object."}}));
     const auto id_it = m.find("id");
     const bool is_request = id_it != m.end();
     const json& id = is_request ? *id_it : null_id;
@@ -72,10 +80,10 @@ std::optional<json> Dispatcher::handle_message(const json& m) {
     if (version_it == m.end() || !version_it->is_string() || *version_it != "2.0" || method_it == m.end() || !method_it->is_string() ||
         (is_request && !id.is_string() && !id.is_number_integer()) ||
         (m.contains("params") && !m["params"].is_object() && !m["params"].is_array())) {
-        return error_response(is_request && (id.is_string() || id.is_number_integer()) ? id : null_id,
-                              invalid_request, "Invalid Request",
-                              {{"detail", "Expected {\"jsonrpc\":\"2.0\", \"method\": string, \"id\": string or integer, "
-                                          "\"params\": object}."}});
+        return text_of(error_response(is_request && (id.is_string() || id.is_number_integer()) ? id : null_id,
+                                      invalid_request, "Invalid Request",
+                                      {{"detail", "Expected {\"jsonrpc\":\"2.0\", \"method\": string, \"id\": string or "
+                                                  "integer, \"params\": object}."}}));
     }
     const std::string& name = method_it->get_ref<const std::string&>();
     static const json no_params = nullptr;
@@ -96,18 +104,22 @@ std::optional<json> Dispatcher::handle_message(const json& m) {
 
     auto it = methods_.find(name);
     if (it == methods_.end())
-        return error_response(id, method_not_found, "Method not found", {{"detail", "Unknown method " + name + "."}});
+        return text_of(error_response(id, method_not_found, "Method not found", {{"detail", "Unknown method " + name + "."}}));
     try {
-        json result = it->second(Request{id, params});
-        return json{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}};
+        Reply reply = it->second(Request{id, params});
+        // Keys in the order nlohmann::json writes them (sorted): id, jsonrpc, result.
+        std::string answer = "{\"id\":" + text_of(id) + ",\"jsonrpc\":\"2.0\",\"result\":";
+        answer += reply.is_text ? reply.text : text_of(reply.value);
+        answer += '}';
+        return answer;
     } catch (const Error& e) {
-        return error_response(id, e.code, e.message, e.data);
+        return text_of(error_response(id, e.code, e.message, e.data));
     } catch (const NoResponse&) {
         return std::nullopt;
     } catch (const std::exception& e) {
         spdlog::error("{} failed: {}", name, e.what());
-        return error_response(id, internal_error, "Internal error",
-                              {{"detail", "The server failed unexpectedly; the details are in its log."}});
+        return text_of(error_response(id, internal_error, "Internal error",
+                                      {{"detail", "The server failed unexpectedly; the details are in its log."}}));
     }
 }
 

@@ -31,6 +31,21 @@ struct Error : std::runtime_error {
 // Thrown by a method that must not be answered (a request the client cancelled).
 struct NoResponse {};
 
+// What a method answers: a JSON value, or the text of one it has already serialized (so a large
+// result is not serialized twice). The text must be one compact JSON value.
+struct Reply {
+    Reply(nlohmann::json value) : value(std::move(value)) {}
+    static Reply serialized(std::string json_text) {
+        Reply r(nullptr);
+        r.text = std::move(json_text);
+        r.is_text = true;
+        return r;
+    }
+    nlohmann::json value;
+    std::string text;
+    bool is_text = false;
+};
+
 struct Request {
     const nlohmann::json& id;
     const nlohmann::json& params;  // null when absent
@@ -38,7 +53,7 @@ struct Request {
 
 class Dispatcher {
 public:
-    using Method = std::function<nlohmann::json(const Request&)>;
+    using Method = std::function<Reply(const Request&)>;
     using Notification = std::function<void(const nlohmann::json& params)>;
 
     void method(std::string name, Method handler) { methods_[std::move(name)] = std::move(handler); }
@@ -51,16 +66,18 @@ public:
     // Never throws.
     std::optional<std::string> handle(std::string_view text);
 
-    // A message or batch already parsed (by a transport that looked into it); the answer, or
-    // nullopt when none is due. Throws only what nlohmann::json may throw while building it.
-    std::optional<nlohmann::json> handle_parsed(const nlohmann::json& message);
+    // A message or batch already parsed (by a transport that looked into it); the text of the
+    // answer, or nullopt when none is due. Throws only what nlohmann::json may throw.
+    std::optional<std::string> handle_parsed(const nlohmann::json& message);
 
     static nlohmann::json error_response(const nlohmann::json& id, int code, const std::string& message,
                                          const nlohmann::json& data = nullptr);
+    // The answer to a line longer than a transport accepts (id null: the line was not read).
+    static std::string message_too_long(std::size_t limit);
 
 private:
     std::optional<std::string> handle_text(std::string_view text);
-    std::optional<nlohmann::json> handle_message(const nlohmann::json& message);
+    std::optional<std::string> handle_message(const nlohmann::json& message);
 
     std::map<std::string, Method, std::less<>> methods_;
     std::map<std::string, Notification, std::less<>> notifications_;

@@ -90,7 +90,29 @@ json McpServer::list_tools(const jsonrpc::Request& r) {
     return result;
 }
 
-json McpServer::call_tool(const jsonrpc::Request& r) {
+std::string tool_result_text(std::string_view dumped) {
+    std::string out;
+    out.reserve(2 * dumped.size() + 96);
+    out += R"({"content":[{"text":")";
+    // `dumped` is compact JSON in valid UTF-8 with every control character escaped: as a string
+    // value it only needs its quotes and backslashes escaped.
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < dumped.size(); ++i) {
+        const char c = dumped[i];
+        if (c != '"' && c != '\\') continue;
+        out.append(dumped, start, i - start);
+        out += '\\';
+        out += c;
+        start = i + 1;
+    }
+    out.append(dumped, start, std::string::npos);
+    out += R"(","type":"text"}],"structuredContent":)";
+    out += dumped;
+    out += '}';
+    return out;
+}
+
+jsonrpc::Reply McpServer::call_tool(const jsonrpc::Request& r) {
     const std::string id_key = r.id.dump();
     struct Finish {  // once the call is over its id is free again, and a late cancellation is moot
         McpServer& s;
@@ -133,9 +155,8 @@ json McpServer::call_tool(const jsonrpc::Request& r) {
             };
         }
         // A call that completed is answered even if a cancellation came late: its work is done.
-        json result = registry_.call(name, args, *caller, db, clock_, control);
-        return {{"content", json::array({{{"type", "text"}, {"text", result.dump(-1, ' ', false, json::error_handler_t::replace)}}})},
-                {"structuredContent", std::move(result)}};
+        const std::string result = registry_.call_text(name, args, *caller, db, clock_, control);
+        return jsonrpc::Reply::serialized(tool_result_text(result));
     } catch (const DomainError& e) {
         if (e.code() == codes::cancelled) throw jsonrpc::NoResponse{};
         spdlog::debug("{} refused: {} {}", name, e.code(), e.detail());

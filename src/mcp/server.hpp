@@ -31,6 +31,10 @@ struct McpOptions {
     std::function<CallerContext()> caller;
 };
 
+// The text of a tools/call result for a tool's result, given as compact JSON text:
+// {"content":[{"text":<that text>,"type":"text"}],"structuredContent":<the result>}.
+std::string tool_result_text(std::string_view result_json);
+
 class McpServer {
 public:
     McpServer(const ToolRegistry& registry, std::function<Database&()> database, const Clock& clock,
@@ -45,7 +49,7 @@ public:
 private:
     nlohmann::json initialize(const jsonrpc::Request& request);
     nlohmann::json list_tools(const jsonrpc::Request& request);
-    nlohmann::json call_tool(const jsonrpc::Request& request);
+    jsonrpc::Reply call_tool(const jsonrpc::Request& request);
     void cancelled(const nlohmann::json& params);
     bool is_cancelled(const std::string& id_key);
     void started(const std::string& id_key);

@@ -36,7 +36,7 @@ std::int64_t read_page(Database& db, const std::string& count_sql, const std::st
         q->executeStep();
         total = q->getColumn(0).getInt64();
     }
-    auto q = db.prepare(page_sql + " LIMIT ?100 OFFSET ?101");
+    auto q = db.prepare(page_sql);
     bind(*q);
     q->bind(100, page.size);
     q->bind(101, page.offset());

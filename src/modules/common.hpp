@@ -29,8 +29,8 @@ PageRequest page_request(const nlohmann::json& args);
 nlohmann::json page_envelope(nlohmann::json data, const PageRequest& page, std::int64_t total);
 
 // One page of a list and the number of rows over all pages, read in one snapshot. `count_sql`
-// and `page_sql` share the filters that `bind` binds as ?1..?N; `page_sql` ends where LIMIT and
-// OFFSET are appended (as ?100 and ?101). `each_row` sees every row of the page. Returns the total.
+// and `page_sql` share the filters that `bind` binds as ?1..?N; `page_sql` takes the page's LIMIT
+// and OFFSET as ?100 and ?101. `each_row` sees every row of the page. Returns the total.
 std::int64_t read_page(Database& db, const std::string& count_sql, const std::string& page_sql, const PageRequest& page,
                        const std::function<void(SQLite::Statement&)>& bind,
                        const std::function<void(SQLite::Statement&)>& each_row);

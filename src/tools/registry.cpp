@@ -14,6 +14,7 @@
 #include <stdexcept>
 
 #include "core/embedded.hpp"
+#include "core/text.hpp"
 
 namespace syndic {
 
@@ -23,7 +24,7 @@ struct Tool {
     std::string module;
     std::string file;
     json document;  // the schema file as embedded
-    ToolHandler handler = nullptr;
+    ToolHandler handler;
     ToolInfo info;
 
     mutable std::once_flag input_once, output_once;
@@ -74,12 +75,6 @@ std::optional<std::string> quoted_property(const std::string& description, const
 constexpr const char* reason_required = "is required";
 constexpr const char* reason_unknown_property = "is not a known property";
 
-std::size_t code_points(const std::string& utf8) {
-    return static_cast<std::size_t>(std::count_if(utf8.begin(), utf8.end(), [](char c) {
-        return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-    }));
-}
-
 // What must be refused before valijson sees the value: strings longer than their maxLength
 // (valijson would still run their pattern, and libstdc++'s regex recurses once per character)
 // and integers beyond 64 bits (read as signed, they would wrap around).
@@ -89,7 +84,7 @@ void precheck(const json* schema, const json& value, const std::string& pointer,
     } else if (value.is_string()) {
         const auto& text = value.get_ref<const std::string&>();
         if (schema && schema->is_object() && schema->contains("maxLength") && (*schema)["maxLength"].is_number_unsigned() &&
-            code_points(text) > (*schema)["maxLength"].get<std::size_t>())
+            code_point_count(text) > (*schema)["maxLength"].get<std::size_t>())
             out.push_back({pointer, "is longer than " + std::to_string((*schema)["maxLength"].get<std::size_t>()) + " characters"});
     } else if (value.is_object()) {
         const json* properties = schema && schema->is_object() && schema->contains("properties") ? &(*schema)["properties"] : nullptr;
@@ -393,9 +388,25 @@ void ToolRegistry::check_arguments(std::string_view name, const json& args) cons
     throw DomainError(code, detail).at(first->field).with_errors(errors);
 }
 
-json ToolRegistry::call(std::string_view name, const json& args, const CallerContext& caller, Database& db,
-                        const Clock& clock, const CallControl& control) const {
-    const Tool& tool = find(name);
+ToolResult::ToolResult(json value) : value_(std::make_unique<json>(std::move(value))) {}
+ToolResult::ToolResult(ToolResult&&) noexcept = default;
+ToolResult& ToolResult::operator=(ToolResult&&) noexcept = default;
+ToolResult::~ToolResult() = default;
+
+ToolResult ToolResult::text(std::string json_text) {
+    ToolResult r;
+    r.text_ = std::move(json_text);
+    return r;
+}
+
+json ToolResult::take_value() { return value_ ? std::move(*value_) : json::parse(text_); }
+
+std::string ToolResult::take_text() {
+    return value_ ? value_->dump(-1, ' ', false, json::error_handler_t::replace) : std::move(text_);
+}
+
+ToolResult ToolRegistry::run(const Tool& tool, const json& args, const CallerContext& caller, Database& db,
+                             const Clock& clock, const CallControl& control) const {
     if (!caller.has_scope(tool.info.required_scope))
         throw DomainError(codes::insufficient_scope,
                           "This credential lacks the scope " + tool.info.required_scope + ".")
@@ -405,17 +416,31 @@ json ToolRegistry::call(std::string_view name, const json& args, const CallerCon
     // JSON Schema counts 2.0 as an integer; so do we, and handlers see 2.
     json normalized = args;
     integral_floats_to_integers(normalized);
-    check_arguments(name, normalized);
+    check_arguments(tool.info.name, normalized);
+    return tool.handler(ToolCall{normalized, caller, db, clock, *this, control});
+}
 
-    json result = tool.handler(ToolCall{normalized, caller, db, clock, *this, control});
+void ToolRegistry::check_output(const Tool& tool, const json& result) const {
+    const auto& source = tool.document["outputSchema"];
+    const auto errors = schema_errors(compiled(tool.output_once, tool.output_schema, source), result, source);
+    if (!errors.empty())
+        throw std::logic_error(tool.info.name + " returned a result outside its outputSchema at '" +
+                               errors.front().field + "': " + errors.front().reason);
+}
 
-    if (check_outputs_) {
-        const auto& source = tool.document["outputSchema"];
-        const auto errors = schema_errors(compiled(tool.output_once, tool.output_schema, source), result, source);
-        if (!errors.empty())
-            throw std::logic_error(tool.info.name + " returned a result outside its outputSchema at '" +
-                                   errors.front().field + "': " + errors.front().reason);
-    }
+json ToolRegistry::call(std::string_view name, const json& args, const CallerContext& caller, Database& db,
+                        const Clock& clock, const CallControl& control) const {
+    const Tool& tool = find(name);
+    json result = run(tool, args, caller, db, clock, control).take_value();
+    if (check_outputs_) check_output(tool, result);
+    return result;
+}
+
+std::string ToolRegistry::call_text(std::string_view name, const json& args, const CallerContext& caller,
+                                    Database& db, const Clock& clock, const CallControl& control) const {
+    const Tool& tool = find(name);
+    std::string result = run(tool, args, caller, db, clock, control).take_text();
+    if (check_outputs_) check_output(tool, json::parse(result));
     return result;
 }
 

@@ -39,7 +39,26 @@ struct ToolCall {
     void throw_if_cancelled() const;  // DomainError CANCELLED
 };
 
-using ToolHandler = nlohmann::json (*)(const ToolCall&);
+// What a handler returns: a JSON value, or the compact JSON text of one that the handler wrote
+// itself (JsonWriter), so a large result is never built as a document.
+class ToolResult {
+public:
+    ToolResult(nlohmann::json value);  // NOLINT: handlers return plain JSON values
+    static ToolResult text(std::string json_text);
+    ToolResult(ToolResult&&) noexcept;
+    ToolResult& operator=(ToolResult&&) noexcept;
+    ~ToolResult();
+
+    nlohmann::json take_value();  // parsed when it came as text
+    std::string take_text();      // serialized when it came as a value
+
+private:
+    ToolResult() = default;
+    std::unique_ptr<nlohmann::json> value_;  // null when the result came as text
+    std::string text_;
+};
+
+using ToolHandler = std::function<ToolResult(const ToolCall&)>;
 
 // The registration lines of every module: table.bind("create_unit", create_unit).
 class ToolTable {
@@ -94,6 +113,9 @@ public:
     // DomainError; an unknown or not offered tool throws std::out_of_range.
     nlohmann::json call(std::string_view name, const nlohmann::json& args, const CallerContext& caller,
                         Database& db, const Clock& clock, const CallControl& control = {}) const;
+    // The same call, its result as compact JSON text (what the transports write).
+    std::string call_text(std::string_view name, const nlohmann::json& args, const CallerContext& caller,
+                          Database& db, const Clock& clock, const CallControl& control = {}) const;
 
     // Validates arguments against a tool's input schema (also for rows of a bulk call); throws
     // DomainError VALIDATION_FAILED, INVALID_EMAIL or FRACTION_OUT_OF_RANGE.
@@ -104,6 +126,9 @@ public:
 
 private:
     const Tool& find(std::string_view name) const;
+    ToolResult run(const Tool& tool, const nlohmann::json& args, const CallerContext& caller, Database& db,
+                   const Clock& clock, const CallControl& control) const;
+    void check_output(const Tool& tool, const nlohmann::json& result) const;
 
     std::vector<std::unique_ptr<Tool>> catalogue_;  // every tool, sorted by module then name
     std::vector<const Tool*> offered_;

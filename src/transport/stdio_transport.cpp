@@ -1,57 +1,172 @@
 #include "transport/stdio_transport.hpp"
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <condition_variable>
+#include <cstring>
 #include <deque>
-#include <optional>
+#include <memory>
 #include <thread>
 
 namespace syndic {
+namespace {
+
+struct Incoming {
+    std::string line;
+    bool too_long = false;
+};
+
+bool blank(std::string_view line) { return line.find_first_not_of(" \t") == std::string_view::npos; }
+
+}  // namespace
+
+void StdioTransport::write_all(std::string_view bytes) {
+    while (!bytes.empty() && !closed_) {
+        const ssize_t n = ::write(out_, bytes.data(), bytes.size());
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            closed_ = true;  // EPIPE and the like: nobody reads any more
+            return;
+        }
+        bytes.remove_prefix(static_cast<std::size_t>(n));
+    }
+}
+
+void StdioTransport::flush_held() {
+    write_all(held_);
+    held_.clear();
+}
 
 void StdioTransport::send(std::string_view line) {
     std::lock_guard lock(write_mutex_);
-    out_.write(line.data(), static_cast<std::streamsize>(line.size()));
-    out_.put('\n');
-    out_.flush();
+    held_.append(line);
+    held_.push_back('\n');
+    flush_held();
 }
 
 void StdioTransport::run(const std::function<void(const std::string&)>& peek,
-                         const std::function<void(const std::string&)>& handle) {
-    std::mutex mutex;
-    std::condition_variable ready;
-    std::deque<std::string> queue;
-    bool finished = false;
+                         const std::function<std::optional<std::string>(const std::string&)>& handle,
+                         const std::function<std::string(std::size_t limit)>& refuse_long) {
+    // Shared with the reader, which may outlive this call when stdout closes first (it is then
+    // left blocked in read() until the process ends, and sees nothing of the caller any more).
+    struct State {
+        std::mutex mutex;
+        std::condition_variable ready, room;
+        std::deque<Incoming> queue;
+        std::size_t queued_bytes = 0;
+        bool finished = false, stopping = false;
+    };
+    auto state = std::make_shared<State>();
+    const StdioLimits limits = limits_;
+    const int in = in_;
 
-    std::thread reader([&] {
-        std::string line;
-        while (std::getline(in_, line)) {
-            if (!line.empty() && line.back() == '\r') line.pop_back();
-            if (line.find_first_not_of(" \t") == std::string::npos) continue;
-            if (peek) peek(line);
-            std::lock_guard lock(mutex);
-            queue.push_back(std::move(line));
-            ready.notify_one();
+    // Hands one line to the main loop, waiting while the read-ahead is full. `peek` runs under
+    // the lock, so it never runs once the main loop has stopped.
+    auto enqueue = [state, limits, &peek](Incoming item) {
+        if (!item.too_long) {
+            if (!item.line.empty() && item.line.back() == '\r') item.line.pop_back();
+            if (blank(item.line)) return;
         }
-        std::lock_guard lock(mutex);
-        finished = true;
-        ready.notify_one();
+        std::unique_lock lock(state->mutex);
+        if (state->stopping) return;
+        if (!item.too_long && peek) peek(item.line);
+        state->room.wait(lock, [&] {
+            return state->stopping || state->queue.empty() ||
+                   (state->queue.size() < limits.max_queued_lines &&
+                    state->queued_bytes + item.line.size() <= limits.max_queued_bytes);
+        });
+        if (state->stopping) return;
+        state->queued_bytes += item.line.size();
+        state->queue.push_back(std::move(item));
+        state->ready.notify_one();
+    };
+
+    std::thread reader([state, limits, in, enqueue] {
+        std::string buffer(64 * 1024, '\0');
+        std::string partial;
+        bool discarding = false;  // inside a line already longer than the limit
+        for (;;) {
+            const ssize_t n = ::read(in, buffer.data(), buffer.size());
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) break;
+            std::string_view chunk(buffer.data(), static_cast<std::size_t>(n));
+            while (!chunk.empty()) {
+                const auto newline = chunk.find('\n');
+                const auto piece = chunk.substr(0, newline);
+                if (!discarding) {
+                    if (partial.size() + piece.size() > limits.max_line_bytes) {
+                        discarding = true;
+                        std::string().swap(partial);
+                    } else {
+                        partial.append(piece);
+                    }
+                }
+                if (newline == std::string_view::npos) break;
+                chunk.remove_prefix(newline + 1);
+                if (discarding) enqueue({{}, true});
+                else enqueue({std::move(partial), false});
+                partial.clear();
+                discarding = false;
+            }
+            std::lock_guard lock(state->mutex);
+            if (state->stopping) return;
+        }
+        if (discarding) enqueue({{}, true});
+        else if (!partial.empty()) enqueue({std::move(partial), false});
+        std::lock_guard lock(state->mutex);
+        state->finished = true;
+        state->ready.notify_one();
     });
 
     for (;;) {
-        std::optional<std::string> next;
+        Incoming next;
         {
-            std::unique_lock lock(mutex);
-            ready.wait(lock, [&] { return !queue.empty() || finished; });
-            if (queue.empty()) break;
-            next = std::move(queue.front());
-            queue.pop_front();
+            std::unique_lock lock(state->mutex);
+            if (state->queue.empty() && !state->finished) {
+                // Nothing else waits: the answers held back go out before the server sleeps.
+                lock.unlock();
+                {
+                    std::lock_guard out(write_mutex_);
+                    flush_held();
+                }
+                lock.lock();
+            }
+            state->ready.wait(lock, [&] { return !state->queue.empty() || state->finished; });
+            if (state->queue.empty()) break;
+            next = std::move(state->queue.front());
+            state->queue.pop_front();
+            state->queued_bytes -= next.line.size();
+            state->room.notify_one();
         }
+        std::optional<std::string> answer;
         try {
-            handle(*next);
+            answer = next.too_long ? std::optional(refuse_long(limits.max_line_bytes)) : handle(next.line);
         } catch (...) {
             // The handler answers its own failures; whatever escapes must not stop the loop.
         }
+        std::lock_guard out(write_mutex_);
+        if (answer) {
+            held_.append(*answer);
+            held_.push_back('\n');
+            if (held_.size() >= limits.write_batch_bytes) flush_held();
+        }
+        if (closed_) break;
     }
-    reader.join();
+    {
+        std::lock_guard out(write_mutex_);
+        flush_held();
+    }
+    bool reader_done;
+    {
+        std::lock_guard lock(state->mutex);
+        state->stopping = true;
+        reader_done = state->finished;
+        state->room.notify_all();
+    }
+    // Stdout closed while stdin stays open: the reader may be blocked in read() for good.
+    if (reader_done || !closed_) reader.join();
+    else reader.detach();
 }
 
 }  // namespace syndic

@@ -4,6 +4,7 @@
 
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
+#include <date/tz.h>
 
 #include <filesystem>
 #include <regex>
@@ -155,6 +156,38 @@ TEST_CASE("to_montreal_iso shows Montreal's offset: -05:00 in winter, -04:00 in 
     }
 }
 
+TEST_CASE("the stream-free forms of instants agree with the date library's, over two centuries") {
+    // to_utc_iso, to_montreal_iso and the stored form's parser write and read digits by hand;
+    // the date library's format and parse are the reference. Instants a few hours apart, then
+    // both sides of every change of time in 1970-2100, then years from 1900 to 9999.
+    const auto* zone = date::locate_zone("America/Montreal");
+    std::vector<Instant> instants;
+    std::uint64_t seed = 42;
+    auto next = [&] { return seed = seed * 6364136223846793005ULL + 1442695040888963407ULL; };
+    for (int i = 0; i < 20000; ++i)
+        instants.push_back(Instant{std::chrono::milliseconds(static_cast<std::int64_t>(next() % 4102444800000ULL))});
+    for (auto info = zone->get_info(date::sys_days{date::year{1970} / 1 / 1}); info.end < date::sys_days{date::year{2100} / 1 / 1};
+         info = zone->get_info(info.end)) {
+        instants.push_back(Instant{info.end} - std::chrono::milliseconds(1));
+        instants.push_back(Instant{info.end});
+    }
+    for (int year : {1900, 1969, 2038, 2400, 9999})
+        instants.push_back(Instant{date::sys_days{date::year{year} / 12 / 31}} + std::chrono::hours(23));
+    for (const auto t : instants) {
+        const std::string utc = to_utc_iso(t);
+        REQUIRE(utc == date::format("%FT%TZ", t));
+        REQUIRE(to_montreal_iso(t) == date::format("%FT%T%Ez", date::make_zoned(zone, std::chrono::floor<std::chrono::seconds>(t))));
+        REQUIRE(parse_iso_instant(utc) == t);
+    }
+    CHECK(instants.size() > 20000);
+    SUBCASE("what is not the stored form goes to the general parser, which refuses nonsense") {
+        CHECK_FALSE(parse_iso_instant("2026-02-30T10:00:00.000Z").has_value());
+        CHECK_FALSE(parse_iso_instant("2026-11-21T24:00:00.000Z").has_value());
+        CHECK_FALSE(parse_iso_instant("2026-11-21T10:00:00.0x0Z").has_value());
+        CHECK(parse_iso_instant("2026-11-21T10:00:00.5Z") == at("2026-11-21T10:00:00.500Z"));
+    }
+}
+
 TEST_CASE("parse_iso_instant accepts Z and offsets and nothing without an offset") {
     const Instant utc = at("2026-11-21T15:00:00Z");
     CHECK(parse_iso_instant("2026-11-21T10:00:00-05:00") == utc);
@@ -258,9 +291,9 @@ TEST_CASE("trim removes surrounding blanks only") {
 // ---------------------------------------------------------------------------------------------
 // Storage
 
-TEST_CASE("an in-memory database is migrated to the latest version (3)") {
+TEST_CASE("an in-memory database is migrated to the latest version (4)") {
     auto db = Database::open(":memory:");
-    CHECK(db->schema_version() == 3);
+    CHECK(db->schema_version() == 4);
     for (const char* table : {"syndicates", "api_keys", "units", "unit_links", "co_owners"}) {
         SQLite::Statement q(db->sql(), "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?");
         q.bind(1, table);
@@ -281,14 +314,14 @@ TEST_CASE("a file database: WAL, foreign keys, busy timeout, shared by several o
     auto db = Database::open(path);  // creates the missing folders
     REQUIRE(std::filesystem::exists(path));
     CHECK(db->path() == path);
-    CHECK(db->schema_version() == 3);
+    CHECK(db->schema_version() == 4);
     CHECK(db->sql().execAndGet("PRAGMA journal_mode").getString() == "wal");
     CHECK(db->sql().execAndGet("PRAGMA foreign_keys").getInt() == 1);
     CHECK(db->sql().execAndGet("PRAGMA busy_timeout").getInt() > 0);
 
     SUBCASE("a second opener sees the first one's writes and the same settings") {
         auto other = Database::open(path);
-        CHECK(other->schema_version() == 3);
+        CHECK(other->schema_version() == 4);
         CHECK(other->sql().execAndGet("PRAGMA foreign_keys").getInt() == 1);
         CHECK(other->sql().execAndGet("PRAGMA busy_timeout").getInt() > 0);
         CHECK(other->sql().execAndGet("PRAGMA journal_mode").getString() == "wal");
@@ -313,7 +346,7 @@ TEST_CASE("a file database: WAL, foreign keys, busy timeout, shared by several o
         insert_syndicate(*db, "kept");
         db.reset();
         auto again = Database::open(path);
-        CHECK(again->schema_version() == 3);
+        CHECK(again->schema_version() == 4);
         CHECK(has_syndicate(*again, "kept"));
     }
 }

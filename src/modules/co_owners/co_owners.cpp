@@ -16,10 +16,12 @@ namespace {
 
 constexpr std::size_t bulk_limit = 500;
 
-constexpr const char* co_owner_select =
-    "SELECT c.id, c.unit_id, u.number, c.first_name, c.last_name, c.email, c.phone, c.fraction_units, "
+#define SYNDIC_CO_OWNER_COLUMNS                                                                        \
+    "SELECT c.id, c.unit_id, u.number, c.first_name, c.last_name, c.email, c.phone, c.fraction_units, " \
     "c.is_resident, c.is_primary, c.language, c.has_portal_access, c.created_at, c.updated_at, c.deleted_at "
-    "FROM co_owners c JOIN units u ON u.id = c.unit_id ";
+constexpr const char* co_owner_columns = SYNDIC_CO_OWNER_COLUMNS;
+constexpr const char* co_owner_select = SYNDIC_CO_OWNER_COLUMNS "FROM co_owners c JOIN units u ON u.id = c.unit_id ";
+#undef SYNDIC_CO_OWNER_COLUMNS
 
 struct CoOwnerRow {
     std::string id;
@@ -144,28 +146,66 @@ std::string insert_co_owner(Database& db, const Clock& clock, const std::string&
     return id;
 }
 
+// An FTS5 query matching `text` as one phrase: with the trigram tokenizer, as a substring.
+std::string fts5_phrase(const std::string& text) {
+    std::string quoted = "\"";
+    for (const char c : text) {
+        if (c == '"') quoted += '"';
+        quoted += c;
+    }
+    return quoted + '"';
+}
+
+// Each list reads only what its filters need (migration 004): the register order from the index
+// on live rows (or on all rows with includeArchived), candidates from the trigram index when the
+// search has three characters or more, and the total from co_owner_tallies when neither a unit
+// nor a search narrows the list. The page's rowids come first, so only the rows shown are read.
 json list_co_owners(const ToolCall& call) {
     const auto& a = call.args;
     const auto page = page_request(a);
     const auto unit_id = optional_arg<std::string>(a, "unitId");
-    const auto search = a.contains("search") ? std::optional(nonblank_text(a["search"], "/search")) : std::nullopt;
+    const auto search = a.contains("search") ? std::optional(fold_for_search(nonblank_text(a["search"], "/search")))
+                                             : std::nullopt;
     const auto portal = optional_arg<bool>(a, "hasPortalAccess");
     const bool archived = a.value("includeArchived", false);
+    const bool trigram_search = search && code_point_count(*search) >= 3;
 
-    const std::string where =
-        "WHERE c.syndicate_id = ?1 AND (?2 IS NULL OR c.unit_id = ?2) "
-        "AND (?3 IS NULL OR instr(c.search_text, ?3) > 0) AND (?4 IS NULL OR c.has_portal_access = ?4) "
-        "AND (?5 = 1 OR c.deleted_at IS NULL) ";
+    // Without a unit or a search the register order is read from its index, named because the
+    // planner cannot tell the partial index on live rows is the cheaper of the two.
+    std::string from = unit_id || search ? "FROM co_owners c "
+                       : archived        ? "FROM co_owners c INDEXED BY co_owners_by_name "
+                                         : "FROM co_owners c INDEXED BY co_owners_live_by_name ";
+    std::string where = "WHERE c.syndicate_id = ?1 ";
+    if (trigram_search) {
+        from = "FROM co_owner_search s CROSS JOIN co_owners c ON c.rowid = s.rowid ";
+        where += "AND co_owner_search MATCH ?5 ";
+    }
+    if (unit_id) where += "AND c.unit_id = ?2 ";
+    if (search) where += "AND instr(c.search_text, ?3) > 0 ";
+    if (portal) where += "AND c.has_portal_access = ?4 ";
+    if (!archived) where += "AND c.deleted_at IS NULL ";
+
     auto bind_filters = [&](SQLite::Statement& q) {
         q.bind(1, call.caller.syndicate_id);
         if (unit_id) q.bind(2, *unit_id);
-        if (search) q.bind(3, fold_for_search(*search));
+        if (search) q.bind(3, *search);
         if (portal) q.bind(4, *portal ? 1 : 0);
-        q.bind(5, archived ? 1 : 0);
+        if (trigram_search) q.bind(5, fts5_phrase(*search));  // one phrase: the substring
     };
+    std::string count_sql;
+    if (unit_id || search) {
+        count_sql = "SELECT count(*) " + from + where;
+    } else {
+        count_sql = "SELECT coalesce(sum(n), 0) FROM co_owner_tallies WHERE syndicate_id = ?1 ";
+        if (portal) count_sql += "AND has_portal_access = ?4 ";
+        if (!archived) count_sql += "AND archived = 0 ";
+    }
+    const std::string page_sql = std::string(co_owner_columns) + "FROM (SELECT c.rowid AS row " + from + where +
+                                 "ORDER BY c.sort_key, c.id LIMIT ?100 OFFSET ?101) p "
+                                 "CROSS JOIN co_owners c ON c.rowid = p.row JOIN units u ON u.id = c.unit_id "
+                                 "ORDER BY c.sort_key, c.id";
     json data = json::array();
-    const auto total = read_page(call.db, "SELECT count(*) FROM co_owners c " + where,
-                                 std::string(co_owner_select) + where + "ORDER BY c.sort_key, c.id", page, bind_filters,
+    const auto total = read_page(call.db, count_sql, page_sql, page, bind_filters,
                                  [&](SQLite::Statement& q) { data.push_back(read_co_owner(q).record); });
     return page_envelope(std::move(data), page, total);
 }

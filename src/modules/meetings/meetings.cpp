@@ -313,7 +313,7 @@ json list_meetings(const ToolCall& call) {
         if (to) q.bind(5, *to);
     };
     std::vector<std::string> ids;
-    const auto total = read_page(call.db, "SELECT count(*)" + where, "SELECT id" + where + " ORDER BY scheduled_at DESC, id",
+    const auto total = read_page(call.db, "SELECT count(*)" + where, "SELECT id" + where + " ORDER BY scheduled_at DESC, id LIMIT ?100 OFFSET ?101",
                                  page, bind_filters, [&](SQLite::Statement& q) { ids.push_back(q.getColumn(0).getString()); });
     json data = json::array();
     for (const auto& id : ids)

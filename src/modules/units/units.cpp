@@ -267,7 +267,7 @@ json list_units(const ToolCall& call) {
     json data = json::array();
     const auto total = read_page(call.db, "SELECT count(*)" + where,
                                  std::string("SELECT ") + unit_columns + where + " ORDER BY " +
-                                     SYNDIC_UNIT_NUMBER_ORDER("number") ", id",
+                                     SYNDIC_UNIT_NUMBER_ORDER("number") ", id LIMIT ?100 OFFSET ?101",
                                  page, bind_filters, [&](SQLite::Statement& q) {
                                      data.push_back(unit_json(call.db, call.caller.syndicate_id, read_unit(q), include_linked));
                                  });
