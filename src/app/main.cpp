@@ -7,6 +7,7 @@
 #include <spdlog/spdlog.h>
 
 #include <fcntl.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -419,6 +420,12 @@ struct ClientsCommand {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // Answers are built in buffers of tens to hundreds of kilobytes, one after another. glibc
+    // would hand such buffers back to the system at each free (trim, or munmap above its mmap
+    // threshold) and take them again at the next call, a page fault per 4 KiB: keep them instead.
+    // What the process holds is still bounded by the largest answer and the read-ahead.
+    mallopt(M_MMAP_THRESHOLD, 16 << 20);
+    mallopt(M_TRIM_THRESHOLD, 32 << 20);
     CLI::App app{"syndic-mcp: the administration of a Quebec co-ownership syndicate (syndicat de copropriété), "
                  "served to AI assistants over MCP.",
                  "syndic-mcp"};

@@ -1,6 +1,7 @@
 #include "auth/credentials.hpp"
 
-#include <sstream>
+#include <algorithm>
+#include <string_view>
 
 #include "core/ids.hpp"
 
@@ -13,11 +14,28 @@ std::string join_scopes(const std::vector<std::string>& scopes) {
     return out;
 }
 
-std::vector<std::string> split_scopes(const std::string& text) {
+std::vector<std::string> split_scopes(std::string_view text) {
     std::vector<std::string> out;
-    std::istringstream in(text);
-    for (std::string s; in >> s;) out.push_back(s);
+    while (!text.empty()) {
+        const auto start = text.find_first_not_of(" \t\n");
+        if (start == std::string_view::npos) break;
+        text.remove_prefix(start);
+        const auto end = std::min(text.find_first_of(" \t\n"), text.size());
+        out.emplace_back(text.substr(0, end));
+        text.remove_prefix(end);
+    }
     return out;
+}
+
+// The stored hash of a key. A server asks for the same key call after call (stdio has one for
+// its life): the last one is remembered per thread, compared in constant time.
+const std::string& key_hash(const std::string& secret) {
+    thread_local std::string last_secret, last_hash;
+    if (last_hash.empty() || !same_secret(secret, last_secret)) {
+        last_hash = sha256_hex(secret);
+        last_secret = secret;
+    }
+    return last_hash;
 }
 
 }  // namespace
@@ -137,7 +155,7 @@ std::optional<CallerContext> authenticate(Database& db, const std::string& secre
     if (secret.rfind("sk_", 0) != 0 || secret.size() < 3 + 32) return std::nullopt;
     auto q = db.prepare(
         "SELECT id, syndicate_id, role, scopes FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL");
-    q->bind(1, sha256_hex(secret));
+    q->bind(1, key_hash(secret));
     if (!q->executeStep()) return std::nullopt;
     CallerContext caller;
     caller.api_key_id = q->getColumn(0).getString();

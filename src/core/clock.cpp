@@ -81,20 +81,26 @@ std::string to_utc_iso(Instant t) {
     return out;
 }
 
-std::string to_montreal_iso(Instant t) {
+std::string_view write_montreal_iso(Instant t, char (&out)[montreal_iso_size]) {
     const auto seconds = std::chrono::floor<std::chrono::seconds>(t);
     const auto offset = montreal_offset(seconds);
-    const auto local = date::local_seconds{seconds.time_since_epoch() + offset};
-    if (!in_fast_range(t) || offset.count() % 60 != 0)
-        return date::format("%FT%T%Ez", date::make_zoned(montreal(), seconds));
-    char text[25];
-    put_date_time(text, local);
+    if (!in_fast_range(t) || offset.count() % 60 != 0) {
+        thread_local std::string other;
+        other = date::format("%FT%T%Ez", date::make_zoned(montreal(), seconds));
+        return other;
+    }
+    put_date_time(out, date::local_seconds{seconds.time_since_epoch() + offset});
     const auto minutes = std::abs(offset.count()) / 60;
-    text[19] = offset.count() < 0 ? '-' : '+';
-    put_digits(text + 20, static_cast<unsigned>(minutes / 60), 2);
-    text[22] = ':';
-    put_digits(text + 23, static_cast<unsigned>(minutes % 60), 2);
-    return std::string(text, 25);
+    out[19] = offset.count() < 0 ? '-' : '+';
+    put_digits(out + 20, static_cast<unsigned>(minutes / 60), 2);
+    out[22] = ':';
+    put_digits(out + 23, static_cast<unsigned>(minutes % 60), 2);
+    return {out, montreal_iso_size};
+}
+
+std::string to_montreal_iso(Instant t) {
+    char out[montreal_iso_size];
+    return std::string(write_montreal_iso(t, out));
 }
 
 LocalTime montreal_local(Instant t) {
@@ -111,7 +117,7 @@ namespace {
 
 // The form instants are stored in, "2026-11-21T19:42:58.123Z", read without streams; nullopt for
 // any other text (which the general parser then reads).
-std::optional<Instant> parse_stored_instant(const std::string& text) {
+std::optional<Instant> parse_stored_instant(std::string_view text) {
     if (text.size() != 24 || text[4] != '-' || text[7] != '-' || text[10] != 'T' || text[13] != ':' ||
         text[16] != ':' || text[19] != '.' || text[23] != 'Z')
         return std::nullopt;
@@ -137,10 +143,10 @@ std::optional<Instant> parse_stored_instant(const std::string& text) {
 
 }  // namespace
 
-std::optional<Instant> parse_iso_instant(const std::string& text) {
+std::optional<Instant> parse_iso_instant(std::string_view text) {
     if (auto stored = parse_stored_instant(text)) return stored;
     if (text.size() < 16 || text.size() > 40) return std::nullopt;
-    std::string upper = text;  // RFC 3339 allows "t" and "z"
+    std::string upper(text);  // RFC 3339 allows "t" and "z"
     for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     // The offset, if numeric, must be a real one (at most 14 hours).
     const auto sign = upper.find_last_of("+-");

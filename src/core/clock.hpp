@@ -4,6 +4,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace syndic {
 
@@ -35,6 +36,9 @@ private:
 std::string to_utc_iso(Instant t);
 // "2026-11-21T14:42:58-05:00": how instants are shown (America/Montreal, with its offset).
 std::string to_montreal_iso(Instant t);
+// The same into a buffer of the caller's, for years 0-9999 (otherwise into a thread's own one).
+inline constexpr std::size_t montreal_iso_size = 25;
+std::string_view write_montreal_iso(Instant t, char (&out)[montreal_iso_size]);
 // A moment as a Montreal wall clock reads it (daylight saving time included).
 struct LocalTime {
     int year, month, day, hour, minute;
@@ -52,6 +56,6 @@ std::optional<Instant> montreal_day_start(const std::string& date, int plus_days
 
 // Parses an ISO 8601 / RFC 3339 date-time that carries an offset ("Z" or "+hh:mm", at most 14
 // hours), with optional seconds and fractions, years 1900-9999; nullopt otherwise.
-std::optional<Instant> parse_iso_instant(const std::string& text);
+std::optional<Instant> parse_iso_instant(std::string_view text);
 
 }  // namespace syndic

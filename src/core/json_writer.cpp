@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <charconv>
 #include <cmath>
 
@@ -29,6 +30,13 @@ std::size_t utf8_sequence(std::string_view s) {
     return 0;
 }
 
+// Bytes that stand for themselves inside a JSON string: printable ASCII but " and backslash.
+constexpr auto plain_bytes = [] {
+    std::array<bool, 256> plain{};
+    for (int c = 0x20; c < 0x80; ++c) plain[c] = c != '"' && c != '\\';
+    return plain;
+}();
+
 }  // namespace
 
 void JsonWriter::append_quoted(std::string& out, std::string_view text) {
@@ -38,7 +46,7 @@ void JsonWriter::append_quoted(std::string& out, std::string_view text) {
     std::size_t run = 0;  // start of the bytes copied as they are
     for (std::size_t i = 0; i < text.size();) {
         const auto c = static_cast<unsigned char>(text[i]);
-        if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+        if (plain_bytes[c]) {
             ++i;
             continue;
         }
@@ -111,8 +119,9 @@ JsonWriter& JsonWriter::end_array() {
 
 JsonWriter& JsonWriter::key(std::string_view name) {
     before_value();
-    append_quoted(out_, name);
-    out_ += ':';
+    out_ += '"';
+    out_.append(name);  // keys are names from the code, never text that needs escaping
+    out_ += "\":";
     after_key_ = true;
     return *this;
 }

@@ -18,7 +18,9 @@ public:
     JsonWriter& end_object();
     JsonWriter& begin_array();
     JsonWriter& end_array();
-    JsonWriter& key(std::string_view name);  // inside an object, before each value
+    // Inside an object, before each value. Names are the code's own and are written as they are:
+    // never pass one that needs escaping.
+    JsonWriter& key(std::string_view name);
 
     JsonWriter& string(std::string_view text);
     JsonWriter& integer(std::int64_t value);

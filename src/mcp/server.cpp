@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
+#include <cstring>
 
 #include "auth/credentials.hpp"
 #include "storage/database.hpp"
@@ -90,25 +92,48 @@ json McpServer::list_tools(const jsonrpc::Request& r) {
     return result;
 }
 
+namespace {
+
+// Whether any of the 8 bytes of `word` is `byte` (the classic "has zero byte" test on word ^ byte).
+constexpr std::uint64_t ones = 0x0101010101010101ULL;
+bool has_byte(std::uint64_t word, unsigned char byte) {
+    const std::uint64_t v = word ^ (ones * byte);
+    return ((v - ones) & ~v & (ones * 0x80)) != 0;
+}
+
+}  // namespace
+
 std::string tool_result_text(std::string_view dumped) {
-    std::string out;
-    out.reserve(2 * dumped.size() + 96);
-    out += R"({"content":[{"text":")";
+    static constexpr std::string_view head = R"({"content":[{"text":")";
+    static constexpr std::string_view middle = R"(","type":"text"}],"structuredContent":)";
     // `dumped` is compact JSON in valid UTF-8 with every control character escaped: as a string
-    // value it only needs its quotes and backslashes escaped.
-    std::size_t start = 0;
-    for (std::size_t i = 0; i < dumped.size(); ++i) {
-        const char c = dumped[i];
-        if (c != '"' && c != '\\') continue;
-        out.append(dumped, start, i - start);
-        out += '\\';
-        out += c;
-        start = i + 1;
+    // value it only needs its quotes and backslashes escaped. Eight bytes are looked at a time;
+    // most words hold neither and are copied whole.
+    std::string out(head.size() + 2 * dumped.size() + middle.size() + dumped.size() + 1, '\0');
+    char* at = std::copy(head.begin(), head.end(), out.data());
+    const char* p = dumped.data();
+    const char* const end = p + dumped.size();
+    while (p < end) {
+        if (end - p >= 8) {
+            std::uint64_t word;
+            std::memcpy(&word, p, 8);
+            if (!has_byte(word, '"') && !has_byte(word, '\\')) {
+                std::memcpy(at, p, 8);
+                at += 8;
+                p += 8;
+                continue;
+            }
+        }
+        const char* stop = std::min(end, p + 8);
+        for (; p < stop; ++p) {
+            if (*p == '"' || *p == '\\') *at++ = '\\';
+            *at++ = *p;
+        }
     }
-    out.append(dumped, start, std::string::npos);
-    out += R"(","type":"text"}],"structuredContent":)";
-    out += dumped;
-    out += '}';
+    at = std::copy(middle.begin(), middle.end(), at);
+    at = std::copy(dumped.begin(), dumped.end(), at);
+    *at++ = '}';
+    out.resize(static_cast<std::size_t>(at - out.data()));
     return out;
 }
 

@@ -44,6 +44,36 @@ std::int64_t read_page(Database& db, const std::string& count_sql, const std::st
     return total;
 }
 
+void write_pagination(JsonWriter& w, const PageRequest& page, std::int64_t total) {
+    w.key("pagination").begin_object().key("page").integer(page.page).key("pageSize").integer(page.size);
+    w.key("total").integer(total).end_object();
+}
+
+void write_shown_time(JsonWriter& w, const SQLite::Column& column) {
+    if (column.isNull()) {
+        w.null();
+        return;
+    }
+    const std::string_view stored = column_text(column);
+    const auto instant = parse_iso_instant(stored);
+    if (!instant) {
+        w.string(stored);
+        return;
+    }
+    char shown[montreal_iso_size];
+    w.string(write_montreal_iso(*instant, shown));
+}
+
+void write_nullable_text(JsonWriter& w, const SQLite::Column& column) {
+    if (column.isNull()) w.null();
+    else w.string(column_text(column));
+}
+
+void write_percent(JsonWriter& w, Fraction f) {
+    if (f.units() % Fraction::units_per_percent == 0) w.integer(f.units() / Fraction::units_per_percent);
+    else w.number(f.to_percent());
+}
+
 nlohmann::json shown_time(const SQLite::Column& column) {
     if (column.isNull()) return nullptr;
     const auto instant = parse_iso_instant(column.getString());

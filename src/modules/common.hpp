@@ -10,8 +10,10 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 
 #include "core/fraction.hpp"
+#include "core/json_writer.hpp"
 
 namespace syndic {
 
@@ -34,6 +36,18 @@ nlohmann::json page_envelope(nlohmann::json data, const PageRequest& page, std::
 std::int64_t read_page(Database& db, const std::string& count_sql, const std::string& page_sql, const PageRequest& page,
                        const std::function<void(SQLite::Statement&)>& bind,
                        const std::function<void(SQLite::Statement&)>& each_row);
+
+// The envelope's "pagination" member, written after "data" inside the envelope's object.
+void write_pagination(JsonWriter& w, const PageRequest& page, std::int64_t total);
+
+// A column's text without a copy (valid until the statement steps again).
+inline std::string_view column_text(const SQLite::Column& column) {
+    return {column.getText(), static_cast<std::size_t>(column.getBytes())};
+}
+// What shown_time, nullable_text and percent give, written to a JsonWriter.
+void write_shown_time(JsonWriter& w, const SQLite::Column& column);
+void write_nullable_text(JsonWriter& w, const SQLite::Column& column);
+void write_percent(JsonWriter& w, Fraction f);
 
 // A stored UTC instant shown in America/Montreal; null stays null.
 nlohmann::json shown_time(const SQLite::Column& column);

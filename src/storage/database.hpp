@@ -1,6 +1,7 @@
 // The SQLite database (SQLiteCpp): opening with WAL, foreign keys and a busy timeout, the numbered
 // migrations embedded in the executable, cached prepared statements and write transactions.
-// Knows SQL, not tools or JSON-RPC.
+// A connection is used by one thread at a time (each HTTP worker has its own), so SQLite's own
+// locking of it is off. Knows SQL, not tools or JSON-RPC.
 #pragma once
 #include <memory>
 #include <string>
@@ -24,6 +25,8 @@ public:
     // A prepared statement for this SQL text, compiled once; the Query resets it when it goes
     // out of scope, so no read stays open. Do not hold two Queries of the same text at once.
     Query prepare(std::string_view sql);
+    // Runs one statement that returns no rows (BEGIN, COMMIT...), compiled once.
+    void run(std::string_view sql);
 
     int schema_version();
 
@@ -39,7 +42,8 @@ private:
     std::string path_;
     std::string data_dir_;
     SQLite::Database db_;
-    std::unordered_map<std::string, std::unique_ptr<SQLite::Statement>> statements_;
+    // Keyed by a view of each statement's own SQL text, so a lookup copies nothing.
+    std::unordered_map<std::string_view, std::unique_ptr<SQLite::Statement>> statements_;
 };
 
 class Database::Query {

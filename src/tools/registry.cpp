@@ -10,6 +10,7 @@
 #include <cmath>
 #include <mutex>
 #include <regex>
+#include <map>
 #include <set>
 #include <stdexcept>
 
@@ -197,6 +198,41 @@ bool scalar_type(const json& property) {
                            : is_scalar(type);
 }
 
+// A route path: one or more segments, each /[a-z0-9-]+ or /{name} with name [A-Za-z][A-Za-z0-9]*.
+bool well_formed_route(std::string_view path) {
+    const auto lower_digit_dash = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; };
+    const auto alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+    if (path.empty()) return false;
+    while (!path.empty()) {
+        if (path[0] != '/') return false;
+        path.remove_prefix(1);
+        const auto end = std::min(path.find('/'), path.size());
+        const auto segment = path.substr(0, end);
+        path.remove_prefix(end);
+        if (segment.size() >= 3 && segment.front() == '{' && segment.back() == '}') {
+            const auto name = segment.substr(1, segment.size() - 2);
+            if (!alpha(name[0]) || !std::all_of(name.begin(), name.end(), [&](char c) { return alpha(c) || (c >= '0' && c <= '9'); }))
+                return false;
+        } else if (segment.empty() || !std::all_of(segment.begin(), segment.end(), lower_digit_dash)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// A route with its parameters' names left out, "GET /co-owners/{}": two routes of the same shape
+// would answer the same requests.
+std::string route_shape(const HttpRoute& route) {
+    std::string shape = route.method + " ";
+    bool in_name = false;
+    for (const char c : route.path) {
+        if (c == '}') in_name = false;
+        if (!in_name) shape += c;
+        if (c == '{') in_name = true;
+    }
+    return shape;
+}
+
 // "http": {"method": "PATCH", "path": "/co-owners/{id}", "status": 200}: every {name} is a string
 // property of the input (which the route always gives); a GET or DELETE takes its other properties from the query string,
 // so they must be scalars.
@@ -208,8 +244,7 @@ void check_http_route(const json& doc, Fail fail) {
     if (!http.contains("method") || !http["method"].is_string() || !methods.count(http["method"].get<std::string>()))
         fail("http.method must be GET, POST, PUT, PATCH or DELETE");
     if (http.contains("status") && !(http["status"] == 200 || http["status"] == 201)) fail("http.status must be 200 or 201");
-    static const std::regex path_rule("^(/([a-z0-9-]+|\\{[A-Za-z][A-Za-z0-9]*\\}))+$");
-    if (!http.contains("path") || !http["path"].is_string() || !std::regex_match(http["path"].get<std::string>(), path_rule))
+    if (!http.contains("path") || !http["path"].is_string() || !well_formed_route(http["path"].get<std::string>()))
         fail("http.path must look like /co-owners/{id}");
     const auto& input = doc["inputSchema"];
     const json properties = input.value("properties", json::object());
@@ -230,13 +265,15 @@ void check_http_route(const json& doc, Fail fail) {
 
 void check_descriptor(const std::string& file, const std::string& module, const json& doc) {
     auto fail = [&](const std::string& why) { throw std::logic_error("schemas/" + file + ": " + why); };
-    static const std::regex name_rule("^[a-z0-9_]{1,64}$");
     if (!doc.is_object()) fail("not a JSON object");
     for (const char* key : {"name", "title", "description", "requiredScope"})
         if (!doc.contains(key) || !doc[key].is_string() || doc[key].get<std::string>().empty())
             fail(std::string("needs a non-empty string '") + key + "'");
     const auto name = doc["name"].get<std::string>();
-    if (!std::regex_match(name, name_rule)) fail("tool name must match ^[a-z0-9_]{1,64}$");
+    if (name.empty() || name.size() > 64 || !std::all_of(name.begin(), name.end(), [](char c) {
+            return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+        }))
+        fail("tool name must match ^[a-z0-9_]{1,64}$");
     if (file != module + "/" + name + ".json") fail("file name must be <module>/<tool name>.json");
     for (const char* key : {"inputSchema", "outputSchema", "annotations"})
         if (!doc.contains(key) || !doc[key].is_object()) fail(std::string("needs an object '") + key + "'");
@@ -288,19 +325,14 @@ ToolRegistry::ToolRegistry(const ToolTable& table, const std::vector<std::string
         if (!bound.insert(name).second) throw std::logic_error("handler bound twice: " + name);
         (*it)->handler = handler;
     }
+    std::map<std::string, const Tool*> names, shapes;
     for (const auto& t : catalogue_) {
         if (!t->handler) throw std::logic_error("schema without a handler: schemas/" + t->file);
-        if (std::count_if(catalogue_.begin(), catalogue_.end(),
-                          [&](const auto& o) { return o->info.name == t->info.name; }) > 1)
-            throw std::logic_error("tool name used twice: " + t->info.name);
-        static const std::regex parameter("\\{[^}]*\\}");
-        const auto shape = [](const Tool& tool) {
-            return tool.info.http.method + " " + std::regex_replace(tool.info.http.path, parameter, "{}");
-        };
-        for (const auto& o : catalogue_)
-            if (o != t && shape(*o) == shape(*t))
-                throw std::logic_error("REST route used twice: " + t->info.http.method + " " + t->info.http.path +
-                                       " (" + t->info.name + ", " + o->info.name + ")");
+        if (!names.emplace(t->info.name, t.get()).second) throw std::logic_error("tool name used twice: " + t->info.name);
+        const auto [other, added] = shapes.emplace(route_shape(t->info.http), t.get());
+        if (!added)
+            throw std::logic_error("REST route used twice: " + t->info.http.method + " " + t->info.http.path + " (" +
+                                   t->info.name + ", " + other->second->info.name + ")");
     }
 
     const auto known = all_modules();

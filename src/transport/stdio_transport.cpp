@@ -137,7 +137,10 @@ void StdioTransport::run(const std::function<void(const std::string&)>& peek,
             next = std::move(state->queue.front());
             state->queue.pop_front();
             state->queued_bytes -= next.line.size();
-            state->room.notify_one();
+            // The reader, if it waits for room, is woken once half the read-ahead is free, not
+            // at every line: one wake-up per batch of lines rather than one per line.
+            if (state->queue.size() <= limits.max_queued_lines / 2 && state->queued_bytes <= limits.max_queued_bytes / 2)
+                state->room.notify_one();
         }
         std::optional<std::string> answer;
         try {

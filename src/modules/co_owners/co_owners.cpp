@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/ids.hpp"
+#include "core/json_writer.hpp"
 #include "core/text.hpp"
 #include "modules/common.hpp"
 #include "modules/units/units.hpp"
@@ -23,12 +24,41 @@ constexpr const char* co_owner_columns = SYNDIC_CO_OWNER_COLUMNS;
 constexpr const char* co_owner_select = SYNDIC_CO_OWNER_COLUMNS "FROM co_owners c JOIN units u ON u.id = c.unit_id ";
 #undef SYNDIC_CO_OWNER_COLUMNS
 
+// A co-owner record (keys in the order nlohmann::json writes them), straight from a row of
+// co_owner_columns: the one place that says how a co-owner is shown.
+void write_co_owner(JsonWriter& w, SQLite::Statement& q) {
+    w.begin_object();
+    w.key("createdAt");
+    write_shown_time(w, q.getColumn(12));
+    w.key("deletedAt");
+    write_shown_time(w, q.getColumn(14));
+    w.key("email");
+    write_nullable_text(w, q.getColumn(5));
+    w.key("firstName").string(column_text(q.getColumn(3)));
+    w.key("fractionPercent");
+    write_percent(w, Fraction::from_units(q.getColumn(7).getInt64()));
+    w.key("hasPortalAccess").boolean(q.getColumn(11).getInt() != 0);
+    w.key("id").string(column_text(q.getColumn(0)));
+    w.key("isPrimary").boolean(q.getColumn(9).getInt() != 0);
+    w.key("isResident").boolean(q.getColumn(8).getInt() != 0);
+    w.key("language").string(column_text(q.getColumn(10)));
+    w.key("lastName").string(column_text(q.getColumn(4)));
+    w.key("phone");
+    write_nullable_text(w, q.getColumn(6));
+    w.key("unitId").string(column_text(q.getColumn(1)));
+    w.key("unitNumber").string(column_text(q.getColumn(2)));
+    w.key("updatedAt");
+    write_shown_time(w, q.getColumn(13));
+    w.end_object();
+}
+
 struct CoOwnerRow {
     std::string id;
     std::string unit_id;
     bool is_primary = false;
     bool archived = false;
-    json record;
+    std::string text;  // the record as JSON text
+    json record;       // the same, parsed, for the rules that read it
 };
 
 CoOwnerRow read_co_owner(SQLite::Statement& q) {
@@ -37,21 +67,9 @@ CoOwnerRow read_co_owner(SQLite::Statement& q) {
     row.unit_id = q.getColumn(1).getString();
     row.is_primary = q.getColumn(9).getInt() != 0;
     row.archived = !q.getColumn(14).isNull();
-    row.record = {{"id", row.id},
-                  {"unitId", row.unit_id},
-                  {"unitNumber", q.getColumn(2).getString()},
-                  {"firstName", q.getColumn(3).getString()},
-                  {"lastName", q.getColumn(4).getString()},
-                  {"email", nullable_text(q.getColumn(5))},
-                  {"phone", nullable_text(q.getColumn(6))},
-                  {"fractionPercent", percent(Fraction::from_units(q.getColumn(7).getInt64()))},
-                  {"isResident", q.getColumn(8).getInt() != 0},
-                  {"isPrimary", row.is_primary},
-                  {"language", q.getColumn(10).getString()},
-                  {"hasPortalAccess", q.getColumn(11).getInt() != 0},
-                  {"createdAt", shown_time(q.getColumn(12))},
-                  {"updatedAt", shown_time(q.getColumn(13))},
-                  {"deletedAt", shown_time(q.getColumn(14))}};
+    JsonWriter w(row.text);
+    write_co_owner(w, q);
+    row.record = json::parse(row.text);
     return row;
 }
 
@@ -160,7 +178,7 @@ std::string fts5_phrase(const std::string& text) {
 // on live rows (or on all rows with includeArchived), candidates from the trigram index when the
 // search has three characters or more, and the total from co_owner_tallies when neither a unit
 // nor a search narrows the list. The page's rowids come first, so only the rows shown are read.
-json list_co_owners(const ToolCall& call) {
+ToolResult list_co_owners(const ToolCall& call) {
     const auto& a = call.args;
     const auto page = page_request(a);
     const auto unit_id = optional_arg<std::string>(a, "unitId");
@@ -192,26 +210,59 @@ json list_co_owners(const ToolCall& call) {
         if (portal) q.bind(4, *portal ? 1 : 0);
         if (trigram_search) q.bind(5, fts5_phrase(*search));  // one phrase: the substring
     };
-    std::string count_sql;
+    std::string text;
+    text.reserve(static_cast<std::size_t>(page.size) * 560 + 100);
+    JsonWriter w(text);
+    w.begin_object().key("data").begin_array();
+    std::int64_t total = 0;
     if (unit_id || search) {
-        count_sql = "SELECT count(*) " + from + where;
+        // A unit or a search narrows the list: one pass over the matches, in register order,
+        // counts them and keeps the page's rowids; then only those rows are read in full.
+        ReadTransaction snapshot(call.db);
+        std::string page_rows = "[";
+        {
+            auto q = call.db.prepare("SELECT c.rowid " + from + where + "ORDER BY c.sort_key, c.id");
+            bind_filters(*q);
+            const std::int64_t first = page.offset(), last = page.offset() + page.size;
+            for (; q->executeStep(); ++total) {
+                if (total < first || total >= last) continue;
+                if (page_rows.size() > 1) page_rows += ',';
+                page_rows += std::to_string(q->getColumn(0).getInt64());
+            }
+        }
+        page_rows += ']';
+        auto q = call.db.prepare(std::string(co_owner_select) +
+                                 "WHERE c.rowid IN (SELECT value FROM json_each(?1)) ORDER BY c.sort_key, c.id");
+        q->bind(1, page_rows);
+        while (q->executeStep()) write_co_owner(w, *q);
     } else {
-        count_sql = "SELECT coalesce(sum(n), 0) FROM co_owner_tallies WHERE syndicate_id = ?1 ";
+        std::string count_sql = "SELECT coalesce(sum(n), 0) FROM co_owner_tallies WHERE syndicate_id = ?1 ";
         if (portal) count_sql += "AND has_portal_access = ?4 ";
         if (!archived) count_sql += "AND archived = 0 ";
+        const std::string page_sql = std::string(co_owner_columns) + "FROM (SELECT c.rowid AS row " + from + where +
+                                     "ORDER BY c.sort_key, c.id LIMIT ?100 OFFSET ?101) p "
+                                     "CROSS JOIN co_owners c ON c.rowid = p.row JOIN units u ON u.id = c.unit_id "
+                                     "ORDER BY c.sort_key, c.id";
+        total = read_page(call.db, count_sql, page_sql, page, bind_filters,
+                          [&](SQLite::Statement& q) { write_co_owner(w, q); });
     }
-    const std::string page_sql = std::string(co_owner_columns) + "FROM (SELECT c.rowid AS row " + from + where +
-                                 "ORDER BY c.sort_key, c.id LIMIT ?100 OFFSET ?101) p "
-                                 "CROSS JOIN co_owners c ON c.rowid = p.row JOIN units u ON u.id = c.unit_id "
-                                 "ORDER BY c.sort_key, c.id";
-    json data = json::array();
-    const auto total = read_page(call.db, count_sql, page_sql, page, bind_filters,
-                                 [&](SQLite::Statement& q) { data.push_back(read_co_owner(q).record); });
-    return page_envelope(std::move(data), page, total);
+    w.end_array();
+    write_pagination(w, page, total);
+    w.end_object();
+    return ToolResult::text(std::move(text));
 }
 
-json get_co_owner(const ToolCall& call) {
-    return require_co_owner(call.db, call.caller.syndicate_id, call.args["id"]).record;
+ToolResult get_co_owner(const ToolCall& call) {
+    const std::string& id = call.args["id"].get_ref<const std::string&>();
+    auto q = call.db.prepare(std::string(co_owner_select) + "WHERE c.id = ? AND c.syndicate_id = ?");
+    q->bind(1, id);
+    q->bind(2, call.caller.syndicate_id);
+    if (!q->executeStep())
+        throw DomainError(codes::co_owner_not_found, "No co-owner with id " + id + " in this syndicate.").at("/id");
+    std::string text;
+    JsonWriter w(text);
+    write_co_owner(w, *q);
+    return ToolResult::text(std::move(text));
 }
 
 json create_co_owner(const ToolCall& call) {
