@@ -104,7 +104,9 @@ std::vector<FieldError> schema_errors(const valijson::Schema& schema, const json
     precheck(&source, value, "", early);
     if (!early.empty()) return early;
 
-    valijson::Validator validator;
+    // valijson compiles each pattern once into its validator's cache: one validator per thread,
+    // kept, so no call compiles a regex again.
+    thread_local valijson::Validator validator;
     valijson::ValidationResults results;
     valijson::adapters::NlohmannJsonAdapter adapter(value);
     try {

@@ -98,7 +98,10 @@ CoOwnerRow require_active_co_owner(Database& db, const std::string& syndicate_id
 }
 
 void require_unit(Database& db, const std::string& syndicate_id, const std::string& unit_id, const std::string& field) {
-    if (!active_unit_number(db, syndicate_id, unit_id))
+    auto q = db.prepare("SELECT 1 FROM units WHERE id = ? AND syndicate_id = ? AND deleted_at IS NULL");
+    q->bind(1, unit_id);
+    q->bind(2, syndicate_id);
+    if (!q->executeStep())
         throw DomainError(codes::unit_not_found, "No unit with id " + unit_id + " in this syndicate.").at(field);
 }
 
@@ -127,9 +130,23 @@ std::string sort_key(const std::string& first, const std::string& last) {
 
 json nullable_trimmed(const json& v) { return v.is_null() ? json(nullptr) : json(trim(v.get<std::string>())); }
 
-// Creates one co-owner from validated arguments; `prefix` is the JSON Pointer of the row.
+// Adds co-owners just inserted (by rowid) to the search index, in one statement: see migration 004.
+void index_for_search(Database& db, const std::vector<std::int64_t>& rowids) {
+    if (rowids.empty()) return;
+    std::string list = "[";
+    for (const auto rowid : rowids) (list += list.size() > 1 ? "," : "") += std::to_string(rowid);
+    list += ']';
+    auto q = db.prepare(
+        "INSERT INTO co_owner_search (rowid, search_text) "
+        "SELECT rowid, search_text FROM co_owners WHERE rowid IN (SELECT value FROM json_each(?))");
+    q->bind(1, list);
+    q->exec();
+}
+
+// Creates one co-owner from validated arguments; `prefix` is the JSON Pointer of the row. Every
+// check comes before the one INSERT. Returns its id; the caller indexes `rowid` for search.
 std::string insert_co_owner(Database& db, const Clock& clock, const std::string& syndicate_id, const json& a,
-                            const std::string& prefix) {
+                            const std::string& prefix, std::int64_t& rowid) {
     const std::string unit_id = a["unitId"];
     require_unit(db, syndicate_id, unit_id, prefix + "/unitId");
     const bool primary = a.value("isPrimary", false);
@@ -161,6 +178,7 @@ std::string insert_co_owner(Database& db, const Clock& clock, const std::string&
     q->bind(15, now);
     q->bind(16, now);
     q->exec();
+    rowid = db.sql().getLastInsertRowid();
     return id;
 }
 
@@ -267,7 +285,9 @@ ToolResult get_co_owner(const ToolCall& call) {
 
 json create_co_owner(const ToolCall& call) {
     WriteTransaction tx(call.db);
-    const auto id = insert_co_owner(call.db, call.clock, call.caller.syndicate_id, call.args, "");
+    std::int64_t rowid = 0;
+    const auto id = insert_co_owner(call.db, call.clock, call.caller.syndicate_id, call.args, "", rowid);
+    index_for_search(call.db, {rowid});
     json result = require_co_owner(call.db, call.caller.syndicate_id, id).record;
     tx.commit();
     return result;
@@ -366,14 +386,17 @@ json bulk_create_co_owners(const ToolCall& call) {
 
     WriteTransaction tx(call.db);
     json created = json::array(), errors = json::array();
+    std::vector<std::int64_t> rowids;
     for (std::size_t i = 0; i < rows.size(); ++i) {
         call.throw_if_cancelled();
         const std::string prefix = "/coOwners/" + std::to_string(i);
         try {
             call.registry.check_arguments("create_co_owner", rows[i]);
-            WriteTransaction row(call.db);
-            const auto id = insert_co_owner(call.db, call.clock, call.caller.syndicate_id, rows[i], prefix);
-            row.commit();
+            // A row's checks all come before its one INSERT, which SQLite applies whole or not at
+            // all: no savepoint per row (each would make the search index flush).
+            std::int64_t rowid = 0;
+            const auto id = insert_co_owner(call.db, call.clock, call.caller.syndicate_id, rows[i], prefix, rowid);
+            rowids.push_back(rowid);
             created.push_back({{"index", i}, {"id", id}});
         } catch (const DomainError& e) {
             std::string field = e.field();
@@ -383,6 +406,7 @@ json bulk_create_co_owners(const ToolCall& call) {
         if ((i + 1) % 50 == 0 || i + 1 == rows.size())
             call.report_progress(static_cast<double>(i + 1), static_cast<double>(rows.size()));
     }
+    index_for_search(call.db, rowids);
     tx.commit();
     const auto created_count = created.size(), error_count = errors.size();
     return {{"created", std::move(created)},

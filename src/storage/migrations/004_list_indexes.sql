@@ -6,7 +6,9 @@
 -- * co_owner_search: a trigram index (FTS5) of search_text, so a substring search reads the rows
 --   holding its trigrams instead of every row. It refers to co-owners by rowid; VACUUM keeps the
 --   rowids of a table that has indexes, and INSERT INTO co_owner_search (co_owner_search)
---   VALUES ('rebuild') rebuilds it from co_owners if ever needed.
+--   VALUES ('rebuild') rebuilds it from co_owners if ever needed. Updates and deletions reach it
+--   through triggers; insertions through co_owners.cpp, which indexes a transaction's new rows in
+--   one statement.
 -- * A covering index for the sum of unit fractions, which every unit write checks.
 
 DROP INDEX co_owners_by_name;
@@ -49,9 +51,8 @@ CREATE VIRTUAL TABLE co_owner_search USING fts5(
     search_text, content = 'co_owners', content_rowid = 'rowid', tokenize = 'trigram');
 INSERT INTO co_owner_search (co_owner_search) VALUES ('rebuild');
 
-CREATE TRIGGER co_owners_search_insert AFTER INSERT ON co_owners BEGIN
-    INSERT INTO co_owner_search (rowid, search_text) VALUES (new.rowid, new.search_text);
-END;
+-- New rows are indexed by the code that inserts them, once per transaction for all its rows
+-- (a trigger would write the index once per row, and each such write makes FTS5 flush).
 CREATE TRIGGER co_owners_search_delete AFTER DELETE ON co_owners BEGIN
     INSERT INTO co_owner_search (co_owner_search, rowid, search_text) VALUES ('delete', old.rowid, old.search_text);
 END;
