@@ -10,7 +10,7 @@ two co-owners per unit) through the real executable, then measures through that 
     pipelined requests written much faster than they are answered.
 Every answer is checked to be a result, not an error. Prints a table; writes the figures as JSON.
 
-Usage: stdio_bench.py BINARY [--sizes 10000,100000] [--calls 20000] [--json FILE] [--quick]
+Usage: stdio_bench.py BINARY [--sizes 10000,100000] [--calls 20000] [--json FILE] [--micro FILE] [--quick]
 """
 import argparse
 import json
@@ -284,6 +284,11 @@ def mb(value):
 
 def table(results):
     out = []
+    if results.get("micro"):
+        out.append("\nPer call, in process (micro-benchmarks):")
+        for b in results["micro"]:
+            rate = f"  ({b['bytesPerSecond'] / 2**20:,.0f} MB/s)" if "bytesPerSecond" in b else ""
+            out.append(f"  {b['name']:<30}{b['nsPerCall'] / 1000:>10.2f} µs{rate}")
     for f in results["sizes"]:
         out.append(f"\n{f['coOwners']:,} co-owners ({f['units']:,} units; database {mb(f['databaseBytes'])}; "
                    f"seeded in {f['seedSeconds']} s)")
@@ -309,6 +314,7 @@ def main():
     parser.add_argument("--calls", type=int, default=20000)
     parser.add_argument("--startups", type=int, default=30)
     parser.add_argument("--json", help="write the figures here")
+    parser.add_argument("--micro", help="Google Benchmark JSON of the micro-benchmarks, to include")
     parser.add_argument("--quick", action="store_true", help="1,000 co-owners and 2,000 calls: a smoke run")
     args = parser.parse_args()
     sizes = [1000] if args.quick else [int(s) for s in args.sizes.split(",")]
@@ -316,6 +322,11 @@ def main():
     version = subprocess.run([args.binary, "--version"], capture_output=True, text=True).stdout.strip()
     results = {"date": time.strftime("%Y-%m-%d"), "version": version, "machine": machine(), "calls": calls,
                "sizes": []}
+    if args.micro:
+        with open(args.micro) as f:
+            results["micro"] = [{"name": b["name"], "nsPerCall": round(b["real_time"], 1),
+                                 **({"bytesPerSecond": round(b["bytes_per_second"])} if "bytes_per_second" in b else {})}
+                                for b in json.load(f)["benchmarks"]]
     with tempfile.TemporaryDirectory(prefix="syndic-bench-") as folder:
         for n in sizes:
             print(f"seeding and measuring {n:,} co-owners...", file=sys.stderr, flush=True)

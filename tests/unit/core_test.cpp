@@ -5,6 +5,7 @@
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
 #include <date/tz.h>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <regex>
@@ -18,6 +19,7 @@
 #include "core/context.hpp"
 #include "core/fraction.hpp"
 #include "core/ids.hpp"
+#include "core/json_writer.hpp"
 #include "core/text.hpp"
 #include "storage/database.hpp"
 
@@ -536,6 +538,34 @@ TEST_CASE("roles read and write by name") {
     CHECK(parse_role("admin") == Role::admin);
     CHECK(parse_role("member") == Role::member);
     CHECK_FALSE(parse_role("owner").has_value());
+}
+
+
+TEST_CASE("JsonWriter writes what nlohmann::json writes") {
+    // Strings of every byte class (controls, quotes, backslashes, DEL, accents, 4-byte UTF-8) and
+    // numbers, written both ways; the writer's text must be byte for byte nlohmann's dump.
+    const std::vector<std::string> pieces = {"a", "\"", "\\", "\n", "\t", "\x01", "\x1f", "\x7f", "é", "Œ", "€", "\xF0\x9F\x8F\xA0", " ", "/"};
+    std::uint64_t seed = 3;
+    auto next = [&](std::size_t n) { return static_cast<std::size_t>((seed = seed * 6364136223846793005ULL + 1) >> 33) % n; };
+    for (int round = 0; round < 2000; ++round) {
+        std::string text;
+        for (std::size_t i = next(12); i > 0; --i) text += pieces[next(pieces.size())];
+        const double number = static_cast<double>(next(2000000)) / static_cast<double>(1 + next(1000));
+        const auto integer = static_cast<std::int64_t>(next(1u << 30)) - (1 << 29);
+        std::string out;
+        JsonWriter w(out);
+        w.begin_object().key("a").string(text).key("b").number(number).key("c").integer(integer);
+        w.key("d").begin_array().boolean(true).null().string(text).end_array().key("e").begin_object().end_object();
+        w.end_object();
+        const nlohmann::json reference = {{"a", text}, {"b", number}, {"c", integer}, {"d", {true, nullptr, text}}, {"e", nlohmann::json::object()}};
+        REQUIRE(out == reference.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    }
+    SUBCASE("bytes that are not UTF-8 become U+FFFD, and the text stays valid JSON") {
+        std::string out;
+        JsonWriter w(out);
+        w.string("a\xC3(b\xED\xA0\x80" "c\xFF");
+        CHECK(nlohmann::json::parse(out) == "a\xEF\xBF\xBD(b\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD" "c\xEF\xBF\xBD");
+    }
 }
 
 }

@@ -707,4 +707,22 @@ TEST_CASE("progress: a progressToken on bulk_create_co_owners gives notification
     }
 }
 
+
+TEST_CASE("tool_result_text: the text is the result, escaped eight bytes at a time") {
+    // Results of every length from 0 to 40 bytes of content (so every tail the word-at-a-time
+    // scan can end on), with quotes and backslashes at every position.
+    for (std::size_t length = 0; length <= 40; ++length) {
+        for (std::size_t at = 0; at <= length; ++at) {
+            std::string value(length, 'x');
+            if (at < length) value[at] = at % 2 ? '"' : '\\';
+            const json result = {{"v", value}, {"n", length}};
+            const std::string dumped = result.dump();
+            const json wrapped = json::parse(tool_result_text(dumped));
+            REQUIRE(wrapped["content"][0]["type"] == "text");
+            REQUIRE(wrapped["content"][0]["text"] == dumped);
+            REQUIRE(wrapped["structuredContent"] == result);
+        }
+    }
+}
+
 }
