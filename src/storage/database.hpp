@@ -61,7 +61,7 @@ private:
 
 // A write transaction: BEGIN IMMEDIATE (so concurrent writers wait on the busy timeout instead of
 // failing on a lock upgrade), rolled back on destruction unless committed. Inside another one it
-// is a savepoint, so a part can fail alone (a bulk row) or several calls can form one whole.
+// is a savepoint, so a part can fail alone or several calls can form one whole.
 class WriteTransaction {
 public:
     explicit WriteTransaction(Database& db);
