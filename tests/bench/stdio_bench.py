@@ -133,7 +133,7 @@ def seed(binary, folder, n):
     unit_count = n // 2
     fraction = round(100 / unit_count, 6)
     rest = round(100 - fraction * (unit_count - 1), 6)
-    lines = [server.call("create_unit", {"number": str(1000 + i), "type": "apartment", "floor": 1 + i // 40,
+    lines = [server.call("create_unit", {"number": str(1000 + i), "type": "apartment", "floor": 1 + (i // 40) % 60,
                                          "areaSqFt": 650 + (i * 37) % 900, "bedrooms": 1 + i % 4,
                                          "fractionPercent": rest if i == unit_count - 1 else fraction})
              for i in range(unit_count)]
