@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Whole-process benchmark of syndic-mcp over stdio, as an MCP host drives it.
 
-For each size N it seeds a fresh database of N co-owners (N/2 units whose fractions sum to 100,
-two co-owners per unit) through the real executable, then measures through that executable:
+For each size N it seeds a fresh database of N co-owners (N/4 units whose fractions sum to 100,
+four co-owners per unit, the first primary) through the real executable, then measures through that executable:
   - start-up: spawn to the initialize answer (median of repeated spawns);
   - throughput of a pipe of CALLS requests per tool (written ahead, answers read as they come);
   - latency p50/p99, one call at a time;
@@ -13,6 +13,7 @@ Every answer is checked to be a result, not an error. Prints a table; writes the
 Usage: stdio_bench.py BINARY [--sizes 10000,100000] [--calls 20000] [--json FILE] [--micro FILE] [--quick]
 """
 import argparse
+import atexit
 import json
 import os
 import platform
@@ -43,6 +44,18 @@ def ascii_fold(text):
     return text.translate(table)
 
 
+RUNNING = []  # servers still up: a failed check stops them, so no run is left behind
+
+
+def stop_all():
+    for proc in RUNNING:
+        if proc.poll() is None:
+            proc.kill()
+
+
+atexit.register(stop_all)
+
+
 class Server:
     """One syndic-mcp process on stdio, with its pipes and its /proc status."""
 
@@ -50,6 +63,7 @@ class Server:
         env = dict(os.environ, SYNDIC_API_KEY=key)
         self.proc = subprocess.Popen([binary, "--db", db, "--log-level", "warn", "serve"], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        RUNNING.append(self.proc)
         self.out = self.proc.stdout
         self.next_id = 1
         self.stderr = []
@@ -107,7 +121,7 @@ def pipe(server, lines):
         for start in range(0, len(lines), 256):
             server.send(b"".join(lines[start:start + 256]))
 
-    writer = threading.Thread(target=write)
+    writer = threading.Thread(target=write, daemon=True)
     began = time.perf_counter()
     writer.start()
     for _ in lines:
@@ -123,14 +137,14 @@ def percentile(samples, p):
 
 
 def seed(binary, folder, n):
-    """A database of n co-owners in n/2 units, through the executable; returns (db, key, ids, units)."""
+    """A database of n co-owners in n/4 units, through the executable; returns (db, key, ids, units, rows)."""
     db = os.path.join(folder, f"bench-{n}.db")
     made = subprocess.run([binary, "--db", db, "--log-level", "warn", "init", "--name", f"Bench {n}", "--json"],
                           check=True, capture_output=True, text=True)
     key = json.loads(made.stdout)["apiKey"]
     server = Server(binary, db, key)
     server.initialize()
-    unit_count = n // 2
+    unit_count = n // 4
     fraction = round(100 / unit_count, 6)
     rest = round(100 - fraction * (unit_count - 1), 6)
     lines = [server.call("create_unit", {"number": str(1000 + i), "type": "apartment", "floor": 1 + (i // 40) % 60,
@@ -143,7 +157,7 @@ def seed(binary, folder, n):
         for start in range(0, len(lines), 256):
             server.send(b"".join(lines[start:start + 256]))
 
-    writer = threading.Thread(target=write)
+    writer = threading.Thread(target=write, daemon=True)
     writer.start()
     for _ in lines:
         answer = server.out.readline()
@@ -156,9 +170,9 @@ def seed(binary, folder, n):
     rows = []
     for i in range(n):
         first, last = rng.choice(FIRST_NAMES), rng.choice(LAST_NAMES)
-        row = {"unitId": units[i // 2], "firstName": first, "lastName": last,
+        row = {"unitId": units[i // 4], "firstName": first, "lastName": last,
                "email": f"{ascii_fold(first).lower()}.{ascii_fold(last).lower().replace(' ', '')}{i}@exemple.qc.ca",
-               "fractionPercent": round(fraction / 2, 6), "isPrimary": i % 2 == 0, "isResident": i % 3 != 0,
+               "fractionPercent": round(fraction / 4, 6), "isPrimary": i % 4 == 0, "isResident": i % 3 != 0,
                "language": "en" if i % 5 == 0 else "fr", "hasPortalAccess": i % 4 == 0}
         if i % 2 == 0:
             row["phone"] = f"514-555-{i % 10000:04d}"
@@ -194,17 +208,19 @@ def measure(binary, folder, n, calls, startups):
                             "min": round(min(times) * 1000, 2)}
     figures["rssAfterStartBytes"] = rss
 
-    # Search terms: half an e-mail's name part (a few people), half a last name (many).
-    def search_term():
-        row = rows[rng.randrange(n)]
-        if rng.random() < 0.5:
-            return row["email"].split("@")[0]
-        return row["lastName"]
+    # Two kinds of search: for a person (the name part of an e-mail: one match), and for a surname
+    # (one of 70, so about n/70 matches, which grow with the register).
+    def person_term():
+        return rows[rng.randrange(n)]["email"].split("@")[0]
+
+    def surname_term():
+        return rows[rng.randrange(n)]["lastName"]
 
     workloads = {
         "get_co_owner": lambda i: ("get_co_owner", {"id": ids[rng.randrange(n)]}),
         "list_co_owners": lambda i: ("list_co_owners", {"page": 1 + i % 20, "pageSize": 50}),
-        "list_co_owners search": lambda i: ("list_co_owners", {"search": search_term(), "pageSize": 50}),
+        "search: a person": lambda i: ("list_co_owners", {"search": person_term(), "pageSize": 50}),
+        "search: a surname (n/70)": lambda i: ("list_co_owners", {"search": surname_term(), "pageSize": 50}),
         "create_co_owner": lambda i: ("create_co_owner", {
             "unitId": units[rng.randrange(len(units))], "firstName": rng.choice(FIRST_NAMES),
             "lastName": rng.choice(LAST_NAMES), "email": f"nouveau{i}@exemple.qc.ca", "fractionPercent": 0.001}),
@@ -252,7 +268,7 @@ def measure(binary, folder, n, calls, startups):
             server.send(b"".join(flood[start:start + 1024]))
         done.set()
 
-    writer = threading.Thread(target=write_all)
+    writer = threading.Thread(target=write_all, daemon=True)
     writer.start()
     time.sleep(2)  # nothing read yet: answers back up into stdout's pipe, requests into stdin's
     flood_hwm_blocked = server.status("VmHWM")
