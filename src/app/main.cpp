@@ -36,6 +36,7 @@
 #include "jsonrpc/dispatcher.hpp"
 #include "mcp/server.hpp"
 #include "modules/modules.hpp"
+#include "storage/backup.hpp"
 #include "storage/database.hpp"
 #include "transport/stdio_transport.hpp"
 
@@ -521,6 +522,19 @@ int main(int argc, char** argv) {
     quorum_cmd->add_option("percent", quorum_percent, "the new quorum, in percent of the fractions (more than 0, at most 100)")
         ->check(CLI::Range(0.000001, 100.0));
 
+    std::string backup_to, restore_from;
+    bool backup_replace = false, restore_replace = false, copy_json = false;
+    auto* backup_cmd = app.add_subcommand(
+        "backup", "Copy the whole database to a file, safely while servers run (SQLite's online backup)");
+    backup_cmd->add_option("--to", backup_to, "the file to write")->required();
+    backup_cmd->add_flag("--replace", backup_replace, "overwrite the file if it exists");
+    backup_cmd->add_flag("--json", copy_json, "print what the copy holds as JSON");
+    auto* restore_cmd = app.add_subcommand(
+        "restore", "Put a backup in place of the database (the database it replaces is saved beside it first)");
+    restore_cmd->add_option("--from", restore_from, "the backup file")->required()->check(CLI::ExistingFile);
+    restore_cmd->add_flag("--replace", restore_replace, "replace a database that holds syndicates");
+    restore_cmd->add_flag("--json", copy_json, "print what the restored database holds as JSON");
+
     app.footer(
         "Environment: SYNDIC_DB (database file), SYNDIC_API_KEY (credential for serve), SYNDIC_MODULES (tool subset).\n"
         "Default database: $XDG_DATA_HOME/syndic-mcp/syndic.db, else ~/.local/share/syndic-mcp/syndic.db.\n"
@@ -619,6 +633,27 @@ int main(int argc, char** argv) {
             std::cerr << (existed ? "Reusing" : "Created") << " the demo syndicate \"" << demo_syndicate_name << "\" ("
                       << syndicate << ") in " << common.db_path << "; a new admin key for it follows:\n";
             print_key(key, syndicate, demo_json, "syndicateId");
+            return 0;
+        }
+        if (backup_cmd->parsed() || restore_cmd->parsed()) {
+            std::string saved_as;
+            const auto summary = backup_cmd->parsed()
+                                     ? backup_database(common.db_path, backup_to, backup_replace)
+                                     : restore_database(restore_from, common.db_path, restore_replace, saved_as);
+            json rows = json::object();
+            for (const auto& [table, n] : summary.rows) rows[table] = n;
+            if (copy_json) {
+                json out = {{"schemaVersion", summary.schema_version}, {"bytes", summary.bytes}, {"rows", rows}};
+                if (!saved_as.empty()) out["savedAs"] = saved_as;
+                std::cout << out.dump() << "\n";
+            }
+            auto count = [&](const char* table) { return rows.value(table, std::int64_t{0}); };
+            std::cerr << (backup_cmd->parsed() ? "Backed up " + common.db_path + " to " + backup_to
+                                               : "Restored " + restore_from + " into " + common.db_path)
+                      << ": " << count("syndicates") << " syndicate(s), " << count("units") << " units, "
+                      << count("co_owners") << " co-owners, " << count("meetings") << " meetings, schema "
+                      << summary.schema_version << ", " << summary.bytes << " bytes; integrity checked.\n";
+            if (!saved_as.empty()) std::cerr << "The database it replaced is saved as " << saved_as << ".\n";
             return 0;
         }
         if (quorum_cmd->parsed()) {

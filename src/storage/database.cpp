@@ -63,6 +63,11 @@ std::unique_ptr<Database> Database::open(const std::string& path) {
 
 int Database::schema_version() { return db_.execAndGet("PRAGMA user_version").getInt(); }
 
+int Database::latest_schema_version() {
+    const auto all = migrations();
+    return all.empty() ? 0 : all.back().number;
+}
+
 void Database::migrate() {
     const auto all = migrations();
     if (!all.empty() && schema_version() >= all.back().number) return;

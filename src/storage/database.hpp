@@ -29,6 +29,8 @@ public:
     void run(std::string_view sql);
 
     int schema_version();
+    // The version the embedded migrations bring a database to.
+    static int latest_schema_version();
 
     // Where files the service writes (exports/) live: the database's folder, or a temporary
     // folder for an in-memory database; tests may point it elsewhere.

@@ -1,0 +1,173 @@
+#include "storage/backup.hpp"
+
+#include <SQLiteCpp/Backup.h>
+#include <SQLiteCpp/Database.h>
+#include <SQLiteCpp/Statement.h>
+#include <sqlite3.h>
+
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <stdexcept>
+#include <thread>
+
+#include "storage/database.hpp"
+
+namespace syndic {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int busy_timeout_ms = 5000;
+
+// The service's own tables: not SQLite's, not the search index's shadow tables.
+CopySummary summarize(SQLite::Database& db, const std::string& path) {
+    CopySummary out;
+    out.schema_version = db.execAndGet("PRAGMA user_version").getInt();
+    SQLite::Statement tables(db,
+                             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+                             "AND name NOT LIKE 'co_owner_search%' ORDER BY name");
+    while (tables.executeStep()) {
+        const std::string name = tables.getColumn(0).getString();
+        out.rows[name] = db.execAndGet("SELECT count(*) FROM \"" + name + "\"").getInt64();
+    }
+    std::error_code ec;
+    out.bytes = fs::file_size(path, ec);
+    return out;
+}
+
+void require_intact(SQLite::Database& db, const std::string& what) {
+    const std::string verdict = db.execAndGet("PRAGMA integrity_check").getString();
+    if (verdict != "ok") throw std::runtime_error(what + " fails SQLite's integrity check: " + verdict);
+}
+
+// Copies every page of `from` into `to` in one step: one consistent snapshot of `from`. A lock
+// that stays busy (another writer) is waited for as a writer would, then reported.
+void copy_pages(SQLite::Database& to, SQLite::Database& from) {
+    SQLite::Backup backup(to, from);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(busy_timeout_ms);
+    for (;;) {
+        const int rc = backup.executeStep(-1);
+        if (rc == SQLITE_DONE) return;
+        if ((rc != SQLITE_BUSY && rc != SQLITE_LOCKED) || std::chrono::steady_clock::now() > deadline)
+            throw std::runtime_error(std::string("the copy could not be made: ") + sqlite3_errstr(rc));
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+}
+
+std::string utc_stamp() {
+    const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y%m%dT%H%M%SZ", &tm);
+    return text;
+}
+
+void remove_with_journals(const std::string& path) {
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) fs::remove(path + suffix);
+}
+
+}  // namespace
+
+CopySummary describe_database(const std::string& path) {
+    SQLite::Database db(path, SQLite::OPEN_READONLY, busy_timeout_ms);
+    return summarize(db, path);
+}
+
+CopySummary backup_database(const std::string& source, const std::string& target, bool replace) {
+    if (!fs::exists(source)) throw std::runtime_error("no database at " + source);
+    if (fs::exists(target) && !replace)
+        throw std::runtime_error(target + " already exists; choose another file, or pass --replace to overwrite it");
+    if (fs::exists(target) && fs::equivalent(source, target))
+        throw std::runtime_error("the copy cannot be the database itself");
+    const std::string partial = target + ".partial";
+    remove_with_journals(partial);
+    try {
+        {
+            SQLite::Database from(source, SQLite::OPEN_READONLY, busy_timeout_ms);
+            SQLite::Database to(partial, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE, busy_timeout_ms);
+            copy_pages(to, from);
+            // A copy is one self-contained file, whatever journal the live database uses.
+            to.exec("PRAGMA journal_mode = DELETE");
+            require_intact(to, "the copy");
+        }
+        fs::rename(partial, target);
+    } catch (...) {
+        remove_with_journals(partial);
+        throw;
+    }
+    return describe_database(target);
+}
+
+CopySummary restore_database(const std::string& source, const std::string& target, bool replace, std::string& saved_as) {
+    if (!fs::exists(source)) throw std::runtime_error("no backup at " + source);
+    {
+        SQLite::Database copy(source, SQLite::OPEN_READONLY, busy_timeout_ms);
+        try {
+            require_intact(copy, source);
+        } catch (const SQLite::Exception& e) {
+            throw std::runtime_error(source + " is not a SQLite database: " + e.what());
+        }
+        const int version = copy.execAndGet("PRAGMA user_version").getInt();
+        if (!copy.tableExists("syndicates") || !copy.tableExists("co_owners") || version < 1)
+            throw std::runtime_error(source + " is not a syndic-mcp database");
+        if (version > Database::latest_schema_version())
+            throw std::runtime_error(source + " comes from a newer syndic-mcp (schema " + std::to_string(version) +
+                                     ", this one knows up to " + std::to_string(Database::latest_schema_version()) +
+                                     "); restore it with that version");
+    }
+    saved_as.clear();
+    if (fs::exists(target)) {
+        std::int64_t syndicates = 0;
+        {
+            SQLite::Database current(target, SQLite::OPEN_READONLY, busy_timeout_ms);
+            if (current.tableExists("syndicates"))
+                syndicates = current.execAndGet("SELECT count(*) FROM syndicates").getInt64();
+        }
+        if (syndicates > 0) {
+            if (!replace)
+                throw std::runtime_error(target + " holds " + std::to_string(syndicates) +
+                                         " syndicate(s); pass --replace to put the backup in its place (it is "
+                                         "saved first as " + target + ".before-restore-<time>)");
+            saved_as = target + ".before-restore-" + utc_stamp();
+            for (int n = 2; fs::exists(saved_as); ++n) saved_as = target + ".before-restore-" + utc_stamp() + "-" + std::to_string(n);
+            backup_database(target, saved_as, false);
+        }
+    } else if (const auto folder = fs::path(target).parent_path(); !folder.empty()) {
+        fs::create_directories(folder);
+    }
+    // The pages are copied from a WAL-mode copy of the backup: the journal mode is part of the
+    // pages copied, and a live database in WAL mode must stay in WAL mode (its running servers
+    // and the pages just written to its WAL depend on it).
+    const std::string staged = target + ".restoring";
+    remove_with_journals(staged);
+    try {
+        fs::copy_file(source, staged, fs::copy_options::overwrite_existing);
+        {
+            SQLite::Database from(staged, SQLite::OPEN_READWRITE, busy_timeout_ms);
+            from.exec("PRAGMA journal_mode = WAL");
+            SQLite::Database to(target, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE, busy_timeout_ms);
+            to.exec("PRAGMA journal_mode = WAL");
+            copy_pages(to, from);
+        }
+        remove_with_journals(staged);
+    } catch (...) {
+        remove_with_journals(staged);
+        throw;
+    }
+    Database::open(target);  // migrated to this program's schema
+    // Read back by a new connection: every table of the backup must hold what the backup holds.
+    // A server that kept the database open can keep the copied pages from being seen; then say so.
+    const auto wanted = describe_database(source);
+    auto got = describe_database(target);
+    for (const auto& [table, n] : wanted.rows)
+        if (got.rows.count(table) && got.rows[table] != n && table != "co_owner_tallies")
+            throw std::runtime_error("the restored database does not read back as the backup (" + table + ": " +
+                                     std::to_string(got.rows[table]) + " rows, the backup has " + std::to_string(n) +
+                                     "); stop the servers that use " + target + " and restore again" +
+                                     (saved_as.empty() ? "" : " (the database it had is saved as " + saved_as + ")"));
+    return got;
+}
+
+}  // namespace syndic
