@@ -99,6 +99,7 @@ with tempfile.TemporaryDirectory() as tmp:
         check(f"{os.path.basename(b)} is one file, no journal beside it", not os.path.exists(b + "-wal"))
         counts.append(rows)
     check("later backups hold more of the writes", counts == sorted(counts) and counts[-1] > counts[0], str(counts))
+    print(f"backups taken while the server wrote {written[0]} co-owners held {counts} co-owners")
     final_rows = consistent(live)[1]
     check("the live database kept every write", final_rows >= counts[-1] and written[0] > 0, f"{final_rows} rows")
 
