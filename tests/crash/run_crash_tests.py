@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Crash safety through the real executable (issue 7, point 3): the server is killed with SIGKILL
+in the middle of a 500-row bulk_create_co_owners, at each of its progress points and at random
+moments; the database must then hold all of the bulk's rows or none, pass integrity_check, keep
+its tallies and search index in step with its rows, and serve the next server as before.
+
+usage: run_crash_tests.py SYNDIC_MCP
+"""
+import json
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+BIN = sys.argv[1]
+passed = failed = 0
+
+
+def check(what, condition, detail=""):
+    global passed, failed
+    if condition:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAIL: {what} {detail}")
+
+
+def start(db, key):
+    return subprocess.Popen([BIN, "--db", db, "serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, env=dict(os.environ, SYNDIC_API_KEY=key), text=True)
+
+
+def send(server, message):
+    server.stdin.write(json.dumps(message) + "\n")
+    server.stdin.flush()
+
+
+def bulk(tag, units):
+    rows = [{"unitId": units[i % len(units)], "firstName": "Panne", "lastName": f"{tag} {i}",
+             "email": f"{tag.lower()}.{i}@exemple.qc.ca"} for i in range(500)]
+    return {"jsonrpc": "2.0", "id": tag, "method": "tools/call",
+            "params": {"name": "bulk_create_co_owners", "arguments": {"coOwners": rows}, "_meta": {"progressToken": tag}}}
+
+
+def state(db):
+    conn = sqlite3.connect(db)
+    out = {
+        "intact": conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok",
+        "rows": conn.execute("SELECT count(*) FROM co_owners").fetchone()[0],
+        "tallied": conn.execute("SELECT coalesce(sum(n), 0) FROM co_owner_tallies").fetchone()[0],
+        "indexed": conn.execute("SELECT count(*) FROM co_owner_search_docsize").fetchone()[0],
+        "tags": dict(conn.execute("SELECT substr(last_name, 1, instr(last_name, ' ') - 1) AS tag, count(*) "
+                                  "FROM co_owners WHERE first_name = 'Panne' GROUP BY tag")),
+    }
+    conn.close()
+    return out
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    db = os.path.join(tmp, "crash.db")
+    key = subprocess.run([BIN, "--db", db, "demo"], capture_output=True, text=True, check=True).stdout.strip()
+    server = start(db, key)
+    send(server, {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "list_units", "arguments": {}}})
+    units = [u["id"] for u in json.loads(server.stdout.readline())["result"]["structuredContent"]["data"]]
+    server.stdin.close()
+    server.wait(timeout=30)
+
+    rng = random.Random(7)
+    kills = committed = 0
+    outcomes = {}
+    # Killed after the k-th progress notification (50 rows each), k = 1..9, twice each; then at
+    # random moments after the request is written.
+    plans = [("progress", k) for k in range(1, 10) for _ in range(2)] + [("delay", rng.uniform(0, 0.15)) for _ in range(12)]
+    for n, (how, when) in enumerate(plans):
+        tag = f"K{n}"
+        server = start(db, key)
+        send(server, bulk(tag, units))
+        if how == "progress":
+            seen = 0
+            while seen < when:
+                message = json.loads(server.stdout.readline())
+                if message.get("method") == "notifications/progress":
+                    seen += 1
+                else:
+                    break  # the answer came first: the bulk was done
+        else:
+            time.sleep(when)
+        server.send_signal(signal.SIGKILL)
+        server.wait(timeout=30)
+        kills += 1
+        s = state(db)
+        count = s["tags"].get(tag, 0)
+        outcomes[count] = outcomes.get(count, 0) + 1
+        committed += count == 500
+        check(f"kill {n} ({how} {when:.3f}): all of the bulk or none", count in (0, 500), f"{count} rows")
+        check(f"kill {n}: integrity_check", s["intact"])
+        check(f"kill {n}: tallies and search index in step with the rows", s["rows"] == s["tallied"] == s["indexed"],
+              str({k: s[k] for k in ("rows", "tallied", "indexed")}))
+
+    # The next server serves as before: a whole bulk goes in, and is found by a search.
+    server = start(db, key)
+    send(server, bulk("APRES", units))
+    while True:
+        answer = json.loads(server.stdout.readline())
+        if "id" in answer:
+            break
+    send(server, {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                  "params": {"name": "list_co_owners", "arguments": {"search": "apres 49"}}})
+    found = json.loads(server.stdout.readline())
+    server.stdin.close()
+    server.wait(timeout=30)
+    check("after the kills a bulk goes in whole", answer.get("result", {}).get("structuredContent", {}).get("createdCount") == 500,
+          str(answer)[:300])
+    check("...and is found by a search (apres 49, apres 490..499)",
+          found.get("result", {}).get("structuredContent", {}).get("pagination", {}).get("total") == 11, str(found)[:300])
+    final = state(db)
+    print(f"{kills} kills with SIGKILL mid-bulk: {outcomes.get(0, 0)} left nothing, {committed} had committed all 500 rows; "
+          f"{final['rows']} co-owner rows checked at the end")
+
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
