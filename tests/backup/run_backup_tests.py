@@ -12,18 +12,12 @@ import subprocess
 import sys
 import tempfile
 import threading
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import checks  # noqa: E402
+from checks import check  # noqa: E402
 
 BIN = sys.argv[1]
-passed = failed = 0
 
-
-def check(what, condition, detail=""):
-    global passed, failed
-    if condition:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL: {what} {detail}")
 
 
 def run(*args, db, stdin=None, env=None):
@@ -187,5 +181,4 @@ with tempfile.TemporaryDirectory() as tmp:
     check("backup --replace overwrites it", r.returncode == 0 and tables(backups[0]) == tables(live), r.stderr)
     check("no .partial file is left behind", not any(n.endswith(".partial") for n in os.listdir(tmp)))
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+checks.finish()

@@ -13,18 +13,12 @@ import sys
 import tempfile
 import termios
 import time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import checks  # noqa: E402
+from checks import check  # noqa: E402
 
 BIN = sys.argv[1]
-passed = failed = 0
 
-
-def check(what, condition, detail=""):
-    global passed, failed
-    if condition:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL: {what} {detail}")
 
 
 def run(*args, env=None, stdin=None):
@@ -266,5 +260,4 @@ with tempfile.TemporaryDirectory() as tmp:
     check("--log-file: logs in the file", os.path.exists(log) and "serving MCP on stdio" in open(log).read())
     check("--log-file: nothing on stderr", r.stderr == "", r.stderr)
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+checks.finish()

@@ -15,18 +15,12 @@ import subprocess
 import sys
 import tempfile
 import time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import checks  # noqa: E402
+from checks import check  # noqa: E402
 
 BIN = sys.argv[1]
-passed = failed = 0
 
-
-def check(what, condition, detail=""):
-    global passed, failed
-    if condition:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL: {what} {detail}")
 
 
 def start(db, key):
@@ -121,5 +115,4 @@ with tempfile.TemporaryDirectory() as tmp:
     print(f"{kills} kills with SIGKILL mid-bulk: {outcomes.get(0, 0)} left nothing, {committed} had committed all 500 rows; "
           f"{final['rows']} co-owner rows checked at the end")
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+checks.finish()

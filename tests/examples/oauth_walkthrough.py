@@ -16,15 +16,13 @@ import sys
 import tempfile
 import time
 import urllib.parse
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import checks  # noqa: E402
+from checks import check  # noqa: E402
+checks.verbose = True  # one line per check
 
 BIN, LOGIN = sys.argv[1], sys.argv[2]
-passed = failed = 0
 
-
-def check(what, ok, detail=""):
-    global passed, failed
-    print(("ok   " if ok else "FAIL ") + what + ("" if ok else f": {detail}"), flush=True)
-    passed, failed = passed + bool(ok), failed + (not ok)
 
 
 def free_port():
@@ -101,5 +99,4 @@ finally:
     login.kill()
     bridge.terminate()
     bridge.wait(10)
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+checks.finish()

@@ -30,6 +30,10 @@ import threading
 import time
 import urllib.parse
 from datetime import datetime, timedelta, timezone
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import checks  # noqa: E402
+from checks import check  # noqa: E402
+checks.verbose = True  # one line per check
 
 BIN = os.path.abspath(sys.argv[1])
 REQUEST_TIMEOUT = 30   # seconds for one HTTP exchange
@@ -61,22 +65,8 @@ ROUTES = [
 # ---------------------------------------------------------------------------------------------
 # Harness
 
-passed = failed = 0
-failures = []
 print_lock = threading.Lock()
 
-
-def check(what, condition, detail=""):
-    global passed, failed
-    with print_lock:
-        if condition:
-            passed += 1
-            print(f"ok   {what}", flush=True)
-        else:
-            failed += 1
-            failures.append(what)
-            print(f"FAIL {what}: {detail}", flush=True)
-    return bool(condition)
 
 
 def section(title):
@@ -1633,5 +1623,4 @@ def main():
 
 
 main()
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed or passed == 0 else 0)
+checks.finish()

@@ -13,19 +13,13 @@ import sys
 import tempfile
 import threading
 import time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import checks  # noqa: E402
+from checks import check  # noqa: E402
 
 BIN = sys.argv[1]
-passed = failed = 0
 MIB = 1024 * 1024
 
-
-def check(what, condition, detail=""):
-    global passed, failed
-    if condition:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL: {what} {detail}")
 
 
 def status(pid, field):
@@ -100,5 +94,4 @@ with tempfile.TemporaryDirectory() as tmp:
     server.wait(timeout=60)
     check("...and every request is answered once it reads", answers == 1000, f"{answers} answers")
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+checks.finish()

@@ -1,0 +1,36 @@
+"""What every black-box test script shares: check(what, condition, detail) counts a result and
+prints a failure (every result with verbose=True), safely from several threads; finish() prints
+"N passed, M failed" and exits non-zero on a failure or when nothing was checked.
+
+A script in tests/<folder>/ imports it with:
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    from checks import check, finish
+"""
+import sys
+import threading
+
+_lock = threading.Lock()
+_counts = {"passed": 0, "failed": 0}
+verbose = False  # a script sets checks.verbose = True to see every result, not only failures
+
+
+def check(what, condition, detail=""):
+    with _lock:
+        if condition:
+            _counts["passed"] += 1
+            if verbose:
+                print(f"ok   {what}", flush=True)
+        else:
+            _counts["failed"] += 1
+            print(f"FAIL {what}" + (f": {detail}" if detail else ""), flush=True)
+    return bool(condition)
+
+
+def counts():
+    return _counts["passed"], _counts["failed"]
+
+
+def finish():
+    passed, failed = counts()
+    print(f"{passed} passed, {failed} failed")
+    sys.exit(1 if failed or passed == 0 else 0)
