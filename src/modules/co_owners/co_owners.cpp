@@ -98,10 +98,7 @@ CoOwnerRow require_active_co_owner(Database& db, const std::string& syndicate_id
 }
 
 void require_unit(Database& db, const std::string& syndicate_id, const std::string& unit_id, const std::string& field) {
-    auto q = db.prepare("SELECT 1 FROM units WHERE id = ? AND syndicate_id = ? AND deleted_at IS NULL");
-    q->bind(1, unit_id);
-    q->bind(2, syndicate_id);
-    if (!q->executeStep())
+    if (!active_unit_number(db, syndicate_id, unit_id))
         throw DomainError(codes::unit_not_found, "No unit with id " + unit_id + " in this syndicate.").at(field);
 }
 

@@ -420,9 +420,13 @@ json fraction_sum_json(const FractionSum& s) {
 
 std::optional<std::string> active_unit_number(Database& db, const std::string& syndicate_id,
                                               const std::string& unit_id) {
-    auto unit = find_unit(db, syndicate_id, unit_id);
-    if (!unit) return std::nullopt;
-    return unit->number;
+    // Other modules ask this once per row they write (a bulk of 500 co-owners): one column, not
+    // the whole unit.
+    auto q = db.prepare("SELECT number FROM units WHERE id = ? AND syndicate_id = ? AND deleted_at IS NULL");
+    q->bind(1, unit_id);
+    q->bind(2, syndicate_id);
+    if (!q->executeStep()) return std::nullopt;
+    return q->getColumn(0).getString();
 }
 
 void register_unit_tools(ToolTable& table) {
