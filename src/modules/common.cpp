@@ -49,19 +49,23 @@ void write_pagination(JsonWriter& w, const PageRequest& page, std::int64_t total
     w.key("total").integer(total).end_object();
 }
 
+namespace {
+
+// How a stored instant is shown: in Montreal time, or as stored if it is not an instant.
+std::string_view shown_text(std::string_view stored, char (&buffer)[montreal_iso_size]) {
+    const auto instant = parse_iso_instant(stored);
+    return instant ? write_montreal_iso(*instant, buffer) : stored;
+}
+
+}  // namespace
+
 void write_shown_time(JsonWriter& w, const SQLite::Column& column) {
     if (column.isNull()) {
         w.null();
         return;
     }
-    const std::string_view stored = column_text(column);
-    const auto instant = parse_iso_instant(stored);
-    if (!instant) {
-        w.string(stored);
-        return;
-    }
-    char shown[montreal_iso_size];
-    w.string(write_montreal_iso(*instant, shown));
+    char buffer[montreal_iso_size];
+    w.string(shown_text(column_text(column), buffer));
 }
 
 void write_nullable_text(JsonWriter& w, const SQLite::Column& column) {
@@ -76,8 +80,8 @@ void write_percent(JsonWriter& w, Fraction f) {
 
 nlohmann::json shown_time(const SQLite::Column& column) {
     if (column.isNull()) return nullptr;
-    const auto instant = parse_iso_instant(column.getString());
-    return instant ? nlohmann::json(to_montreal_iso(*instant)) : nlohmann::json(column.getString());
+    char buffer[montreal_iso_size];
+    return std::string(shown_text(column_text(column), buffer));
 }
 
 nlohmann::json nullable_text(const SQLite::Column& column) {
