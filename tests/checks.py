@@ -26,11 +26,7 @@ def check(what, condition, detail=""):
     return bool(condition)
 
 
-def counts():
-    return _counts["passed"], _counts["failed"]
-
-
 def finish():
-    passed, failed = counts()
+    passed, failed = _counts["passed"], _counts["failed"]
     print(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed or passed == 0 else 0)

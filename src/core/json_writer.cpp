@@ -164,10 +164,4 @@ JsonWriter& JsonWriter::null() {
     return *this;
 }
 
-JsonWriter& JsonWriter::raw(std::string_view json_text) {
-    before_value();
-    out_.append(json_text);
-    return *this;
-}
-
 }  // namespace syndic

@@ -27,7 +27,6 @@ public:
     JsonWriter& number(double value);  // as nlohmann::json writes a double (1e-06, 12.5, 100.0)
     JsonWriter& boolean(bool value);
     JsonWriter& null();
-    JsonWriter& raw(std::string_view json_text);  // a value already written as compact JSON
 
     // `text` as a JSON string value, escaped, appended to `out`.
     static void append_quoted(std::string& out, std::string_view text);
