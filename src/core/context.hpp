@@ -11,9 +11,11 @@ enum class Role { member, admin };
 
 struct CallerContext {
     std::string syndicate_id;
-    std::string api_key_id;
+    std::string api_key_id;  // the key's id; for a user's OAuth token, "user:" and the user's id
     std::vector<std::string> scopes;
     Role role = Role::member;
+    std::string user_id{};   // set for a user calling through an OAuth application
+    std::string client_id{}; // that application
 
     bool has_scope(const std::string& scope) const {
         return std::find(scopes.begin(), scopes.end(), scope) != scopes.end() ||

@@ -361,6 +361,8 @@ TokenCaller caller_from_access_token(const OAuthSettings& s, Database& db, const
     CallerContext caller;
     caller.syndicate_id = user->syndicate_id;
     caller.api_key_id = "user:" + user->id;
+    caller.user_id = user->id;
+    caller.client_id = client->id;
     caller.scopes = split_scopes(check.claims->scope);
     caller.role = user->role;  // the user's role now, not when the token was made
     return {caller, ""};

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -24,6 +25,11 @@ struct PageRequest {
     std::int64_t size = 50;
     std::int64_t offset() const { return (page - 1) * size; }
 };
+
+// A list's from/to filter as a stored UTC instant: an ISO 8601 date-time with an offset, or a day
+// in Montreal ("2026-12-15": its first moment for `from`, its last for `to`); nullopt when absent,
+// VALIDATION_FAILED at /<key> for anything else.
+std::optional<std::string> time_bound(const nlohmann::json& args, const char* key, bool end_of_day);
 
 // page (default 1) and pageSize (default 50); their ranges are the schema's to enforce.
 PageRequest page_request(const nlohmann::json& args);

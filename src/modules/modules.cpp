@@ -1,5 +1,6 @@
 #include "modules/modules.hpp"
 
+#include "modules/audit/audit.hpp"
 #include "modules/co_owners/co_owners.hpp"
 #include "modules/declaration/declaration.hpp"
 #include "modules/meetings/meetings.hpp"
@@ -13,6 +14,7 @@ ToolTable all_tool_handlers() {
     register_unit_tools(table);
     register_declaration_tools(table);
     register_meeting_tools(table);
+    register_audit_tools(table);
     return table;
 }
 

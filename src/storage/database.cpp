@@ -97,9 +97,36 @@ Database::Query Database::prepare(std::string_view sql) {
 
 void Database::run(std::string_view sql) { prepare(sql)->exec(); }
 
+const std::vector<AuditedTable>& Database::audited_tables() {
+    if (audited_tables_) return *audited_tables_;
+    std::vector<AuditedTable> tables;
+    SQLite::Statement names(db_,
+                            "SELECT m.name FROM sqlite_schema m WHERE m.type = 'table' "
+                            "AND m.name NOT IN ('audit_events', 'co_owner_tallies') "
+                            "AND EXISTS (SELECT 1 FROM pragma_table_info(m.name) c WHERE c.name = 'syndicate_id') "
+                            "ORDER BY m.name");
+    while (names.executeStep()) tables.push_back({names.getColumn(0).getString(), {}, {}, -1});
+    for (auto& t : tables) {
+        SQLite::Statement columns(db_, "SELECT name, pk FROM pragma_table_info(?) ORDER BY cid");
+        columns.bind(1, t.name);
+        std::vector<std::pair<int, int>> keys;  // (position in the key, column)
+        while (columns.executeStep()) {
+            const int column = static_cast<int>(t.columns.size());
+            t.columns.push_back(columns.getColumn(0).getString());
+            if (const int pk = columns.getColumn(1).getInt(); pk > 0) keys.emplace_back(pk, column);
+            if (t.columns.back() == "deleted_at") t.deleted_at_column = column;
+        }
+        std::sort(keys.begin(), keys.end());
+        for (const auto& [position, column] : keys) t.key_columns.push_back(column);
+    }
+    audited_tables_ = std::move(tables);
+    return *audited_tables_;
+}
+
 WriteTransaction::WriteTransaction(Database& db)
     : db_(db), nested_(sqlite3_get_autocommit(db.sql().getHandle()) == 0) {
     db_.run(nested_ ? "SAVEPOINT write_transaction" : "BEGIN IMMEDIATE");
+    if (db_.recorder()) recorded_at_start_ = db_.recorder()->mark();
 }
 
 WriteTransaction::~WriteTransaction() {
@@ -108,6 +135,7 @@ WriteTransaction::~WriteTransaction() {
         if (nested_) {
             db_.run("ROLLBACK TO write_transaction");
             db_.run("RELEASE write_transaction");
+            if (db_.recorder()) db_.recorder()->forget_after(recorded_at_start_);
         } else {
             db_.run("ROLLBACK");
         }

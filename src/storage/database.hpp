@@ -4,12 +4,16 @@
 // locking of it is off. Knows SQL, not tools or JSON-RPC.
 #pragma once
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
+
+#include "storage/audit_trail.hpp"
 
 namespace syndic {
 
@@ -37,6 +41,13 @@ public:
     const std::string& data_dir() const { return data_dir_; }
     void set_data_dir(std::string dir) { data_dir_ = std::move(dir); }
 
+    // The tables the audit trail follows: every table with a syndicate_id column except the
+    // trail itself and co_owner_tallies (derived by triggers). Read from the schema once.
+    const std::vector<AuditedTable>& audited_tables();
+    // The recorder of the write in progress on this connection, if any (audit_trail.hpp).
+    ChangeRecorder* recorder() const { return recorder_; }
+    void set_recorder(ChangeRecorder* recorder) { recorder_ = recorder; }
+
 private:
     Database(const std::string& path, int flags);
     void migrate();
@@ -46,6 +57,8 @@ private:
     SQLite::Database db_;
     // Keyed by a view of each statement's own SQL text, so a lookup copies nothing.
     std::unordered_map<std::string_view, std::unique_ptr<SQLite::Statement>> statements_;
+    std::optional<std::vector<AuditedTable>> audited_tables_;
+    ChangeRecorder* recorder_ = nullptr;
 };
 
 class Database::Query {
@@ -76,6 +89,7 @@ private:
     Database& db_;
     bool nested_;
     bool done_ = false;
+    std::size_t recorded_at_start_ = 0;  // the recorder's mark, for a savepoint that rolls back
 };
 
 // A read transaction: the reads inside it see one snapshot, so a page and its total agree even

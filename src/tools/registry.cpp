@@ -16,6 +16,8 @@
 
 #include "core/embedded.hpp"
 #include "core/text.hpp"
+#include "storage/audit_trail.hpp"
+#include "storage/database.hpp"
 
 namespace syndic {
 
@@ -451,7 +453,19 @@ ToolResult ToolRegistry::run(const Tool& tool, const json& args, const CallerCon
     json normalized = args;
     integral_floats_to_integers(normalized);
     check_arguments(tool.info.name, normalized);
-    return tool.handler(ToolCall{normalized, caller, db, clock, *this, control});
+    if (tool.info.read_only) return tool.handler(ToolCall{normalized, caller, db, clock, *this, control});
+
+    // A write and its audit events are committed together, or not at all.
+    WriteTransaction tx(db);
+    ChangeRecorder recorder(db);
+    auto result = tool.handler(ToolCall{normalized, caller, db, clock, *this, control});
+    // A call with neither key nor user is the program's own (the demo syndicate's seeding).
+    const AuditActor actor = !caller.user_id.empty()    ? AuditActor{"user", caller.user_id, caller.client_id}
+                             : !caller.api_key_id.empty() ? AuditActor{"api-key", caller.api_key_id, ""}
+                                                          : AuditActor{"system", "syndic-mcp", ""};
+    recorder.write_events({caller.syndicate_id, actor, tool.info.name, to_utc_iso(clock.now())});
+    tx.commit();
+    return result;
 }
 
 void ToolRegistry::check_output(const Tool& tool, const json& result) const {

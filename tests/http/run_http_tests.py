@@ -45,7 +45,7 @@ TOOLS = sorted([
     "restore_co_owner", "bulk_create_co_owners", "list_units", "get_unit", "create_unit",
     "update_unit", "delete_unit", "get_fraction_sum", "rebalance_fractions", "list_meetings",
     "get_meeting", "create_meeting", "update_meeting", "send_meeting_notice", "record_attendance",
-    "calculate_quorum", "add_resolution", "record_votes", "generate_minutes",
+    "calculate_quorum", "add_resolution", "record_votes", "generate_minutes", "list_audit_events",
 ])
 # Every REST route of the contract: (method, path template).
 ROUTES = [
@@ -60,6 +60,7 @@ ROUTES = [
     ("POST", "/meetings/{meetingId}/attendance"),
     ("PUT", "/meetings/{meetingId}/resolutions/{resolutionId}/votes"),
     ("GET", "/meetings/{meetingId}/quorum"), ("POST", "/meetings/{meetingId}/minutes"),
+    ("GET", "/audit-events"),
 ]
 
 # ---------------------------------------------------------------------------------------------
@@ -403,7 +404,7 @@ def test_mcp(s, k):
     r = s.mcp(rpc("tools/list", id_=2))
     tools = result_of(r).get("tools", []) if r.status == 200 else []
     names = sorted(t.get("name") for t in tools)
-    check("tools/list without credentials: the 24 tools with their schemas",
+    check("tools/list without credentials: the 25 tools with their schemas",
           names == TOOLS and all("inputSchema" in t for t in tools), f"{r.status} {names}")
 
     r = s.mcp(tool("list_units", {"type": "parking"}, id_=3), key=k["admin"])
@@ -889,6 +890,24 @@ def test_meetings(s, k, demo, tmp):
     expect("GET /meetings/{unknown}/quorum: 404 MEETING_NOT_FOUND", r, 404, "MEETING_NOT_FOUND")
 
 
+def test_audit(s, k, demo):
+    section("REST: the audit trail")
+    unit = demo["units"]["201"]
+    r = s.rest("PATCH", "/units/" + unit["id"], {"bedrooms": 3}, key=k["admin"])
+    expect("PATCH /units/{id} (a write to find in the trail)", r, 200)
+    r = s.rest("GET", "/audit-events?recordId=" + unit["id"] + "&action=update", key=k["admin"])
+    events = r.json.get("data", []) if r.status == 200 else []
+    check("GET /audit-events?recordId=..: newest first, the write, by the admin key, through update_unit, with the change",
+          events and events[0]["actor"] == {"kind": "api-key", "id": k["admin_id"], "clientId": None}
+          and events[0]["tool"] == "update_unit" and events[0]["changes"].get("bedrooms", {}).get("after") == 3, str(r))
+    r = s.rest("GET", "/audit-events?recordType=co-owner&pageSize=5", key=k["admin"])
+    check("...the demo's co-owners were recorded as they were created",
+          r.status == 200 and r.json["pagination"]["total"] >= 8 and len(r.json["data"]) == 5, str(r))
+    expect("GET /audit-events with a member key: 403 ADMIN_REQUIRED", s.rest("GET", "/audit-events", key=k["member"]), 403, "ADMIN_REQUIRED")
+    expect("GET /audit-events?from=yesterday: 400 VALIDATION_FAILED", s.rest("GET", "/audit-events?from=yesterday", key=k["admin"]),
+           400, "VALIDATION_FAILED")
+
+
 def test_rest_protocol(s, k, tmp):
     section("REST: credentials, routing, sizes")
     a = k["admin"]
@@ -1236,10 +1255,17 @@ def test_oauth(s, k, db):
     r = fetch(s.addr, "POST", s.prefix + "/oauth/signin",
               urllib.parse.urlencode(dict(fields_of(page), email="paul@example.ca", password=password)), headers=form, content_type=None)
     paul_cookie = (r.header("set-cookie") or "").split(";")[0]
-    page = authorize(base_q, paul_cookie).body.decode()
+    page = authorize(dict(base_q, scope="read:co-owners write:co-owners"), paul_cookie).body.decode()
     r = fetch(s.addr, "POST", s.prefix + "/oauth/authorize", urllib.parse.urlencode(dict(fields_of(page), decision="allow")),
               headers=dict(form, Cookie=paul_cookie), content_type=None)
     paul = token(dict(good, code=redirected(r).get("code", ""))).json.get("access_token", "")
+    r = s.rest("POST", "/units", {"number": "Z-2", "type": "storage"}, key=paul)
+    made = r.json.get("id") if r.status == 201 else None
+    r = s.rest("GET", "/audit-events?recordId=" + str(made), key=k["admin"])
+    events = r.json.get("data", []) if r.status == 200 else []
+    check("a user's write through an application is in the audit trail as that user and that application",
+          made and len(events) == 1 and events[0]["actor"]["kind"] == "user" and events[0]["actor"]["clientId"] == client
+          and events[0]["tool"] == "create_unit" and events[0]["action"] == "create", str(r))
     access = grant.get("access_token", "")
     before = (s.rest("GET", "/units", key=access).status, s.rest("GET", "/units", key=paul).status)
     cli("users", "disable", "--db", db, "paul@example.ca")
@@ -1590,6 +1616,7 @@ def main():
         run(test_co_owners, s, k, demo)
         run(test_units, s, k, demo)
         run(test_meetings, s, k, demo, tmp)
+        run(test_audit, s, k, demo)
         run(test_rest_protocol, s, k, tmp)
         run(test_access_log, s, k)
         k["unit_for_queue"] = demo["units"]["302"]["id"]

@@ -36,7 +36,7 @@ const EXPECTED_TOOLS = [
     'restore_co_owner', 'update_co_owner', 'get_fraction_sum', 'rebalance_fractions', 'create_unit',
     'delete_unit', 'get_unit', 'list_units', 'update_unit',
     'list_meetings', 'get_meeting', 'create_meeting', 'update_meeting', 'add_resolution', 'record_attendance',
-    'record_votes', 'send_meeting_notice', 'calculate_quorum', 'generate_minutes',
+    'record_votes', 'send_meeting_notice', 'calculate_quorum', 'generate_minutes', 'list_audit_events',
 ].sort();
 const READ_ONLY_TOOLS = new Set(['calculate_quorum']); // besides get_* and list_*
 const DEMO_UNITS = ['101', '102', '201', '202', '301', '302', 'P-1', 'P-2', 'P-3', 'P-4', 'R-1', 'R-2'].sort();
@@ -977,7 +977,7 @@ await test('tools/list pagination (--tools-page-size 5): every tool exactly once
     }
     const expectedPages = [];
     for (let left = EXPECTED_TOOLS.length; left > 0; left -= 5) expectedPages.push(Math.min(5, left));
-    assert.deepEqual(pageSizes, expectedPages); // 24 tools: 5, 5, 5, 5, 4
+    assert.deepEqual(pageSizes, expectedPages); // 25 tools: 5, 5, 5, 5, 5
     assert.equal(new Set(names).size, names.length, `duplicates: ${names}`);
     assert.deepEqual([...names].sort(), EXPECTED_TOOLS);
     // The paged server serves calls on the same database too, and sees main's writes.

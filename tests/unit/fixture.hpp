@@ -59,7 +59,7 @@ struct Fixture {
     std::string snapshot() {
         std::string out;
         for (const char* table : {"units", "unit_links", "co_owners", "api_keys", "syndicates", "meetings",
-                                  "meeting_attendees", "resolutions", "documents", "outbox"}) {
+                                  "meeting_attendees", "resolutions", "documents", "outbox", "audit_events"}) {
             SQLite::Statement q(db->sql(), std::string("SELECT * FROM ") + table + " ORDER BY 1, 2");
             const int n = q.getColumnCount();
             while (q.executeStep()) {

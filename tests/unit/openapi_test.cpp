@@ -96,7 +96,7 @@ TEST_CASE("every offered tool is one operation, at its route, with its method") 
     ops.erase("postMcp");
     ops.erase("getOpenApi");
     CHECK(ops.size() == registry.tools().size());
-    CHECK(registry.tools().size() == 24);
+    CHECK(registry.tools().size() == 25);
     for (const auto& tool : registry.tools()) {
         CAPTURE(tool.name);
         REQUIRE(ops.count(tool.name));

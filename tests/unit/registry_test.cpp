@@ -29,7 +29,8 @@ const std::vector<std::string> all_tool_names = {
     "restore_co_owner",      "update_co_owner", "get_fraction_sum", "rebalance_fractions", "create_unit",
     "delete_unit",           "get_unit",        "list_units",      "update_unit",
     "list_meetings",         "get_meeting",     "create_meeting",  "update_meeting", "add_resolution",
-    "record_attendance",     "record_votes",    "send_meeting_notice", "calculate_quorum", "generate_minutes"};
+    "record_attendance",     "record_votes",    "send_meeting_notice", "calculate_quorum", "generate_minutes",
+    "list_audit_events"};
 
 const std::vector<std::string> unit_tool_names = {"create_unit", "delete_unit", "get_unit", "list_units", "update_unit"};
 
@@ -124,7 +125,7 @@ TEST_CASE("start-up check: every schema has a handler and every handler a schema
         auto expected = all_tool_names;
         std::sort(expected.begin(), expected.end());
         CHECK(names == expected);
-        CHECK(registry.descriptors().size() == 24);
+        CHECK(registry.descriptors().size() == 25);
     }
     SUBCASE("a handler bound to a name without a schema") {
         auto table = all_tool_handlers();
@@ -174,7 +175,7 @@ TEST_CASE("a module subset offers only that module's tools") {
     SUBCASE("the catalogue still knows every module") {
         auto modules = units.all_modules();
         std::sort(modules.begin(), modules.end());
-        CHECK(modules == std::vector<std::string>{"co-owners", "declaration", "meetings", "units"});
+        CHECK(modules == std::vector<std::string>{"audit", "co-owners", "declaration", "meetings", "units"});
     }
     SUBCASE("an unknown module name is refused") {
         CHECK_THROWS_AS(ToolRegistry(all_tool_handlers(), {"spaceships"}), std::invalid_argument);
@@ -183,7 +184,7 @@ TEST_CASE("a module subset offers only that module's tools") {
     }
     SUBCASE("no modules means all") {
         ToolRegistry all(all_tool_handlers(), {});
-        CHECK(all.descriptors().size() == 24);
+        CHECK(all.descriptors().size() == 25);
     }
 }
 

@@ -292,15 +292,8 @@ json list_meetings(const ToolCall& call) {
     const auto page = page_request(a);
     const auto status = optional_arg<std::string>(a, "status");
     const auto type = optional_arg<std::string>(a, "type");
-    std::optional<std::string> from, to;
-    // A plain date (2026-12-15) means that whole day in Montreal.
-    auto bound = [&](const char* key, bool end_of_day) {
-        if (auto day = montreal_day_start(a[key].get<std::string>()))
-            return to_utc_iso(end_of_day ? *montreal_day_start(a[key].get<std::string>(), 1) - std::chrono::milliseconds(1) : *day);
-        return to_utc_iso(scheduled_instant(a[key], std::string("/") + key));
-    };
-    if (a.contains("from")) from = bound("from", false);
-    if (a.contains("to")) to = bound("to", true);
+    const auto from = time_bound(a, "from", false);
+    const auto to = time_bound(a, "to", true);
 
     const std::string where =
         " FROM meetings WHERE syndicate_id = ?1 AND (?2 IS NULL OR status = ?2) AND (?3 IS NULL OR type = ?3) "
