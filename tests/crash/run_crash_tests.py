@@ -47,6 +47,9 @@ def state(db):
         "rows": conn.execute("SELECT count(*) FROM co_owners").fetchone()[0],
         "tallied": conn.execute("SELECT coalesce(sum(n), 0) FROM co_owner_tallies").fetchone()[0],
         "indexed": conn.execute("SELECT count(*) FROM co_owner_search_docsize").fetchone()[0],
+        # The audit trail's creations of co-owners: one per row, written in the row's transaction.
+        "audited": conn.execute("SELECT count(*) FROM audit_events WHERE record_type = 'co-owner' "
+                                "AND action = 'create'").fetchone()[0],
         "tags": dict(conn.execute("SELECT substr(last_name, 1, instr(last_name, ' ') - 1) AS tag, count(*) "
                                   "FROM co_owners WHERE first_name = 'Panne' GROUP BY tag")),
     }
@@ -92,8 +95,9 @@ with tempfile.TemporaryDirectory() as tmp:
         committed += count == 500
         check(f"kill {n} ({how} {when:.3f}): all of the bulk or none", count in (0, 500), f"{count} rows")
         check(f"kill {n}: integrity_check", s["intact"])
-        check(f"kill {n}: tallies and search index in step with the rows", s["rows"] == s["tallied"] == s["indexed"],
-              str({k: s[k] for k in ("rows", "tallied", "indexed")}))
+        check(f"kill {n}: tallies, search index and audit trail in step with the rows",
+              s["rows"] == s["tallied"] == s["indexed"] == s["audited"],
+              str({k: s[k] for k in ("rows", "tallied", "indexed", "audited")}))
 
     # The next server serves as before: a whole bulk goes in, and is found by a search.
     server = start(db, key)
