@@ -852,10 +852,12 @@ TEST_CASE("lists, totals and searches stay true through every kind of write") {
                   expected([&](const Person& p) { return live(p) && p.unit == unit; }));
         // Then text that means something to SQL, to LIKE or to FTS5's query syntax: each is only
         // a substring to look for (issue 7: filters are bound, never spliced into a query).
-        for (const std::string term : {"e", "ro", "côte", "COTE", "gagnon", "d\"amour", "o'brien", "anne-marie",
-                                       "lot1", "@exemple", "tremblay-", "zoe roy", "zzz", "é",
-                                       "'; DROP TABLE co_owners; --", "%", "_", "\"", "\"\"", "*", "ro*", "^ro",
-                                       "NEAR(ro co)", "ro OR co", "co AND NOT ro", "co_owner_search", ")", "' OR '1'='1"}) {
+        // A NUL inside (FTS5 reads its query only up to one).
+        for (const std::string& term : std::vector<std::string>{
+                 "e", "ro", "côte", "COTE", "gagnon", "d\"amour", "o'brien", "anne-marie", "lot1", "@exemple", "tremblay-",
+                 "zoe roy", "zzz", "é", "'; DROP TABLE co_owners; --", "%", "_", "\"", "\"\"", "*", "ro*", "^ro",
+                 "NEAR(ro co)", "ro OR co", "co AND NOT ro", "co_owner_search", ")", "' OR '1'='1",
+                 std::string("ro\0co", 5), std::string("e\0", 2), std::string("\"a\0\"", 4)}) {
             CAPTURE(term);
             const auto want = syndic::fold_for_search(term);
             CHECK(listed({{"includeArchived", archived}, {"search", term}}) ==
