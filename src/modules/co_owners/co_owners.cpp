@@ -201,9 +201,7 @@ ToolResult list_co_owners(const ToolCall& call) {
                                              : std::nullopt;
     const auto portal = optional_arg<bool>(a, "hasPortalAccess");
     const bool archived = a.value("includeArchived", false);
-    // FTS5 reads its query as C text: a NUL would cut the phrase (and its closing quote) short and
-    // fail the query. A search holding one is matched by instr alone.
-    const bool trigram_search = search && code_point_count(*search) >= 3 && search->find('\0') == std::string::npos;
+    const bool trigram_search = search && code_point_count(*search) >= 3;
 
     // Without a unit or a search the register order is read from its index, named because the
     // planner cannot tell the partial index on live rows is the cheaper of the two.
