@@ -28,7 +28,12 @@ std::string fold_for_search(std::string_view s) {
     out.reserve(s.size());
     for (std::size_t i = 0; i < s.size();) {
         const auto c = static_cast<unsigned char>(s[i]);
-        if (c < 0x80) {
+        if (c == 0) {
+            // U+FFFD for a NUL: SQLite's FTS5 reads text only up to a NUL, so the trigram index
+            // would not see what follows one, and a search holding one would be cut short.
+            out += "\xEF\xBF\xBD";
+            ++i;
+        } else if (c < 0x80) {
             out += static_cast<char>(std::tolower(c));
             ++i;
         } else if (c == 0xC3 && i + 1 < s.size()) {  // U+00C0..U+00FF

@@ -8,7 +8,7 @@
 
 namespace syndic {
 
-std::string fold_for_search(std::string_view utf8);
+std::string fold_for_search(std::string_view utf8);  // a NUL becomes U+FFFD (FTS5 stops at a NUL)
 std::string trim(std::string_view text);
 std::string ascii_lower(std::string_view text);  // A-Z only: header values, schemes, host names
 std::size_t code_point_count(std::string_view utf8);  // UTF-8 lead bytes: characters, not bytes
