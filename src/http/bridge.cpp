@@ -435,6 +435,8 @@ void HttpBridge::Impl::handle_mcp(const httplib::Request& req, httplib::Response
                                                            std::to_string(jsonrpc::Dispatcher::max_depth) + " levels deep."),
                       {}, jsonrpc::parse_error};
     try {
+        // A raw NUL is never valid JSON, but nlohmann's parser takes it for the end of the text.
+        if (req.body.find('\0') != std::string::npos) throw json::parse_error::create(101, 0, "a NUL byte", nullptr);
         message = json::parse(req.body);
     } catch (const json::exception&) {
         throw Refusal{DomainError(codes::invalid_json, "The body is not valid JSON."), {}, jsonrpc::parse_error};

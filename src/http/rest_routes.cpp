@@ -94,6 +94,8 @@ json parse_json_object(std::string_view body) {
                                                    std::to_string(max_body_depth) + " levels deep.");
     json value;
     try {
+        // A raw NUL is never valid JSON, but nlohmann's parser takes it for the end of the text.
+        if (body.find('\0') != std::string_view::npos) throw json::parse_error::create(101, 0, "a NUL byte", nullptr);
         value = json::parse(body);
     } catch (const json::exception&) {
         throw DomainError(codes::invalid_json, "The request body is not valid JSON.");

@@ -45,6 +45,9 @@ std::optional<std::string> Dispatcher::handle_text(std::string_view text) {
                                                       std::to_string(max_depth) + " levels deep."}}));
     json message;
     try {
+        // A raw NUL is never valid JSON, but nlohmann's parser takes it for the end of the text
+        // and would serve a line with anything after it.
+        if (text.find('\0') != std::string_view::npos) throw json::parse_error::create(101, 0, "a NUL byte", nullptr);
         message = json::parse(text);
     } catch (const json::exception&) {  // syntax errors, and numbers no double can hold
         return text_of(error_response(nullptr, parse_error, "Parse error", {{"detail", "The line is not valid JSON."}}));

@@ -145,6 +145,9 @@ TEST_CASE("arguments: the query string typed by the schema, the body as JSON, th
         CHECK(refusal(routes, "POST", "/co-owners", {}, "{\"firstName\":").code() == codes::invalid_json);
         CHECK(refusal(routes, "POST", "/co-owners", {}, "[1,2]").code() == codes::invalid_json);
         CHECK(refusal(routes, "POST", "/co-owners", {}, "\"text\"").code() == codes::invalid_json);
+        // nlohmann's parser would take a raw NUL for the end of the text and ignore what follows.
+        CHECK(refusal(routes, "POST", "/co-owners", {}, std::string("{}\0{\"x\"", 7)).code() == codes::invalid_json);
+        CHECK(refusal(routes, "POST", "/co-owners", {}, std::string("{}\0", 3)).code() == codes::invalid_json);
         CHECK(refusal(routes, "POST", "/co-owners", {}, std::string(100000, '[') + std::string(100000, ']')).code() ==
               codes::invalid_json);
     }

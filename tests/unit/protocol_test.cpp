@@ -153,6 +153,19 @@ TEST_CASE("a line that is not JSON: -32700 with id null, and the next line still
     CHECK(a.contains("result"));
 }
 
+TEST_CASE("a raw NUL byte anywhere makes a line invalid JSON, even after a whole message") {
+    Rpc rpc;
+    const std::string message = R"({"jsonrpc":"2.0","id":1,"method":"echo"})";
+    for (const std::string& bad : {message + std::string(1, '\0'), message + std::string("\0{garbage", 9),
+                                   std::string(1, '\0') + message, std::string(R"({"jsonrpc":"2.0",)") + '\0' + R"("id":1,"method":"echo"})"}) {
+        CAPTURE(bad);
+        const auto a = rpc.answer(bad);
+        check_error(a, -32700);
+        CHECK(a["id"].is_null());
+    }
+    CHECK(rpc.answer(message)["id"] == 1);
+}
+
 TEST_CASE("invalid requests: -32600") {
     Rpc rpc;
     SUBCASE("wrong jsonrpc version") {
