@@ -98,6 +98,23 @@ std::size_t json_nesting_depth(std::string_view text, std::size_t limit) {
     return deepest;
 }
 
+std::size_t json_value_count(std::string_view text, std::size_t limit) {
+    std::size_t count = 1;
+    bool in_string = false, escaped = false;
+    for (char c : text) {
+        if (in_string) {
+            if (escaped) escaped = false;
+            else if (c == '\\') escaped = true;
+            else if (c == '"') in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if ((c == ',' || c == '[' || c == '{') && ++count > limit) {
+            return count;
+        }
+    }
+    return count;
+}
+
 std::string ascii_lower(std::string_view text) {
     std::string out(text);
     for (auto& c : out)

@@ -20,4 +20,9 @@ bool is_loopback_host(std::string_view host);
 // How deeply arrays and objects nest in a JSON text, strings skipped; stops counting past `limit`.
 std::size_t json_nesting_depth(std::string_view text, std::size_t limit);
 
+// How many values a JSON text holds at most, strings skipped: one, plus one for each comma, [ and
+// { (each may start another); stops counting past `limit`. A parsed value takes tens of bytes for
+// each byte of its text, so a count checked before parsing bounds the memory parsing takes.
+std::size_t json_value_count(std::string_view text, std::size_t limit);
+
 }  // namespace syndic

@@ -434,6 +434,11 @@ void HttpBridge::Impl::handle_mcp(const httplib::Request& req, httplib::Response
         throw Refusal{DomainError(codes::invalid_json, "The message nests arrays and objects more than " +
                                                            std::to_string(jsonrpc::Dispatcher::max_depth) + " levels deep."),
                       {}, jsonrpc::parse_error};
+    if (json_value_count(req.body, jsonrpc::Dispatcher::max_values) > jsonrpc::Dispatcher::max_values)
+        throw Refusal{DomainError(codes::invalid_json, "The message holds more than " + std::to_string(jsonrpc::Dispatcher::max_values) +
+                                                           " values (arrays, objects, strings, numbers...).")
+                          .with("limitValues", static_cast<std::int64_t>(jsonrpc::Dispatcher::max_values)),
+                      {}, jsonrpc::parse_error};
     try {
         // A raw NUL is never valid JSON, but nlohmann's parser takes it for the end of the text.
         if (req.body.find('\0') != std::string::npos) throw json::parse_error::create(101, 0, "a NUL byte", nullptr);

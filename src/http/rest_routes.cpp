@@ -17,6 +17,7 @@ using nlohmann::json;
 namespace {
 
 constexpr std::size_t max_body_depth = 64;
+constexpr std::size_t max_body_values = 100000;  // parsed, each takes tens of bytes per byte of text
 
 std::vector<std::string> split_path(std::string_view path) {
     std::vector<std::string> out;
@@ -92,6 +93,10 @@ json parse_json_object(std::string_view body) {
     if (json_nesting_depth(body, max_body_depth) > max_body_depth)
         throw DomainError(codes::invalid_json, "The request body nests arrays and objects more than " +
                                                    std::to_string(max_body_depth) + " levels deep.");
+    if (json_value_count(body, max_body_values) > max_body_values)
+        throw DomainError(codes::invalid_json, "The request body holds more than " + std::to_string(max_body_values) +
+                                                   " values (arrays, objects, strings, numbers...).")
+            .with("limitValues", static_cast<std::int64_t>(max_body_values));
     json value;
     try {
         // A raw NUL is never valid JSON, but nlohmann's parser takes it for the end of the text.

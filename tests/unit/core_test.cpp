@@ -290,6 +290,14 @@ TEST_CASE("trim removes surrounding blanks only") {
     CHECK(trim("") == "");
 }
 
+TEST_CASE("json_value_count: one plus each comma, [ and { outside strings; it stops past the limit") {
+    CHECK(json_value_count("", 10) == 1);
+    CHECK(json_value_count("5", 10) == 1);
+    CHECK(json_value_count(R"({"a":[1,2,{}]})", 10) == 6);
+    CHECK(json_value_count(R"(["[,{", "\",[", 1])", 10) == 4);
+    CHECK(json_value_count(std::string(1000000, ','), 100) == 101);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Storage
 

@@ -148,6 +148,9 @@ TEST_CASE("arguments: the query string typed by the schema, the body as JSON, th
         // nlohmann's parser would take a raw NUL for the end of the text and ignore what follows.
         CHECK(refusal(routes, "POST", "/co-owners", {}, std::string("{}\0{\"x\"", 7)).code() == codes::invalid_json);
         CHECK(refusal(routes, "POST", "/co-owners", {}, std::string("{}\0", 3)).code() == codes::invalid_json);
+        std::string many = R"({"coOwners":[{})";
+        for (int i = 0; i < 200000; ++i) many += ",{}";
+        CHECK(refusal(routes, "POST", "/co-owners/bulk", {}, many + "]}").code() == codes::invalid_json);
         CHECK(refusal(routes, "POST", "/co-owners", {}, std::string(100000, '[') + std::string(100000, ']')).code() ==
               codes::invalid_json);
     }
