@@ -303,7 +303,7 @@ void HttpBridge::Impl::handle(const httplib::Request& req, httplib::Response& re
         res.status = http_status(r.error.code());
         if (is_mcp) {
             // Refused before the message was read (credentials, budget): echo its id if it has one.
-            if (message.is_null() && req.body.size() < 65536 &&
+            if (message.is_null() && r.jsonrpc_code != jsonrpc::parse_error && req.body.size() < 65536 &&
                 json_nesting_depth(req.body, jsonrpc::Dispatcher::max_depth) <= jsonrpc::Dispatcher::max_depth)
                 message = json::parse(req.body, nullptr, false);
             const std::string text = r.jsonrpc_code == jsonrpc::parse_error ? "Parse error" : r.error.code();
