@@ -20,6 +20,9 @@ bool is_loopback_host(std::string_view host);
 // How deeply arrays and objects nest in a JSON text, strings skipped; stops counting past `limit`.
 std::size_t json_nesting_depth(std::string_view text, std::size_t limit);
 
+// Whether `text` is UTF-8 as JSON allows it: no overlong form, no surrogate, nothing past U+10FFFF.
+bool valid_utf8(std::string_view text);
+
 // How many values a JSON text holds at most, strings skipped: one, plus one for each comma, [ and
 // { (each may start another); stops counting past `limit`. A parsed value takes tens of bytes for
 // each byte of its text, so a count checked before parsing bounds the memory parsing takes.

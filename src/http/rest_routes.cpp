@@ -155,6 +155,9 @@ json RestRoutes::arguments(const RouteMatch& match, const Pairs& query, std::str
         if (!blank)
             throw refuse("", "must be empty", "A " + tool.http.method + " request takes its arguments from the query string, not a body.");
         for (const auto& [name, value] : query) {
+            if (!valid_utf8(name) || !valid_utf8(value))
+                throw refuse(valid_utf8(name) ? name : "", "is not valid UTF-8",
+                             "The query string, once its %-escapes are decoded, must be UTF-8 text.");
             if (args.contains(name))
                 throw refuse(name, "is given more than once", "The query string gives " + name + " more than once.");
             const json* property = properties && properties->contains(name) ? &(*properties)[name] : nullptr;
@@ -168,6 +171,8 @@ json RestRoutes::arguments(const RouteMatch& match, const Pairs& query, std::str
         if (!blank) args = parse_json_object(body);
     }
     for (const auto& [name, value] : match.path_arguments) {
+        if (!valid_utf8(value))
+            throw refuse(name, "is not valid UTF-8", "The path, once its %-escapes are decoded, must be UTF-8 text.");
         if (args.contains(name) && args[name] != value)
             throw refuse(name, "differs from the path", name + " is given by the path; the request gives another one.");
         args[name] = value;

@@ -290,6 +290,16 @@ TEST_CASE("trim removes surrounding blanks only") {
     CHECK(trim("") == "");
 }
 
+TEST_CASE("valid_utf8: what JSON allows, and no overlong form, surrogate or code point past U+10FFFF") {
+    CHECK(valid_utf8(""));
+    CHECK(valid_utf8("Émilie Côté \xE2\x82\xAC \xF0\x9F\x98\x80 \xF4\x8F\xBF\xBF"));
+    for (const char* bad : {"\xFF", "\x80", "\xC3", "\xC0\xAF", "\xC1\xBF", "\xE0\x80\xAF", "\xF0\x80\x80\xAF", "\xED\xA0\x80",
+                            "\xED\xBF\xBF", "\xF4\x90\x80\x80", "\xF5\x80\x80\x80", "a\xE2\x82", "\xE2\x28\xA1"}) {
+        CAPTURE(bad);
+        CHECK_FALSE(valid_utf8(bad));
+    }
+}
+
 TEST_CASE("json_value_count: one plus each comma, [ and { outside strings; it stops past the limit") {
     CHECK(json_value_count("", 10) == 1);
     CHECK(json_value_count("5", 10) == 1);
