@@ -28,12 +28,7 @@ std::string fold_for_search(std::string_view s) {
     out.reserve(s.size());
     for (std::size_t i = 0; i < s.size();) {
         const auto c = static_cast<unsigned char>(s[i]);
-        if (c == 0) {
-            // U+FFFD for a NUL: SQLite's FTS5 reads text only up to a NUL, so the trigram index
-            // would not see what follows one, and a search holding one would be cut short.
-            out += "\xEF\xBF\xBD";
-            ++i;
-        } else if (c < 0x80) {
+        if (c < 0x80) {
             out += static_cast<char>(std::tolower(c));
             ++i;
         } else if (c == 0xC3 && i + 1 < s.size()) {  // U+00C0..U+00FF
@@ -101,6 +96,44 @@ std::size_t json_nesting_depth(std::string_view text, std::size_t limit) {
         }
     }
     return deepest;
+}
+
+bool valid_utf8(std::string_view text) {
+    for (std::size_t i = 0; i < text.size();) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c < 0x80) {
+            ++i;
+            continue;
+        }
+        const std::size_t n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+        if (n == 0 || i + n > text.size()) return false;
+        const auto second = static_cast<unsigned char>(text[i + 1]);
+        // The second byte's range rules out overlong forms (E0, F0), surrogates (ED) and U+110000 on (F4).
+        const unsigned char low = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+        const unsigned char high = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
+        if (second < low || second > high) return false;
+        for (std::size_t k = 2; k < n; ++k)
+            if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return false;
+        i += n;
+    }
+    return true;
+}
+
+std::size_t json_value_count(std::string_view text, std::size_t limit) {
+    std::size_t count = 1;
+    bool in_string = false, escaped = false;
+    for (char c : text) {
+        if (in_string) {
+            if (escaped) escaped = false;
+            else if (c == '\\') escaped = true;
+            else if (c == '"') in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if ((c == ',' || c == '[' || c == '{') && ++count > limit) {
+            return count;
+        }
+    }
+    return count;
 }
 
 std::string ascii_lower(std::string_view text) {

@@ -8,7 +8,7 @@
 
 namespace syndic {
 
-std::string fold_for_search(std::string_view utf8);  // a NUL becomes U+FFFD (FTS5 stops at a NUL)
+std::string fold_for_search(std::string_view utf8);
 std::string trim(std::string_view text);
 std::string ascii_lower(std::string_view text);  // A-Z only: header values, schemes, host names
 std::size_t code_point_count(std::string_view utf8);  // UTF-8 lead bytes: characters, not bytes
@@ -19,5 +19,13 @@ bool is_loopback_host(std::string_view host);
 
 // How deeply arrays and objects nest in a JSON text, strings skipped; stops counting past `limit`.
 std::size_t json_nesting_depth(std::string_view text, std::size_t limit);
+
+// Whether `text` is UTF-8 as JSON allows it: no overlong form, no surrogate, nothing past U+10FFFF.
+bool valid_utf8(std::string_view text);
+
+// How many values a JSON text holds at most, strings skipped: one, plus one for each comma, [ and
+// { (each may start another); stops counting past `limit`. A parsed value takes tens of bytes for
+// each byte of its text, so a count checked before parsing bounds the memory parsing takes.
+std::size_t json_value_count(std::string_view text, std::size_t limit);
 
 }  // namespace syndic

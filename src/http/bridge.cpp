@@ -303,7 +303,7 @@ void HttpBridge::Impl::handle(const httplib::Request& req, httplib::Response& re
         res.status = http_status(r.error.code());
         if (is_mcp) {
             // Refused before the message was read (credentials, budget): echo its id if it has one.
-            if (message.is_null() && req.body.size() < 65536 &&
+            if (message.is_null() && r.jsonrpc_code != jsonrpc::parse_error && req.body.size() < 65536 &&
                 json_nesting_depth(req.body, jsonrpc::Dispatcher::max_depth) <= jsonrpc::Dispatcher::max_depth)
                 message = json::parse(req.body, nullptr, false);
             const std::string text = r.jsonrpc_code == jsonrpc::parse_error ? "Parse error" : r.error.code();
@@ -434,7 +434,14 @@ void HttpBridge::Impl::handle_mcp(const httplib::Request& req, httplib::Response
         throw Refusal{DomainError(codes::invalid_json, "The message nests arrays and objects more than " +
                                                            std::to_string(jsonrpc::Dispatcher::max_depth) + " levels deep."),
                       {}, jsonrpc::parse_error};
+    if (json_value_count(req.body, jsonrpc::Dispatcher::max_values) > jsonrpc::Dispatcher::max_values)
+        throw Refusal{DomainError(codes::invalid_json, "The message holds more than " + std::to_string(jsonrpc::Dispatcher::max_values) +
+                                                           " values (arrays, objects, strings, numbers...).")
+                          .with("limitValues", static_cast<std::int64_t>(jsonrpc::Dispatcher::max_values)),
+                      {}, jsonrpc::parse_error};
     try {
+        // A raw NUL is never valid JSON, but nlohmann's parser takes it for the end of the text.
+        if (req.body.find('\0') != std::string::npos) throw json::parse_error::create(101, 0, "a NUL byte", nullptr);
         message = json::parse(req.body);
     } catch (const json::exception&) {
         throw Refusal{DomainError(codes::invalid_json, "The body is not valid JSON."), {}, jsonrpc::parse_error};

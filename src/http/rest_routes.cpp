@@ -17,6 +17,7 @@ using nlohmann::json;
 namespace {
 
 constexpr std::size_t max_body_depth = 64;
+constexpr std::size_t max_body_values = 100000;  // parsed, each takes tens of bytes per byte of text
 
 std::vector<std::string> split_path(std::string_view path) {
     std::vector<std::string> out;
@@ -92,8 +93,14 @@ json parse_json_object(std::string_view body) {
     if (json_nesting_depth(body, max_body_depth) > max_body_depth)
         throw DomainError(codes::invalid_json, "The request body nests arrays and objects more than " +
                                                    std::to_string(max_body_depth) + " levels deep.");
+    if (json_value_count(body, max_body_values) > max_body_values)
+        throw DomainError(codes::invalid_json, "The request body holds more than " + std::to_string(max_body_values) +
+                                                   " values (arrays, objects, strings, numbers...).")
+            .with("limitValues", static_cast<std::int64_t>(max_body_values));
     json value;
     try {
+        // A raw NUL is never valid JSON, but nlohmann's parser takes it for the end of the text.
+        if (body.find('\0') != std::string_view::npos) throw json::parse_error::create(101, 0, "a NUL byte", nullptr);
         value = json::parse(body);
     } catch (const json::exception&) {
         throw DomainError(codes::invalid_json, "The request body is not valid JSON.");
@@ -148,6 +155,9 @@ json RestRoutes::arguments(const RouteMatch& match, const Pairs& query, std::str
         if (!blank)
             throw refuse("", "must be empty", "A " + tool.http.method + " request takes its arguments from the query string, not a body.");
         for (const auto& [name, value] : query) {
+            if (!valid_utf8(name) || !valid_utf8(value))
+                throw refuse(valid_utf8(name) ? name : "", "is not valid UTF-8",
+                             "The query string, once its %-escapes are decoded, must be UTF-8 text.");
             if (args.contains(name))
                 throw refuse(name, "is given more than once", "The query string gives " + name + " more than once.");
             const json* property = properties && properties->contains(name) ? &(*properties)[name] : nullptr;
@@ -161,6 +171,8 @@ json RestRoutes::arguments(const RouteMatch& match, const Pairs& query, std::str
         if (!blank) args = parse_json_object(body);
     }
     for (const auto& [name, value] : match.path_arguments) {
+        if (!valid_utf8(value))
+            throw refuse(name, "is not valid UTF-8", "The path, once its %-escapes are decoded, must be UTF-8 text.");
         if (args.contains(name) && args[name] != value)
             throw refuse(name, "differs from the path", name + " is given by the path; the request gives another one.");
         args[name] = value;

@@ -43,8 +43,16 @@ std::optional<std::string> Dispatcher::handle_text(std::string_view text) {
         return text_of(error_response(nullptr, parse_error, "Parse error",
                                       {{"detail", "The message nests arrays and objects more than " +
                                                       std::to_string(max_depth) + " levels deep."}}));
+    if (json_value_count(text, max_values) > max_values)
+        return text_of(error_response(nullptr, parse_error, "Parse error",
+                                      {{"detail", "The message holds more than " + std::to_string(max_values) +
+                                                      " values (arrays, objects, strings, numbers...)."},
+                                       {"limitValues", max_values}}));
     json message;
     try {
+        // A raw NUL is never valid JSON, but nlohmann's parser takes it for the end of the text
+        // and would serve a line with anything after it.
+        if (text.find('\0') != std::string_view::npos) throw json::parse_error::create(101, 0, "a NUL byte", nullptr);
         message = json::parse(text);
     } catch (const json::exception&) {  // syntax errors, and numbers no double can hold
         return text_of(error_response(nullptr, parse_error, "Parse error", {{"detail", "The line is not valid JSON."}}));
@@ -56,6 +64,11 @@ std::optional<std::string> Dispatcher::handle_parsed(const json& message) {
     if (message.is_array()) {
         if (message.empty())
             return text_of(error_response(nullptr, invalid_request, "Invalid Request", {{"detail", "An empty batch."}}));
+        if (message.size() > max_batch)
+            return text_of(error_response(nullptr, invalid_request, "Invalid Request",
+                                          {{"detail", "A batch of " + std::to_string(message.size()) + " messages; one batch takes at most " +
+                                                          std::to_string(max_batch) + ", and none of this one was run."},
+                                           {"limitMessages", max_batch}}));
         std::string answers;
         for (const auto& m : message)
             if (auto answer = handle_message(m)) (answers += answers.empty() ? "[" : ",") += *answer;

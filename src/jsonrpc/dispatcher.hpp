@@ -61,6 +61,11 @@ public:
 
     // Deeper messages are refused before parsing, so nothing recursive can exhaust the stack.
     static constexpr std::size_t max_depth = 64;
+    // So are messages of more values (a parsed value takes tens of bytes for each byte of text:
+    // a 4 MiB line of empty objects would take over 100 MB), and batches of more messages (each
+    // answer may be far longer than its request).
+    static constexpr std::size_t max_values = 100000;
+    static constexpr std::size_t max_batch = 100;
 
     // One line (a message or a batch) in; the line to write back, or nullopt when none is due.
     // Never throws.

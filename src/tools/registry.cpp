@@ -79,14 +79,17 @@ constexpr const char* reason_required = "is required";
 constexpr const char* reason_unknown_property = "is not a known property";
 
 // What must be refused before valijson sees the value: strings longer than their maxLength
-// (valijson would still run their pattern, and libstdc++'s regex recurses once per character)
-// and integers beyond 64 bits (read as signed, they would wrap around).
+// (valijson would still run their pattern, and libstdc++'s regex recurses once per character),
+// strings holding U+0000 (no field of any register has a use for it, and C strings — the PDF
+// minutes, the logs — would end there) and integers beyond 64 bits (read as signed, they would
+// wrap around).
 void precheck(const json* schema, const json& value, const std::string& pointer, std::vector<FieldError>& out) {
     if (value.is_number_unsigned() && value.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX)) {
         out.push_back({pointer, "is too large"});
     } else if (value.is_string()) {
         const auto& text = value.get_ref<const std::string&>();
-        if (schema && schema->is_object() && schema->contains("maxLength") && (*schema)["maxLength"].is_number_unsigned() &&
+        if (text.find('\0') != std::string::npos) out.push_back({pointer, "contains a NUL character (U+0000)"});
+        else if (schema && schema->is_object() && schema->contains("maxLength") && (*schema)["maxLength"].is_number_unsigned() &&
             code_point_count(text) > (*schema)["maxLength"].get<std::size_t>())
             out.push_back({pointer, "is longer than " + std::to_string((*schema)["maxLength"].get<std::size_t>()) + " characters"});
     } else if (value.is_object()) {

@@ -117,6 +117,13 @@ TEST_CASE("arguments: the query string typed by the schema, the body as JSON, th
             CHECK(e.code() == codes::validation_failed);
         }
     }
+    SUBCASE("GET: a query value or a path segment that is not UTF-8 once decoded is refused at its field") {
+        auto e = refusal(routes, "GET", "/co-owners", {{"search", "a\xFF"}}, "");
+        CHECK(e.code() == codes::validation_failed);
+        CHECK(e.field() == "/search");
+        CHECK(refusal(routes, "GET", "/co-owners/\xC0\xAF", {}, "").field() == "/id");
+        CHECK(refusal(routes, "DELETE", "/co-owners/\xED\xA0\x80", {}, "").field() == "/id");
+    }
     SUBCASE("GET: a repeated key, a body, or the path given again are refused") {
         auto e = refusal(routes, "GET", "/co-owners", {{"page", "1"}, {"page", "2"}}, "");
         CHECK(e.code() == codes::validation_failed);
@@ -145,6 +152,12 @@ TEST_CASE("arguments: the query string typed by the schema, the body as JSON, th
         CHECK(refusal(routes, "POST", "/co-owners", {}, "{\"firstName\":").code() == codes::invalid_json);
         CHECK(refusal(routes, "POST", "/co-owners", {}, "[1,2]").code() == codes::invalid_json);
         CHECK(refusal(routes, "POST", "/co-owners", {}, "\"text\"").code() == codes::invalid_json);
+        // nlohmann's parser would take a raw NUL for the end of the text and ignore what follows.
+        CHECK(refusal(routes, "POST", "/co-owners", {}, std::string("{}\0{\"x\"", 7)).code() == codes::invalid_json);
+        CHECK(refusal(routes, "POST", "/co-owners", {}, std::string("{}\0", 3)).code() == codes::invalid_json);
+        std::string many = R"({"coOwners":[{})";
+        for (int i = 0; i < 200000; ++i) many += ",{}";
+        CHECK(refusal(routes, "POST", "/co-owners/bulk", {}, many + "]}").code() == codes::invalid_json);
         CHECK(refusal(routes, "POST", "/co-owners", {}, std::string(100000, '[') + std::string(100000, ']')).code() ==
               codes::invalid_json);
     }

@@ -1,5 +1,5 @@
-// Hostile text (issue 7, point 6): SQL, LIKE wildcards, FTS5 syntax, SQL parameter names, a NUL
-// inside, the longest text the schema allows and Unicode, sent through every free-text filter
+// Hostile text (issue 7, point 6): SQL, LIKE wildcards, FTS5 syntax, SQL parameter names, the
+// longest text the schema allows and Unicode, sent through every free-text filter
 // (list_co_owners and list_units' search, list_meetings' from and to) and stored in every text
 // field. Filters must match only literally (the test's own model of the records says what each
 // should find), stored text must come back byte for byte, and no table, row count or schema entry
@@ -57,8 +57,6 @@ const std::vector<std::string> hostile = {
     "co_owner_search",
     "?1 ?4 :a @a $a",
     "/* */",
-    "x\0y"s,
-    "ab\0\0cd"s,
     "Émilie",
     "日本",
     "🏠",
@@ -218,7 +216,6 @@ TEST_CASE("text filters match only literally: hostile searches of units and co-o
     std::vector<std::string> terms = hostile;
     for (const char* extra : {"o", "O", "lot", "LOT ' OR", "p1", "%_@example", "é", "É", "oe", "EMILIE"})
         terms.push_back(extra);
-    terms.push_back("é\0"s);
     int searches = 0, nonempty = 0;
 
     for (const auto& term : terms) {
@@ -340,12 +337,12 @@ TEST_CASE("hostile text stored in meetings comes back byte for byte, in the reco
     MESSAGE(fx.stored_fields << " stored fields read back");
 }
 
-TEST_CASE("text that begins with a NUL is refused as blank, and changes nothing") {
-    // valijson measures minLength up to the first NUL: such text counts as empty. Refused, never
-    // stored or searched.
+TEST_CASE("text holding a NUL anywhere is refused, and changes nothing") {
+    // The registry refuses U+0000 in every string argument (FTS5, the PDF minutes and the logs
+    // read C text, which ends there): never stored or searched.
     HostileRegister fx;
     const auto before = tables_and_schema(*fx.db);
-    for (const auto& text : {"\0"s, "\0\0\0"s, "\0' OR '1'='1"s}) {
+    for (const auto& text : {"\0"s, "\0\0\0"s, "\0' OR '1'='1"s, "x\0y"s, "ab\0\0cd"s, "é\0"s, "' OR 1=1\0"s}) {
         CAPTURE(json(text).dump());
         CHECK(fx.error("list_units", {{"search", text}}).code() == "VALIDATION_FAILED");
         CHECK(fx.error("list_co_owners", {{"search", text}}).code() == "VALIDATION_FAILED");

@@ -153,6 +153,46 @@ TEST_CASE("a line that is not JSON: -32700 with id null, and the next line still
     CHECK(a.contains("result"));
 }
 
+TEST_CASE("a raw NUL byte anywhere makes a line invalid JSON, even after a whole message") {
+    Rpc rpc;
+    const std::string message = R"({"jsonrpc":"2.0","id":1,"method":"echo"})";
+    for (const std::string& bad : {message + std::string(1, '\0'), message + std::string("\0{garbage", 9),
+                                   std::string(1, '\0') + message, std::string(R"({"jsonrpc":"2.0",)") + '\0' + R"("id":1,"method":"echo"})"}) {
+        CAPTURE(bad);
+        const auto a = rpc.answer(bad);
+        check_error(a, -32700);
+        CHECK(a["id"].is_null());
+    }
+    CHECK(rpc.answer(message)["id"] == 1);
+}
+
+TEST_CASE("a message of more values than the limit is refused before parsing, a larger batch before running") {
+    Rpc rpc;
+    const auto n = jsonrpc::Dispatcher::max_values;
+    // A million empty objects: parsed, over 100 MB; each answered -32600, far more.
+    std::string objects = "[{}";
+    for (std::size_t i = 1; i < 1000000; ++i) objects += ",{}";
+    auto a = rpc.answer(objects + "]");
+    check_error(a, -32700);
+    CHECK(a["error"]["data"]["limitValues"] == n);
+    std::string numbers = R"({"jsonrpc":"2.0","id":1,"method":"echo","params":{"a":[0)";
+    for (std::size_t i = 1; i < n; ++i) numbers += ",0";
+    CHECK(rpc.answer(numbers + "]}}")["error"]["data"]["limitValues"] == n);
+
+    const auto batch = [](std::size_t size) {
+        std::string text = "[";
+        for (std::size_t i = 0; i < size; ++i) text += (i ? "," : "") + std::string(R"({"jsonrpc":"2.0","method":"note"})");
+        return text + "]";
+    };
+    a = rpc.answer(batch(jsonrpc::Dispatcher::max_batch + 1));
+    check_error(a, -32600);
+    CHECK(a["id"].is_null());
+    CHECK(a["error"]["data"]["limitMessages"] == jsonrpc::Dispatcher::max_batch);
+    CHECK(rpc.notified.empty());  // none of it ran
+    CHECK_FALSE(rpc.raw(batch(jsonrpc::Dispatcher::max_batch)).has_value());
+    CHECK(rpc.notified.size() == jsonrpc::Dispatcher::max_batch);
+}
+
 TEST_CASE("invalid requests: -32600") {
     Rpc rpc;
     SUBCASE("wrong jsonrpc version") {

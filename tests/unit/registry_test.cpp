@@ -531,6 +531,14 @@ TEST_CASE("hostile arguments are refused with a code, never a crash") {
         CHECK(env.error("create_unit", {{"number", "\xE2\x80\x83"}, {"type", "storage"}}).code() == "VALIDATION_FAILED");
         CHECK(env.error("list_co_owners", {{"search", "\xE3\x80\x80"}}).code() == "VALIDATION_FAILED");
     }
+    SUBCASE("a NUL character (U+0000) in any string is VALIDATION_FAILED at its field, and nothing is stored") {
+        const auto e = env.error("create_co_owner", with({{"firstName", std::string("Pa\0ul", 5)}}));
+        CHECK(e.code() == "VALIDATION_FAILED");
+        CHECK(e.field() == "/firstName");
+        CHECK(env.error("list_co_owners", {{"search", std::string("a\0", 2)}}).field() == "/search");
+        CHECK(env.error("create_unit", {{"number", std::string(1, '\0')}, {"type", "storage"}}).field() == "/number");
+        CHECK(env.registry.call("list_co_owners", json::object(), env.admin, *env.db, env.clock)["pagination"]["total"] == 0);
+    }
     SUBCASE("a search for a sign that folds to nothing matches nothing") {
         env.registry.call("create_co_owner", person, env.admin, *env.db, env.clock);
         const auto found = env.registry.call("list_co_owners", {{"search", "\xC3\x97"}}, env.admin, *env.db, env.clock);
