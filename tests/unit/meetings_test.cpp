@@ -1483,10 +1483,15 @@ TEST_CASE("review: notices across a change of time, stale minutes, justification
             CHECK(fx.error("create_meeting", {{"title", "X"}, {"type", "aga"}, {"scheduledAt", bad}, {"location", "Salle"}}).code() ==
                   "VALIDATION_FAILED");
     }
-    SUBCASE("control characters in a resolution neither cut nor garble the minutes") {
+    SUBCASE("control characters in a resolution neither cut nor garble the minutes; a NUL is refused") {
         const auto m = fx.meeting({{"scheduledAt", "2027-01-15T19:00:00-05:00"}});
+        // U+0000 in any string argument is VALIDATION_FAILED (docs/decisions.md), so it never
+        // reaches the minutes; the other control characters do.
+        CHECK(has_error_on(fx.error("add_resolution", {{"meetingId", m["id"]}, {"title", "Texte"}, {"majorityRequired", "simple"},
+                                                       {"description", std::string("avant") + '\0' + "après"}}),
+                           "/description"));
         fx.call("add_resolution", {{"meetingId", m["id"]}, {"title", "Texte"}, {"majorityRequired", "simple"},
-                                   {"description", std::string("Ligne 1\r\nLigne 2 avant NUL") + '\0' + "après le NUL"}});
+                                   {"description", "Ligne 1\r\nLigne 2 avant NUL\x01\x1b\x7f\tapr\xC3\xA8s le NUL"}});
         const auto doc = fx.call("generate_minutes", {{"meetingId", m["id"]}, {"draft", true}});
         const std::string path = doc["path"];
         FILE* pipe = popen(("pdftotext '" + path + "' - 2>/dev/null").c_str(), "r");
