@@ -148,6 +148,12 @@ std::optional<Instant> parse_iso_instant(std::string_view text) {
     if (text.size() < 16 || text.size() > 40) return std::nullopt;
     std::string upper(text);  // RFC 3339 allows "t" and "z"
     for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    // date::parse negates an offset whose hours it could not read (undefined behaviour, found by
+    // fuzzing: "19:00:00-:00"), so every sign after the date must be followed by a digit.
+    for (std::size_t i = 11; i < upper.size(); ++i)
+        if ((upper[i] == '+' || upper[i] == '-') &&
+            (i + 1 == upper.size() || !std::isdigit(static_cast<unsigned char>(upper[i + 1]))))
+            return std::nullopt;
     // The offset, if numeric, must be a real one (at most 14 hours).
     const auto sign = upper.find_last_of("+-");
     if (sign != std::string::npos && sign > 10) {
