@@ -868,4 +868,16 @@ TEST_CASE("lists, totals and searches stay true through every kind of write") {
     }
 }
 
+// Found by fuzzing: a search holding a NUL character reached FTS5, which reads its query only
+// up to the NUL and failed with "unterminated string" (an internal error instead of an answer).
+TEST_CASE("a search holding a NUL character is a substring like any other") {
+    Fixture fx;
+    const std::string unit = fx.unit("101", 100)["id"];
+    const std::string jo = fx.co_owner(unit, std::string("Jo\0\xc3\xablle", 8), "Tremblay")["id"];
+    fx.co_owner(unit, "Marc", "Tremblay");
+    CHECK(ids_of(fx.call("list_co_owners", {{"search", std::string("o\0\xc3\xabl", 5)}})) == std::vector<std::string>{jo});
+    CHECK(ids_of(fx.call("list_co_owners", {{"search", std::string("rem\0", 4)}})).empty());
+    CHECK(ids_of(fx.call("list_co_owners", {{"search", std::string("o\0", 2)}})) == std::vector<std::string>{jo});
+}
+
 }

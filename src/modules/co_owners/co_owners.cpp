@@ -201,7 +201,9 @@ ToolResult list_co_owners(const ToolCall& call) {
                                              : std::nullopt;
     const auto portal = optional_arg<bool>(a, "hasPortalAccess");
     const bool archived = a.value("includeArchived", false);
-    const bool trigram_search = search && code_point_count(*search) >= 3;
+    // FTS5 reads its query only up to a NUL character ("unterminated string"): a search holding
+    // one is left to instr() alone (found by fuzzing).
+    const bool trigram_search = search && code_point_count(*search) >= 3 && search->find('\0') == std::string::npos;
 
     // Without a unit or a search the register order is read from its index, named because the
     // planner cannot tell the partial index on live rows is the cheaper of the two.
