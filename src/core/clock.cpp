@@ -143,11 +143,43 @@ std::optional<Instant> parse_stored_instant(std::string_view text) {
 
 }  // namespace
 
+// RFC 3339's shape, on upper-case text: YYYY-MM-DDTHH:MM, then :SS with an optional fraction of 1
+// to 6 digits, then Z or +HH:MM / -HH:MM. date::parse is only given text of this shape: on a field
+// it cannot read it goes on with a "no value" marker (NaN seconds, the minimum offset) and converts
+// or negates it, which is undefined behaviour (found by fuzzing: "T000:0:00Z", "-:00").
+static bool rfc3339_shape(std::string_view t) {
+    auto digits = [&](std::size_t at, std::size_t n) {
+        if (at + n > t.size()) return false;
+        for (std::size_t i = at; i < at + n; ++i)
+            if (t[i] < '0' || t[i] > '9') return false;
+        return true;
+    };
+    auto is = [&](std::size_t at, char c) { return at < t.size() && t[at] == c; };
+    if (!digits(0, 4) || !is(4, '-') || !digits(5, 2) || !is(7, '-') || !digits(8, 2) || !is(10, 'T') ||
+        !digits(11, 2) || !is(13, ':') || !digits(14, 2))
+        return false;
+    std::size_t at = 16;
+    if (is(at, ':')) {
+        if (!digits(at + 1, 2)) return false;
+        at += 3;
+        if (is(at, '.')) {
+            std::size_t n = 0;
+            while (digits(at + 1 + n, 1)) ++n;
+            if (n < 1 || n > 6) return false;
+            at += 1 + n;
+        }
+    }
+    if (is(at, 'Z')) return at + 1 == t.size();
+    return (is(at, '+') || is(at, '-')) && digits(at + 1, 2) && is(at + 3, ':') && digits(at + 4, 2) &&
+           at + 6 == t.size();
+}
+
 std::optional<Instant> parse_iso_instant(std::string_view text) {
     if (auto stored = parse_stored_instant(text)) return stored;
     if (text.size() < 16 || text.size() > 40) return std::nullopt;
     std::string upper(text);  // RFC 3339 allows "t" and "z"
     for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (!rfc3339_shape(upper)) return std::nullopt;
     // The offset, if numeric, must be a real one (at most 14 hours).
     const auto sign = upper.find_last_of("+-");
     if (sign != std::string::npos && sign > 10) {

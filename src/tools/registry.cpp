@@ -327,7 +327,8 @@ ToolRegistry::ToolRegistry(const ToolTable& table, const std::vector<std::string
     std::set<std::string> bound;
     for (const auto& [name, handler] : table.entries()) {
         auto it = std::find_if(catalogue_.begin(), catalogue_.end(),
-                               [&](const auto& t) { return t->info.name == name; });
+                               // (an init-capture: clang 14 cannot capture a structured binding)
+                               [&wanted = name](const auto& t) { return t->info.name == wanted; });
         if (it == catalogue_.end()) throw std::logic_error("handler without a schema: " + name);
         if (!bound.insert(name).second) throw std::logic_error("handler bound twice: " + name);
         (*it)->handler = handler;

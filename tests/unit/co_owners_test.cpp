@@ -870,7 +870,8 @@ TEST_CASE("lists, totals and searches stay true through every kind of write") {
 
 // A NUL (U+0000) in a name, an e-mail or a search is refused before the handler runs (the
 // registry's rule for every string argument): SQLite's FTS5 reads text only up to one, so it would
-// hide what follows from searches, or cut a search short.
+// hide what follows from searches, or cut a search short (found by the fuzzers too:
+// tests/fuzz/corpus/fuzz-co-owners/regression-search-with-nul).
 TEST_CASE("a NUL in a name, an e-mail or a search is refused at its field, and nothing is stored") {
     Fixture fx;
     const auto u = fx.unit("101", 10);

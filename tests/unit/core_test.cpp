@@ -203,6 +203,15 @@ TEST_CASE("parse_iso_instant accepts Z and offsets and nothing without an offset
     CHECK_FALSE(parse_iso_instant("").has_value());
     CHECK_FALSE(parse_iso_instant("not a date").has_value());
     CHECK_FALSE(parse_iso_instant("2026-11-21T15:00:00Z trailing").has_value());
+    // Fields date::parse cannot read: it would negate its "no offset" value or convert NaN seconds
+    // (undefined behaviour, which the ASan/UBSan build of this test stops at). Found by fuzzing.
+    for (const char* broken : {"2026-11-25T19:00:00-:00", "2026-11-25T19:00:00--5", "2026-11-25T19:00-",
+                               "2026-11-25T19:00:00+:00", "2026-11-25T19:00:00-x5:00", "2420-01-01T000:0:00Z",
+                               "2026-11-25T19:00:.5Z", "2026-11-25T19:00:00.Z", "2026-11-25T19:00:00.1234567Z",
+                               "2026-11-25T19:00:00+05", "2026-11-25T19:00:00+0500", "2026-1-25T19:00:00Z"})
+        CHECK_FALSE(parse_iso_instant(broken).has_value());
+    CHECK(parse_iso_instant("2026-11-21T15:00:00.123456Z") == utc + std::chrono::milliseconds(123));
+    CHECK(parse_iso_instant("2026-11-21T10:00-05:00") == utc);
 }
 
 TEST_CASE("FixedClock holds still until moved") {
