@@ -1323,9 +1323,15 @@ def test_with_stdio(s, k, demo, db):
     stdio_answers, stdio_err = [], []
     unit = demo["units"]["301"]["id"]
 
+    # The two sides are made to overlap, whatever the machine's speed: HTTP starts once stdio has
+    # answered its first write, and stdio writes the rest once HTTP has answered its first.
+    stdio_first, http_first = threading.Event(), threading.Event()
+
     def feed():
         try:
             for i in range(rows):
+                if i == 1:
+                    http_first.wait(60)
                 line = json.dumps(tool("create_co_owner", {"firstName": f"S{i}", "lastName": "Stdio-Mixte", "unitId": unit}, id_=i))
                 serve.stdin.write(line.encode() + b"\n")
                 serve.stdin.flush()
@@ -1339,6 +1345,7 @@ def test_with_stdio(s, k, demo, db):
         for raw in serve.stdout:
             stdio_answers.append(json.loads(raw))
             times["stdio"].append(time.monotonic())
+            stdio_first.set()
 
     def drain():
         for raw in serve.stderr:
@@ -1349,10 +1356,12 @@ def test_with_stdio(s, k, demo, db):
     lock = threading.Lock()
 
     def http_worker(t):
+        stdio_first.wait(60)
         for i in range(40):
             r = s.rest("POST", "/co-owners", {"firstName": f"H{t}N{i}", "lastName": "Http-Mixte", "unitId": unit}, key=k["member"])
             with lock:
                 times["http"].append(time.monotonic())
+                http_first.set()
                 (http_acked.append(r.json["id"]) if r.status == 201 else http_problems.append(str(r)))
             if i % 8 == 0:
                 p = s.rest("PATCH", f"/units/{unit}", {"bedrooms": 2 + i % 3}, key=k["member"])
