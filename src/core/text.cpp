@@ -79,8 +79,12 @@ std::string trim(std::string_view text) {
     return std::string(text);
 }
 
-std::size_t json_nesting_depth(std::string_view text, std::size_t limit) {
-    std::size_t depth = 0, deepest = 0;
+namespace {
+
+// Hands `on_structure` each character of JSON text that is outside its strings, until it returns
+// true. Strings are skipped with their escapes, so "[" or "," inside one counts for nothing.
+template <typename OnStructure>
+void scan_outside_strings(std::string_view text, OnStructure on_structure) {
     bool in_string = false, escaped = false;
     for (char c : text) {
         if (in_string) {
@@ -89,12 +93,21 @@ std::size_t json_nesting_depth(std::string_view text, std::size_t limit) {
             else if (c == '"') in_string = false;
         } else if (c == '"') {
             in_string = true;
-        } else if (c == '[' || c == '{') {
-            if (++depth > deepest && (deepest = depth) > limit) return deepest;
-        } else if ((c == ']' || c == '}') && depth > 0) {
-            --depth;
+        } else if (on_structure(c)) {
+            return;
         }
     }
+}
+
+}  // namespace
+
+std::size_t json_nesting_depth(std::string_view text, std::size_t limit) {
+    std::size_t depth = 0, deepest = 0;
+    scan_outside_strings(text, [&](char c) {
+        if (c == '[' || c == '{') return ++depth > deepest && (deepest = depth) > limit;
+        if ((c == ']' || c == '}') && depth > 0) --depth;
+        return false;
+    });
     return deepest;
 }
 
@@ -121,18 +134,7 @@ bool valid_utf8(std::string_view text) {
 
 std::size_t json_value_count(std::string_view text, std::size_t limit) {
     std::size_t count = 1;
-    bool in_string = false, escaped = false;
-    for (char c : text) {
-        if (in_string) {
-            if (escaped) escaped = false;
-            else if (c == '\\') escaped = true;
-            else if (c == '"') in_string = false;
-        } else if (c == '"') {
-            in_string = true;
-        } else if ((c == ',' || c == '[' || c == '{') && ++count > limit) {
-            return count;
-        }
-    }
+    scan_outside_strings(text, [&](char c) { return (c == ',' || c == '[' || c == '{') && ++count > limit; });
     return count;
 }
 
