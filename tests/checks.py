@@ -1,11 +1,13 @@
 """What every black-box test script shares: check(what, condition, detail) counts a result and
 prints a failure (every result with verbose=True), safely from several threads; finish() prints
-"N passed, M failed" and exits non-zero on a failure or when nothing was checked.
+"N passed, M failed" and exits non-zero on a failure or when nothing was checked; every_row(path)
+reads every row of every table of a database file, to show a database unchanged or two equal.
 
 A script in tests/<folder>/ imports it with:
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
     from checks import check, finish
 """
+import sqlite3
 import sys
 import threading
 
@@ -30,3 +32,13 @@ def finish():
     passed, failed = _counts["passed"], _counts["failed"]
     print(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed or passed == 0 else 0)
+
+
+def every_row(path):
+    """Every row of every table (the search index's shadow tables included), read-only, as a dict
+    of table name to its sorted rows: equal dicts are equal databases."""
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+    out = {n: sorted(map(repr, db.execute(f'SELECT * FROM "{n}"'))) for n in names}
+    db.close()
+    return out

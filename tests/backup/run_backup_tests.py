@@ -14,7 +14,7 @@ import tempfile
 import threading
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import checks  # noqa: E402
-from checks import check  # noqa: E402
+from checks import check, every_row  # noqa: E402
 
 BIN = sys.argv[1]
 
@@ -23,15 +23,6 @@ BIN = sys.argv[1]
 def run(*args, db, stdin=None, env=None):
     return subprocess.run([BIN, "--db", db, *args], input=stdin, capture_output=True, text=True, timeout=120,
                           env=env or os.environ)
-
-
-def tables(path):
-    """Every row of every table (the search index's included), as a comparable dict."""
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
-    out = {n: sorted(map(repr, db.execute(f'SELECT * FROM "{n}"'))) for n in names}
-    db.close()
-    return out
 
 
 def consistent(path):
@@ -112,7 +103,7 @@ with tempfile.TemporaryDirectory() as tmp:
     check("restore --from into a new file", r.returncode == 0, r.stderr)
     summary = json.loads(r.stdout) if r.returncode == 0 else {}
     check("...says what it holds", summary.get("rows", {}).get("co_owners") == counts[2], r.stdout)
-    check("...every row of every table, the search index included", tables(restored) == tables(backups[2]))
+    check("...every row of every table, the search index included", every_row(restored) == every_row(backups[2]))
     answer = json.loads(run("serve", db=restored, env=dict(os.environ, SYNDIC_API_KEY=key), stdin=json.dumps(
         {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "list_co_owners",
                                                                        "arguments": {"search": "copie"}}}) + "\n").stdout)
@@ -121,14 +112,14 @@ with tempfile.TemporaryDirectory() as tmp:
           str(answer)[:300])
 
     # What would lose data is refused, and leaves everything as it was.
-    before = tables(live)
+    before = every_row(live)
     r = run("restore", "--from", backups[0], db=live)
     check("restore over a database with a syndicate needs --replace", r.returncode == 1 and "--replace" in r.stderr, r.stderr)
-    check("...and changes nothing", tables(live) == before)
+    check("...and changes nothing", every_row(live) == before)
     r = run("restore", "--from", backups[0], "--replace", "--json", db=live)
     saved = json.loads(r.stdout).get("savedAs", "") if r.returncode == 0 else ""
-    check("restore --replace puts the backup in place", r.returncode == 0 and tables(live) == tables(backups[0]), r.stderr)
-    check("...after saving the database it replaced", saved and tables(saved) == before, saved)
+    check("restore --replace puts the backup in place", r.returncode == 0 and every_row(live) == every_row(backups[0]), r.stderr)
+    check("...after saving the database it replaced", saved and every_row(saved) == before, saved)
 
     # A restore while a server has the database open either takes effect for that server too, or
     # is refused with the advice to stop the servers: never a success that did not happen.
@@ -157,12 +148,12 @@ with tempfile.TemporaryDirectory() as tmp:
     server.stdin.close()
     server.wait(timeout=30)
     r = run("restore", "--from", backups[2], "--replace", db=live)
-    check("with the server stopped, the restore takes", r.returncode == 0 and tables(live) == tables(backups[2]), r.stderr)
+    check("with the server stopped, the restore takes", r.returncode == 0 and every_row(live) == every_row(backups[2]), r.stderr)
 
     junk = os.path.join(tmp, "notes.txt")
     with open(junk, "w") as f:
         f.write("not a database\n" * 100)
-    state = tables(live)
+    state = every_row(live)
     r = run("restore", "--from", junk, "--replace", db=live)
     check("a file that is not a database is refused", r.returncode == 1 and "not a SQLite database" in r.stderr, r.stderr)
     newer = os.path.join(tmp, "newer.db")
@@ -173,12 +164,12 @@ with tempfile.TemporaryDirectory() as tmp:
     db.close()
     r = run("restore", "--from", newer, "--replace", db=live)
     check("a backup from a newer syndic-mcp is refused", r.returncode == 1 and "newer" in r.stderr, r.stderr)
-    check("...and neither refusal changed the database", tables(live) == state)
+    check("...and neither refusal changed the database", every_row(live) == state)
     mtime = os.path.getmtime(backups[0])
     r = run("backup", "--to", backups[0], db=live)
     check("backup --to an existing file needs --replace", r.returncode == 1 and os.path.getmtime(backups[0]) == mtime, r.stderr)
     r = run("backup", "--to", backups[0], "--replace", db=live)
-    check("backup --replace overwrites it", r.returncode == 0 and tables(backups[0]) == tables(live), r.stderr)
+    check("backup --replace overwrites it", r.returncode == 0 and every_row(backups[0]) == every_row(live), r.stderr)
     check("no .partial file is left behind", not any(n.endswith(".partial") for n in os.listdir(tmp)))
 
 checks.finish()

@@ -27,7 +27,7 @@ import time
 import urllib.parse
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import checks  # noqa: E402
-from checks import check  # noqa: E402
+from checks import check, every_row  # noqa: E402
 
 BIN = os.path.abspath(sys.argv[1])
 MIB = 1024 * 1024
@@ -50,15 +50,6 @@ def peak_rss(pid):
             if row.startswith("VmHWM:"):
                 return int(row.split()[1]) * 1024
     return 0
-
-
-def snapshot(db):
-    """Every row of every table (the search index's shadow tables included), to compare."""
-    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
-    out = {t: sorted(map(repr, conn.execute(f'SELECT * FROM "{t}"'))) for t in tables}
-    conn.close()
-    return out
 
 
 def message(method, params=None, id_="h"):
@@ -550,12 +541,12 @@ with tempfile.TemporaryDirectory() as tmp:
     lister = subprocess.run([BIN, "--db", db, "serve"], input=call("list_units", {}) + b"\n", capture_output=True,
                             env=dict(ENV, SYNDIC_API_KEY=key), timeout=TIMEOUT)
     unit = json.loads(lister.stdout)["result"]["structuredContent"]["data"][0]["id"]
-    before = snapshot(db)
+    before = every_row(db)
 
     stdio_peak, stdio_seconds = stdio_round(db, key, unit)
-    check("stdio: nothing changed in the database", snapshot(db) == before)
+    check("stdio: nothing changed in the database", every_row(db) == before)
     http_peak, http_seconds = http_round(db, key, unit)
-    after = snapshot(db)
+    after = every_row(db)
     check("http: nothing changed in the database", after == before,
           str({t: len(after.get(t, [])) - len(before.get(t, [])) for t in set(after) | set(before)
                if after.get(t) != before.get(t)}))
