@@ -36,6 +36,7 @@
 #include "jsonrpc/dispatcher.hpp"
 #include "mcp/server.hpp"
 #include "modules/modules.hpp"
+#include "modules/water_heaters/water_heaters.hpp"
 #include "storage/backup.hpp"
 #include "storage/database.hpp"
 #include "transport/stdio_transport.hpp"
@@ -522,6 +523,15 @@ int main(int argc, char** argv) {
     quorum_cmd->add_option("percent", quorum_percent, "the new quorum, in percent of the fractions (more than 0, at most 100)")
         ->check(CLI::Range(0.000001, 100.0));
 
+    std::string heater_syndicate;
+    std::optional<int> heater_years;
+    auto* heater_cmd = app.add_subcommand(
+        "water-heater-age",
+        "Show the age in years at which the syndicate's water heaters are to be replaced, or set it (10 unless its insurer allows more)");
+    heater_cmd->add_option("--syndicate", heater_syndicate, "syndicate id (default: the only one)");
+    heater_cmd->add_option("years", heater_years, "the new replacement age, counted from the manufacture date (1 to 30)")
+        ->check(CLI::Range(1, 30));
+
     std::string backup_to, restore_from;
     bool backup_replace = false, restore_replace = false, copy_json = false;
     auto* backup_cmd = app.add_subcommand(
@@ -662,6 +672,14 @@ int main(int argc, char** argv) {
             if (quorum_percent) set_required_quorum(*db, syndicate, Fraction::from_percent(*quorum_percent));
             std::cout << required_quorum(*db, syndicate).to_string() << "\n";
             if (quorum_percent) std::cerr << "Set the required quorum of syndicate " << syndicate << ".\n";
+            return 0;
+        }
+        if (heater_cmd->parsed()) {
+            auto db = open_existing(common.db_path);
+            const auto syndicate = pick_syndicate(*db, heater_syndicate);
+            if (heater_years) set_water_heater_replacement_years(*db, syndicate, *heater_years);
+            std::cout << water_heater_replacement_years(*db, syndicate) << "\n";
+            if (heater_years) std::cerr << "Set the water heater replacement age of syndicate " << syndicate << ".\n";
             return 0;
         }
         if (http_cmd->parsed()) return serve_http(common, http_options, http_listen, modules, http_rate);

@@ -5,6 +5,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <sstream>
 
@@ -208,6 +209,27 @@ std::optional<Instant> montreal_day_start(const std::string& text, int plus_days
     const auto local = day + date::days(plus_days);
     // A day always begins at 00:00 in Montreal (changes of time happen at 02:00 or 03:00).
     return std::chrono::floor<std::chrono::milliseconds>(zone->to_sys(local, date::choose::earliest));
+}
+
+std::string montreal_date(Instant t) {
+    const auto local = montreal_local(t);
+    char out[16];
+    std::snprintf(out, sizeof out, "%04d-%02d-%02d", local.year, local.month, local.day);
+    return out;
+}
+
+bool is_calendar_date(std::string_view text) {
+    if (text.size() != 10 || text[4] != '-' || text[7] != '-') return false;
+    for (std::size_t i : {0, 1, 2, 3, 5, 6, 8, 9})
+        if (text[i] < '0' || text[i] > '9') return false;
+    const auto number = [&](std::size_t at, std::size_t n) {
+        unsigned v = 0;
+        for (std::size_t i = at; i < at + n; ++i) v = v * 10 + static_cast<unsigned>(text[i] - '0');
+        return v;
+    };
+    const date::year_month_day day{date::year(static_cast<int>(number(0, 4))), date::month(number(5, 2)),
+                                   date::day(number(8, 2))};
+    return day.ok() && number(0, 4) >= 1900;
 }
 
 std::chrono::milliseconds montreal_wall_clock_between(Instant from, Instant to) {

@@ -54,6 +54,11 @@ std::chrono::milliseconds montreal_wall_clock_between(Instant from, Instant to);
 // text is not such a date.
 std::optional<Instant> montreal_day_start(const std::string& date, int plus_days = 0);
 
+// The Montreal calendar day of a moment, "2026-11-21": what "today" is for due dates.
+std::string montreal_date(Instant t);
+// Whether text is a calendar date "YYYY-MM-DD" that exists (2026-02-29 does not).
+bool is_calendar_date(std::string_view text);
+
 // Parses an ISO 8601 / RFC 3339 date-time that carries an offset ("Z" or "+hh:mm", at most 14
 // hours), with optional seconds and fractions, years 1900-9999; nullopt otherwise.
 std::optional<Instant> parse_iso_instant(std::string_view text);

@@ -66,6 +66,16 @@ inline constexpr const char* resolution_not_found = "RESOLUTION_NOT_FOUND";
 inline constexpr const char* invalid_status_transition = "INVALID_STATUS_TRANSITION";
 inline constexpr const char* notice_period_too_short = "NOTICE_PERIOD_TOO_SHORT";
 inline constexpr const char* cancelled = "CANCELLED";
+// The water heaters, insurance and contractors modules (docs/decisions.md).
+inline constexpr const char* water_heater_not_found = "WATER_HEATER_NOT_FOUND";
+inline constexpr const char* insurance_policy_not_found = "INSURANCE_POLICY_NOT_FOUND";
+inline constexpr const char* contractor_not_found = "CONTRACTOR_NOT_FOUND";
+inline constexpr const char* document_not_found = "DOCUMENT_NOT_FOUND";
+inline constexpr const char* invalid_date_range = "INVALID_DATE_RANGE";
+inline constexpr const char* duplicate_peril = "DUPLICATE_PERIL";
+inline constexpr const char* duplicate_neq = "DUPLICATE_NEQ";
+inline constexpr const char* invalid_neq = "INVALID_NEQ";
+inline constexpr const char* invalid_rbq_licence = "INVALID_RBQ_LICENCE";
 // The HTTP bridge's own refusals (decisions 3 and docs/decisions.md).
 inline constexpr const char* rate_limited = "RATE_LIMITED";
 inline constexpr const char* invalid_json = "INVALID_JSON";

@@ -94,8 +94,9 @@ struct ErrorResponse {
 
 const std::vector<ErrorResponse>& error_responses() {
     static const std::vector<ErrorResponse> table = {
-        {400, "BadRequest", "The request body is not JSON, or the arguments fail the tool's input schema (`errors` lists each field).",
-         {codes::validation_failed, codes::invalid_email, codes::fraction_out_of_range, "INVALID_JSON"},
+        {400, "BadRequest", "The request body is not JSON, the arguments fail the tool's input schema (`errors` lists each field), dates are out of order or in the future, or an NEQ or RBQ licence number is malformed.",
+         {codes::validation_failed, codes::invalid_email, codes::fraction_out_of_range, codes::invalid_date_range,
+          codes::invalid_neq, codes::invalid_rbq_licence, "INVALID_JSON"},
          {{"error", {{"code", codes::validation_failed}, {"message", "The arguments do not match the tool's input schema."},
                      {"field", "/pageSize"}, {"errors", {{{"field", "/pageSize"}, {"reason", "must be at most 200"}}}}}}}},
         {401, "Unauthorized", "No valid credentials: the `Authorization: Bearer` header is missing, or its key is unknown or revoked.",
@@ -108,12 +109,14 @@ const std::vector<ErrorResponse>& error_responses() {
                      {"requiredScope", "write:co-owners"}}}}},
         {404, "NotFound", "A record the path or the arguments name does not exist in the caller's syndicate (another "
                           "syndicate's records are not found either), or no route has this path.",
-         {codes::co_owner_not_found, codes::unit_not_found, codes::meeting_not_found, codes::resolution_not_found, "ROUTE_NOT_FOUND"},
+         {codes::co_owner_not_found, codes::unit_not_found, codes::meeting_not_found, codes::resolution_not_found,
+          codes::water_heater_not_found, codes::insurance_policy_not_found, codes::contractor_not_found,
+          codes::document_not_found, "ROUTE_NOT_FOUND"},
          {{"error", {{"code", codes::unit_not_found}, {"message", "No unit with id 7f3c in this syndicate."}, {"field", "/unitId"}}}}},
         {409, "Conflict", "The change contradicts the register as it is: a duplicate, a link already taken, a unit still "
                           "in use, a status that cannot follow, a co-owner that is not archived.",
-         {codes::duplicate_primary, codes::duplicate_unit_number, codes::link_conflict, codes::unit_in_use,
-          codes::invalid_status_transition, codes::not_archived},
+         {codes::duplicate_primary, codes::duplicate_unit_number, codes::duplicate_peril, codes::duplicate_neq,
+          codes::link_conflict, codes::unit_in_use, codes::invalid_status_transition, codes::not_archived},
          {{"error", {{"code", codes::duplicate_primary}, {"message", "Unit 301 already has a primary co-owner."}, {"field", "/isPrimary"}}}}},
         {413, "PayloadTooLarge", "The request body is larger than the bridge accepts.", {"PAYLOAD_TOO_LARGE"},
          {{"error", {{"code", "PAYLOAD_TOO_LARGE"}, {"message", "The request body is too large."}}}}},

@@ -92,6 +92,18 @@ std::string scope_description(const std::string& lang, const std::string& scope)
                             "call and hold meetings: notices, attendance, resolutions, votes, minutes"}},
         {"write:declaration", {"rééquilibrer les quotes-parts de la déclaration de copropriété",
                                "rebalance the fractions of the declaration of co-ownership"}},
+        {"read:water-heaters", {"consulter le registre des chauffe-eau et leurs dates de remplacement",
+                                "read the water heater register and its replacement dates"}},
+        {"write:water-heaters", {"ajouter, modifier et retirer des chauffe-eau du registre",
+                                 "add, change and remove water heaters in the register"}},
+        {"read:insurance", {"consulter les polices d'assurance du syndicat, leurs garanties et franchises",
+                            "read the syndicate's insurance policies, coverages and deductibles"}},
+        {"write:insurance", {"ajouter, modifier et retirer des polices d'assurance",
+                             "add, change and remove insurance policies"}},
+        {"read:contractors", {"consulter le registre des entrepreneurs (coordonnées, licence RBQ, NEQ)",
+                              "read the contractors register (contact details, RBQ licence, NEQ)"}},
+        {"write:contractors", {"ajouter, modifier et retirer des entrepreneurs du registre",
+                               "add, change and remove contractors in the register"}},
     };
     const auto it = known.find(scope);
     if (it == known.end()) return scope;

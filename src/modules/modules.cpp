@@ -2,9 +2,12 @@
 
 #include "modules/audit/audit.hpp"
 #include "modules/co_owners/co_owners.hpp"
+#include "modules/contractors/contractors.hpp"
 #include "modules/declaration/declaration.hpp"
+#include "modules/insurance/insurance.hpp"
 #include "modules/meetings/meetings.hpp"
 #include "modules/units/units.hpp"
+#include "modules/water_heaters/water_heaters.hpp"
 
 namespace syndic {
 
@@ -15,6 +18,9 @@ ToolTable all_tool_handlers() {
     register_declaration_tools(table);
     register_meeting_tools(table);
     register_audit_tools(table);
+    register_water_heater_tools(table);
+    register_insurance_tools(table);
+    register_contractor_tools(table);
     return table;
 }
 

@@ -9,6 +9,7 @@
 #include <optional>
 #include <variant>
 #include <string>
+#include <vector>
 
 #include "auth/credentials.hpp"
 #include "core/clock.hpp"
@@ -58,9 +59,16 @@ struct Fixture {
     // A snapshot of every business table, to prove a refused call changed nothing.
     std::string snapshot() {
         std::string out;
-        for (const char* table : {"units", "unit_links", "co_owners", "api_keys", "syndicates", "meetings",
-                                  "meeting_attendees", "resolutions", "documents", "outbox", "audit_events"}) {
-            SQLite::Statement q(db->sql(), std::string("SELECT * FROM ") + table + " ORDER BY 1, 2");
+        // Every table of the schema, so a new module's tables are in the snapshot with no change here.
+        std::vector<std::string> tables;
+        {
+            SQLite::Statement names(db->sql(),
+                                    "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+                                    "AND sql NOT LIKE 'CREATE VIRTUAL%' ORDER BY name");  // FTS5's own tables are in
+            while (names.executeStep()) tables.push_back(names.getColumn(0).getString());
+        }
+        for (const auto& table : tables) {
+            SQLite::Statement q(db->sql(), "SELECT * FROM \"" + table + "\" ORDER BY 1");
             const int n = q.getColumnCount();
             while (q.executeStep()) {
                 for (int i = 0; i < n; ++i) out += (q.getColumn(i).isNull() ? "<null>" : q.getColumn(i).getString()) + "|";

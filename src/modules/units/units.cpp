@@ -356,6 +356,16 @@ json delete_unit(const ToolCall& call) {
                 .at("/id")
                 .with("activeCoOwners", n);
     }
+    {
+        auto q = call.db.prepare("SELECT count(*) FROM water_heaters WHERE unit_id = ? AND deleted_at IS NULL");
+        q->bind(1, unit.id);
+        q->executeStep();
+        if (const auto n = q->getColumn(0).getInt64(); n > 0)
+            throw DomainError(codes::unit_in_use, "Unit " + unit.number + " still has " + std::to_string(n) +
+                                                      " water heater(s) in the register; delete or move them first.")
+                .at("/id")
+                .with("activeWaterHeaters", n);
+    }
     const auto before = unit_fraction_sum(call.db, syndicate).sum;
     check_fraction_sum(before, before - unit.fraction, "/id");
     {

@@ -1,0 +1,81 @@
+// A register of plain records (water heaters, insurance policies, contractors...): a table whose
+// columns map one to one to the record's fields, read and written from a table of fields rather
+// than by hand. Each row has id, syndicate_id, created_at, updated_at and deleted_at (archive, not
+// erase). A module declares its RecordTable, checks its own rules, and calls these. Included only
+// by module sources; knows storage and the tool call, not JSON-RPC.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <SQLiteCpp/Statement.h>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tools/registry.hpp"
+
+namespace syndic {
+
+enum class FieldType {
+    text,     // trimmed on write
+    date,     // a calendar date "2026-11-21"; one that does not exist is VALIDATION_FAILED
+    integer,  // integer cents, counts
+    number,   // whole values shown as integers
+    boolean,  // stored 0/1
+    json_value,  // stored as JSON text, shown as the JSON value (an array, an object)
+};
+
+enum class FieldRole {
+    stored,    // an argument of create/update and a member of the record
+    computed,  // a member of the record only: `sql` is an expression over the row `r`
+    hidden,    // stored, never shown: the module computes it (folded search text...)
+};
+
+struct RecordField {
+    const char* name;  // the record's member and the argument of the same name (camelCase)
+    const char* sql;   // the column (stored, hidden) or the expression (computed)
+    FieldType type;
+    FieldRole role = FieldRole::stored;
+};
+
+// Computed expressions and list filters may use ?99: today's date in Montreal, bound on every read.
+inline constexpr int today_parameter = 99;
+#define SYNDIC_TODAY "?99"
+
+struct RecordTable {
+    const char* table;       // "water_heaters"; read as `r`
+    const char* noun;        // "water heater", for error details
+    const char* not_found;   // the code for an id not in the caller's syndicate (or archived)
+    std::vector<RecordField> fields;
+    const char* joins = "";  // what computed fields join, e.g. " JOIN syndicates s ON s.id = r.syndicate_id"
+};
+
+// The record of an active row of the caller's syndicate, or nullopt.
+std::optional<nlohmann::json> find_record(const ToolCall& call, const RecordTable& table, const std::string& id);
+// The same, refused with the table's not-found code at `field` when there is none.
+nlohmann::json require_record(const ToolCall& call, const RecordTable& table, const std::string& id,
+                              const std::string& field = "/id");
+
+// One page of the caller's active records: `where` adds conditions over `r` using ?2..?98 (bound
+// by `bind`, ?1 is the syndicate) and ?99 (today); `order` is the ORDER BY list.
+nlohmann::json list_records(const ToolCall& call, const RecordTable& table, const std::string& where,
+                            const std::string& order, const std::function<void(SQLite::Statement&)>& bind);
+
+// The stored fields an argument object sets, dates checked and text trimmed, keyed by field name
+// (null clears). Hidden fields are the module's to add.
+nlohmann::json stored_values(const RecordTable& table, const nlohmann::json& args);
+// `record` with `values` applied: what a row will hold after an update, for rules across fields.
+nlohmann::json merged(nlohmann::json record, const nlohmann::json& values);
+
+// Inserts a row of the caller's syndicate with `values` (fields by name); returns its id.
+std::string insert_record(const ToolCall& call, const RecordTable& table, const nlohmann::json& values);
+// Writes `values` and the update time to an existing row.
+void update_record(const ToolCall& call, const RecordTable& table, const std::string& id, const nlohmann::json& values);
+// Archives an active row (deleted_at); returns the record as it now is, with deletedAt.
+nlohmann::json archive_record(const ToolCall& call, const RecordTable& table, const std::string& id);
+
+// Today in Montreal, "2026-11-22", by the call's clock.
+std::string today(const ToolCall& call);
+
+}  // namespace syndic

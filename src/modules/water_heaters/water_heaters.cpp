@@ -1,0 +1,138 @@
+#include "modules/water_heaters/water_heaters.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <stdexcept>
+
+#include "core/error.hpp"
+#include "modules/record_table.hpp"
+#include "modules/units/units.hpp"
+#include "storage/database.hpp"
+
+namespace syndic {
+
+using nlohmann::json;
+
+namespace {
+
+// replaceBy: the manufacture date, else the installation date, plus the syndicate's age.
+#define REPLACE_BY \
+    "date(coalesce(r.manufacture_date, r.install_date), '+' || s.water_heater_replacement_years || ' years')"
+#define STATUS                                                                                            \
+    "CASE WHEN " REPLACE_BY " IS NULL THEN 'unknown' WHEN " REPLACE_BY " < " SYNDIC_TODAY " THEN 'overdue' " \
+    "WHEN " REPLACE_BY " <= date(" SYNDIC_TODAY ", '+180 days') THEN 'due-soon' ELSE 'ok' END"
+
+using enum FieldType;
+const RecordTable water_heaters{
+    "water_heaters",
+    "water heater",
+    codes::water_heater_not_found,
+    {{"unitId", "unit_id", text},
+     {"unitNumber", "(SELECT number FROM units u WHERE u.id = r.unit_id)", text, FieldRole::computed},
+     {"brand", "brand", text},
+     {"model", "model", text},
+     {"serialNumber", "serial_number", text},
+     {"capacityLitres", "capacity_litres", number},
+     {"manufactureDate", "manufacture_date", date},
+     {"installDate", "install_date", date},
+     {"hasDrainPan", "has_drain_pan", boolean},
+     {"hasLeakDetector", "has_leak_detector", boolean},
+     {"hasAutoShutoff", "has_auto_shutoff", boolean},
+     {"replacementProofDocumentId", "replacement_proof_document_id", text},
+     {"notes", "notes", text},
+     {"replacementAgeYears", "s.water_heater_replacement_years", integer, FieldRole::computed},
+     {"replaceBy", REPLACE_BY, date, FieldRole::computed},
+     {"status", STATUS, text, FieldRole::computed}},
+    " JOIN syndicates s ON s.id = r.syndicate_id",
+};
+
+std::string date_of(const json& record, const char* key) {
+    return record.value(key, json()).is_string() ? record[key].get<std::string>() : std::string();
+}
+
+// The rules a water heater obeys once `values` are applied to `record` (empty for a creation).
+void check(const ToolCall& call, const json& record, const json& values) {
+    const auto& syndicate = call.caller.syndicate_id;
+    if (values.contains("unitId") && values["unitId"].is_string() &&
+        !active_unit_number(call.db, syndicate, values["unitId"]))
+        throw DomainError(codes::unit_not_found,
+                          "No unit with id " + values["unitId"].get<std::string>() + " in this syndicate.")
+            .at("/unitId");
+    if (values.contains("replacementProofDocumentId") && values["replacementProofDocumentId"].is_string()) {
+        const auto id = values["replacementProofDocumentId"].get<std::string>();
+        auto q = call.db.prepare("SELECT 1 FROM documents WHERE id = ? AND syndicate_id = ?");
+        q->bind(1, id);
+        q->bind(2, syndicate);
+        if (!q->executeStep())
+            throw DomainError(codes::document_not_found, "No document with id " + id + " in this syndicate.")
+                .at("/replacementProofDocumentId");
+    }
+    const auto after = merged(record, values);
+    const auto made = date_of(after, "manufactureDate"), installed = date_of(after, "installDate");
+    const auto day = today(call);
+    const auto refuse = [&](const char* field, const std::string& detail) {
+        return DomainError(codes::invalid_date_range, detail).at(std::string("/") + field).with("today", day);
+    };
+    if (!made.empty() && made > day)
+        throw refuse("manufactureDate", "The manufacture date " + made + " is in the future.");
+    if (!installed.empty() && installed > day)
+        throw refuse("installDate", "The installation date " + installed + " is in the future.");
+    if (!made.empty() && !installed.empty() && installed < made)
+        throw refuse(values.contains("installDate") ? "installDate" : "manufactureDate",
+                     "The installation date " + installed + " is before the manufacture date " + made + ".")
+            .with("manufactureDate", made)
+            .with("installDate", installed);
+}
+
+json list_water_heaters(const ToolCall& call) {
+    const auto& a = call.args;
+    return list_records(call, water_heaters, "(?2 IS NULL OR r.unit_id = ?2) AND (?3 IS NULL OR " STATUS " = ?3)",
+                        REPLACE_BY " IS NULL, " REPLACE_BY ", (SELECT number FROM units u WHERE u.id = r.unit_id), r.id",
+                        [&](SQLite::Statement& q) {
+                            if (a.contains("unitId")) q.bind(2, a["unitId"].get<std::string>());
+                            if (a.contains("status")) q.bind(3, a["status"].get<std::string>());
+                        });
+}
+
+json create_water_heater(const ToolCall& call) {
+    const auto values = stored_values(water_heaters, call.args);
+    check(call, json::object(), values);
+    return require_record(call, water_heaters, insert_record(call, water_heaters, values));
+}
+
+json update_water_heater(const ToolCall& call) {
+    const std::string id = call.args["id"];
+    const auto record = require_record(call, water_heaters, id);
+    const auto values = stored_values(water_heaters, call.args);
+    check(call, record, values);
+    if (!values.empty()) update_record(call, water_heaters, id, values);
+    return require_record(call, water_heaters, id);
+}
+
+json delete_water_heater(const ToolCall& call) { return archive_record(call, water_heaters, call.args["id"]); }
+
+}  // namespace
+
+int water_heater_replacement_years(Database& db, const std::string& syndicate_id) {
+    auto q = db.prepare("SELECT water_heater_replacement_years FROM syndicates WHERE id = ?");
+    q->bind(1, syndicate_id);
+    if (!q->executeStep()) throw std::invalid_argument("no syndicate with id " + syndicate_id);
+    return q->getColumn(0).getInt();
+}
+
+void set_water_heater_replacement_years(Database& db, const std::string& syndicate_id, int years) {
+    if (years < 1 || years > 30) throw std::invalid_argument("the replacement age is 1 to 30 years");
+    auto q = db.prepare("UPDATE syndicates SET water_heater_replacement_years = ? WHERE id = ?");
+    q->bind(1, years);
+    q->bind(2, syndicate_id);
+    q->exec();
+}
+
+void register_water_heater_tools(ToolTable& table) {
+    table.bind("list_water_heaters", list_water_heaters);
+    table.bind("create_water_heater", create_water_heater);
+    table.bind("update_water_heater", update_water_heater);
+    table.bind("delete_water_heater", delete_water_heater);
+}
+
+}  // namespace syndic
