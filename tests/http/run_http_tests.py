@@ -46,6 +46,9 @@ TOOLS = sorted([
     "update_unit", "delete_unit", "get_fraction_sum", "rebalance_fractions", "list_meetings",
     "get_meeting", "create_meeting", "update_meeting", "send_meeting_notice", "record_attendance",
     "calculate_quorum", "add_resolution", "record_votes", "generate_minutes", "list_audit_events",
+    "list_water_heaters", "create_water_heater", "update_water_heater", "delete_water_heater",
+    "list_insurance_policies", "create_insurance_policy", "update_insurance_policy", "delete_insurance_policy",
+    "list_contractors", "create_contractor", "update_contractor", "delete_contractor",
 ])
 # Every REST route of the contract: (method, path template).
 ROUTES = [
@@ -61,6 +64,11 @@ ROUTES = [
     ("PUT", "/meetings/{meetingId}/resolutions/{resolutionId}/votes"),
     ("GET", "/meetings/{meetingId}/quorum"), ("POST", "/meetings/{meetingId}/minutes"),
     ("GET", "/audit-events"),
+    ("GET", "/water-heaters"), ("POST", "/water-heaters"), ("PATCH", "/water-heaters/{id}"),
+    ("DELETE", "/water-heaters/{id}"),
+    ("GET", "/insurance-policies"), ("POST", "/insurance-policies"), ("PATCH", "/insurance-policies/{id}"),
+    ("DELETE", "/insurance-policies/{id}"),
+    ("GET", "/contractors"), ("POST", "/contractors"), ("PATCH", "/contractors/{id}"), ("DELETE", "/contractors/{id}"),
 ]
 
 # ---------------------------------------------------------------------------------------------
@@ -908,6 +916,55 @@ def test_audit(s, k, demo):
            400, "VALIDATION_FAILED")
 
 
+def test_registers(s, k, demo):
+    section("REST: water heaters, insurance, contractors")
+    a = k["admin"]
+    unit = demo["units"]["202"]
+    r = s.rest("POST", "/water-heaters", {"unitId": unit["id"], "manufactureDate": "2014-02-01", "capacityLitres": 151}, key=a)
+    ok = expect("POST /water-heaters: 201", r, 201)
+    heater = r.json if ok else {}
+    check("...replaceBy ten years after manufacture, overdue, in unit 202",
+          ok and heater["replaceBy"] == "2024-02-01" and heater["status"] == "overdue" and heater["unitNumber"] == "202", str(r))
+    r = s.rest("GET", "/water-heaters?status=overdue&unitId=" + unit["id"], key=a)
+    check("GET /water-heaters?status=overdue&unitId=..: that heater",
+          r.status == 200 and [w["id"] for w in r.json["data"]] == [heater.get("id")], str(r))
+    r = s.rest("PATCH", "/water-heaters/" + heater.get("id", "x"), {"installDate": "2013-01-01"}, key=a)
+    expect("PATCH /water-heaters/{id} installed before made: 400 INVALID_DATE_RANGE", r, 400, "INVALID_DATE_RANGE")
+    r = s.rest("DELETE", "/water-heaters/" + heater.get("id", "x"), key=a)
+    check("DELETE /water-heaters/{id}: 200, archived", r.status == 200 and "deletedAt" in r.json, str(r))
+    expect("DELETE /water-heaters/{id} again: 404 WATER_HEATER_NOT_FOUND",
+           s.rest("DELETE", "/water-heaters/" + heater.get("id", "x"), key=a), 404, "WATER_HEATER_NOT_FOUND")
+
+    r = s.rest("POST", "/insurance-policies", {"kind": "civil-liability", "insurer": "Promutuel", "policyNumber": "RC-7",
+                                               "startDate": "2026-01-01", "endDate": "2027-01-01",
+                                               "coverages": [{"peril": "responsabilité civile", "amountCents": 1000000000}]}, key=a)
+    ok = expect("POST /insurance-policies: 201", r, 201)
+    policy = r.json if ok else {}
+    r = s.rest("GET", "/insurance-policies?kind=civil-liability&appraisalOutdated=false", key=a)
+    check("GET /insurance-policies?kind=civil-liability&appraisalOutdated=false: the policy (booleans from the query)",
+          r.status == 200 and policy.get("id") in [p["id"] for p in r.json["data"]], str(r))
+    r = s.rest("PATCH", "/insurance-policies/" + policy.get("id", "x"),
+               {"coverages": [{"peril": "Feu", "amountCents": 1}, {"peril": "feu", "amountCents": 2}]}, key=a)
+    expect("PATCH /insurance-policies/{id} with a peril twice: 409 DUPLICATE_PERIL", r, 409, "DUPLICATE_PERIL")
+    r = s.rest("DELETE", "/insurance-policies/" + policy.get("id", "x"), key=a)
+    check("DELETE /insurance-policies/{id}: 200, archived", r.status == 200 and "deletedAt" in r.json, str(r))
+
+    r = s.rest("POST", "/contractors", {"name": "Toitures Gagnon", "trade": "Couvreur", "neq": "2234567890"}, key=a)
+    ok = expect("POST /contractors: 201", r, 201)
+    contractor = r.json if ok else {}
+    r = s.rest("GET", "/contractors?search=" + urllib.parse.quote("toitures"), key=a)
+    check("GET /contractors?search=toitures: the contractor",
+          r.status == 200 and [c["id"] for c in r.json["data"]] == [contractor.get("id")], str(r))
+    expect("POST /contractors with the same NEQ: 409 DUPLICATE_NEQ",
+           s.rest("POST", "/contractors", {"name": "Autre", "trade": "x", "neq": "2234567890"}, key=a), 409, "DUPLICATE_NEQ")
+    expect("PATCH /contractors/{id} with a 9-digit NEQ: 400 INVALID_NEQ",
+           s.rest("PATCH", "/contractors/" + contractor.get("id", "x"), {"neq": "223456789"}, key=a), 400, "INVALID_NEQ")
+    expect("GET /contractors with a key without read:contractors: 403 INSUFFICIENT_SCOPE",
+           s.rest("GET", "/contractors", key=k["reader"]), 403, "INSUFFICIENT_SCOPE")
+    r = s.rest("DELETE", "/contractors/" + contractor.get("id", "x"), key=a)
+    check("DELETE /contractors/{id}: 200, archived", r.status == 200 and "deletedAt" in r.json, str(r))
+
+
 def test_rest_protocol(s, k, tmp):
     section("REST: credentials, routing, sizes")
     a = k["admin"]
@@ -1626,6 +1683,7 @@ def main():
         run(test_units, s, k, demo)
         run(test_meetings, s, k, demo, tmp)
         run(test_audit, s, k, demo)
+        run(test_registers, s, k, demo)
         run(test_rest_protocol, s, k, tmp)
         run(test_access_log, s, k)
         k["unit_for_queue"] = demo["units"]["302"]["id"]

@@ -66,9 +66,9 @@ await test('connect with an API key: initialize over Streamable HTTP', async () 
     assert.equal(withKey.transport.sessionId, undefined); // stateless
 });
 
-await test('tools/list: the 25 tools', async () => {
+await test('tools/list: the 37 tools', async () => {
     const { tools } = await withKey.client.listTools();
-    assert.equal(tools.length, 25);
+    assert.equal(tools.length, 37);
     assert.ok(tools.every((t) => t.inputSchema && t.outputSchema));
 });
 
@@ -99,7 +99,7 @@ await test('tools/call refused: UNIT_NOT_FOUND as a JSON-RPC error', async () =>
 const anonymous = connect({});
 await test('without a key: initialize and tools/list work, tools/call is refused with 401', async () => {
     await anonymous.ready;
-    assert.equal((await anonymous.client.listTools()).tools.length, 25);
+    assert.equal((await anonymous.client.listTools()).tools.length, 37);
     await assert.rejects(anonymous.client.callTool({ name: 'get_fraction_sum', arguments: {} }), (e) => e?.code === 401 && /NOT_AUTHENTICATED/.test(e.message));
 });
 

@@ -37,6 +37,9 @@ const EXPECTED_TOOLS = [
     'delete_unit', 'get_unit', 'list_units', 'update_unit',
     'list_meetings', 'get_meeting', 'create_meeting', 'update_meeting', 'add_resolution', 'record_attendance',
     'record_votes', 'send_meeting_notice', 'calculate_quorum', 'generate_minutes', 'list_audit_events',
+    'list_water_heaters', 'create_water_heater', 'update_water_heater', 'delete_water_heater',
+    'list_insurance_policies', 'create_insurance_policy', 'update_insurance_policy', 'delete_insurance_policy',
+    'list_contractors', 'create_contractor', 'update_contractor', 'delete_contractor',
 ].sort();
 const READ_ONLY_TOOLS = new Set(['calculate_quorum']); // besides get_* and list_*
 const DEMO_UNITS = ['101', '102', '201', '202', '301', '302', 'P-1', 'P-2', 'P-3', 'P-4', 'R-1', 'R-2'].sort();
@@ -885,6 +888,116 @@ await test('error: create_unit pushing the sum to 105 -> FRACTION_SUM_OUT_OF_RAN
     assert.equal(s.sum, 100);
 });
 
+// ---------------------------------------------------------------------------------------------
+// Water heaters, insurance, contractors: each tool once, and their codes, as the SDK sees them.
+
+let heater;
+await test('create_water_heater in 302: replaceBy and status from the manufacture date', async () => {
+    const args = { unitId: apt.id, brand: 'Giant', capacityLitres: 151, manufactureDate: '2015-03-01',
+                   installDate: '2015-06-01', hasDrainPan: true };
+    checkArgsAgainstSchema('create_water_heater', args, true);
+    heater = await call(client, 'create_water_heater', args);
+    assert.equal(heater.unitNumber, '302');
+    assert.equal(heater.replacementAgeYears, 10);
+    assert.equal(heater.replaceBy, '2025-03-01');
+    assert.equal(heater.status, 'overdue');
+});
+
+await test('update_water_heater and list_water_heaters by status', async () => {
+    const today = new Date();
+    const made = `${today.getFullYear() - 5}-01-01`;
+    const u = await call(client, 'update_water_heater', { id: heater.id, manufactureDate: made, installDate: null });
+    assert.equal(u.status, 'ok');
+    assert.equal(u.brand, 'Giant', 'other fields kept');
+    const ok = await call(client, 'list_water_heaters', { status: 'ok', unitId: apt.id });
+    assert.deepEqual(ok.data.map(w => w.id), [heater.id]);
+    assert.equal((await call(client, 'list_water_heaters', { status: 'overdue', unitId: apt.id })).pagination.total, 0);
+});
+
+await test('error: create_water_heater installed before made -> INVALID_DATE_RANGE', async () => {
+    await expectError(client.callTool({ name: 'create_water_heater',
+        arguments: { unitId: null, manufactureDate: '2020-01-01', installDate: '2019-01-01' } }),
+        -32000, 'INVALID_DATE_RANGE', d => assert.equal(d.field, '/installDate'));
+});
+
+await test('delete_water_heater archives; then WATER_HEATER_NOT_FOUND', async () => {
+    const d = await call(client, 'delete_water_heater', { id: heater.id });
+    assert.equal(typeof d.deletedAt, 'string');
+    await expectError(client.callTool({ name: 'delete_water_heater', arguments: { id: heater.id } }),
+        -32000, 'WATER_HEATER_NOT_FOUND', d2 => assert.equal(d2.field, '/id'));
+});
+
+let policy;
+await test('create_insurance_policy: coverages in cents, flags', async () => {
+    const start = new Date(Date.now() - 300 * 86400000).toISOString().slice(0, 10);
+    const end = new Date(Date.now() + 30 * 86400000).toISOString().slice(0, 10);
+    policy = await call(client, 'create_insurance_policy', {
+        kind: 'property', insurer: 'Intact Assurance', broker: 'BFL Canada', policyNumber: 'INT-2026-001',
+        startDate: start, endDate: end, lastAppraisalDate: '2019-04-15',
+        coverages: [{ peril: 'incendie', amountCents: 2500000000, deductibleCents: 2500000 }, { peril: 'dégât d\'eau', amountCents: 2500000000 }],
+    });
+    assert.equal(policy.status, 'active');
+    assert.equal(policy.expiringSoon, true);
+    assert.equal(policy.appraisalOutdated, true);
+    assert.equal(policy.appraisalDueBy, '2024-04-15');
+    assert.equal(policy.coverages[1].deductibleCents, 0);
+});
+
+await test('update_insurance_policy and list_insurance_policies by flag', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const p = await call(client, 'update_insurance_policy', { id: policy.id, lastAppraisalDate: today });
+    assert.equal(p.appraisalOutdated, false);
+    const soon = await call(client, 'list_insurance_policies', { expiringSoon: true });
+    assert.ok(soon.data.some(x => x.id === policy.id));
+    assert.equal((await call(client, 'list_insurance_policies', { appraisalOutdated: true })).data.some(x => x.id === policy.id), false);
+});
+
+await test('error: insurance -> INVALID_DATE_RANGE, DUPLICATE_PERIL', async () => {
+    await expectError(client.callTool({ name: 'update_insurance_policy', arguments: { id: policy.id, endDate: '2000-01-01' } }),
+        -32000, 'INVALID_DATE_RANGE', d => assert.equal(d.field, '/endDate'));
+    await expectError(client.callTool({ name: 'update_insurance_policy', arguments: { id: policy.id,
+        coverages: [{ peril: 'Fire', amountCents: 1 }, { peril: 'fire ', amountCents: 2 }] } }),
+        -32000, 'DUPLICATE_PERIL', d => assert.equal(d.field, '/coverages/1/peril'));
+});
+
+await test('delete_insurance_policy archives', async () => {
+    const d = await call(client, 'delete_insurance_policy', { id: policy.id });
+    assert.equal(typeof d.deletedAt, 'string');
+    assert.equal((await call(client, 'list_insurance_policies', {})).data.some(x => x.id === policy.id), false);
+});
+
+let contractor;
+await test('create_contractor: RBQ and NEQ normalized; list_contractors by name and trade', async () => {
+    contractor = await call(client, 'create_contractor', {
+        name: 'Plomberie Bélanger inc.', trade: 'Plomberie', email: 'info@plomberie-belanger.example',
+        rbqLicence: '5678 1234 01', neq: '1171-234-567', insuranceExpiry: '2099-12-31',
+    });
+    assert.equal(contractor.rbqLicence, '5678-1234-01');
+    assert.equal(contractor.neq, '1171234567');
+    assert.equal(contractor.insuranceExpired, false);
+    assert.deepEqual((await call(client, 'list_contractors', { search: 'belanger' })).data.map(c => c.id), [contractor.id]);
+    assert.deepEqual((await call(client, 'list_contractors', { trade: 'plomb' })).data.map(c => c.id), [contractor.id]);
+});
+
+await test('update_contractor, and its codes: INVALID_NEQ, INVALID_RBQ_LICENCE, DUPLICATE_NEQ, INVALID_EMAIL', async () => {
+    const c = await call(client, 'update_contractor', { id: contractor.id, phone: '+15145550199', professionalOrder: null });
+    assert.equal(c.phone, '+15145550199');
+    await expectError(client.callTool({ name: 'update_contractor', arguments: { id: contractor.id, neq: '12345' } }),
+        -32000, 'INVALID_NEQ', d => assert.equal(d.field, '/neq'));
+    await expectError(client.callTool({ name: 'create_contractor', arguments: { name: 'X', trade: 'y', rbqLicence: 'ABC' } }),
+        -32000, 'INVALID_RBQ_LICENCE', d => assert.equal(d.field, '/rbqLicence'));
+    await expectError(client.callTool({ name: 'create_contractor', arguments: { name: 'X', trade: 'y', neq: '1171234567' } }),
+        -32000, 'DUPLICATE_NEQ', d => assert.equal(d.field, '/neq'));
+    await expectError(client.callTool({ name: 'create_contractor', arguments: { name: 'X', trade: 'y', email: 'bad' } }),
+        -32000, 'INVALID_EMAIL', d => assert.equal(d.field, '/email'));
+});
+
+await test('delete_contractor archives; then CONTRACTOR_NOT_FOUND', async () => {
+    await call(client, 'delete_contractor', { id: contractor.id });
+    await expectError(client.callTool({ name: 'update_contractor', arguments: { id: contractor.id, phone: null } }),
+        -32000, 'CONTRACTOR_NOT_FOUND', d => assert.equal(d.field, '/id'));
+});
+
 await test('error: unknown tool -> -32602 UNKNOWN_TOOL', async () => {
     await expectError(client.callTool({ name: 'no_such_tool', arguments: {} }), -32602, 'UNKNOWN_TOOL');
 });
@@ -977,7 +1090,7 @@ await test('tools/list pagination (--tools-page-size 5): every tool exactly once
     }
     const expectedPages = [];
     for (let left = EXPECTED_TOOLS.length; left > 0; left -= 5) expectedPages.push(Math.min(5, left));
-    assert.deepEqual(pageSizes, expectedPages); // 25 tools: 5, 5, 5, 5, 5
+    assert.deepEqual(pageSizes, expectedPages); // 37 tools: seven pages of 5, then 2
     assert.equal(new Set(names).size, names.length, `duplicates: ${names}`);
     assert.deepEqual([...names].sort(), EXPECTED_TOOLS);
     // The paged server serves calls on the same database too, and sees main's writes.

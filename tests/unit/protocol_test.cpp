@@ -381,7 +381,7 @@ TEST_CASE("tools/list: every descriptor, no credentials needed") {
     REQUIRE(a.contains("result"));
     const auto& tools = a["result"]["tools"];
     REQUIRE(tools.is_array());
-    CHECK(tools.size() == 25);
+    CHECK(tools.size() == 37);
     CHECK_FALSE(a["result"].contains("nextCursor"));
     std::set<std::string> names;
     for (const auto& t : tools) {
@@ -398,7 +398,7 @@ TEST_CASE("tools/list: every descriptor, no credentials needed") {
         CHECK(t["inputSchema"]["type"] == "object");
         names.insert(t["name"].get<std::string>());
     }
-    CHECK(names.size() == 25);
+    CHECK(names.size() == 37);
     for (const char* name : {"list_co_owners", "get_co_owner", "create_co_owner", "update_co_owner", "delete_co_owner",
                              "restore_co_owner", "bulk_create_co_owners", "list_units", "get_unit", "create_unit",
                              "update_unit", "delete_unit", "get_fraction_sum", "rebalance_fractions"})
@@ -420,9 +420,9 @@ TEST_CASE("tools/list pages: the cursors walk every tool exactly once") {
         cursor = a["result"]["nextCursor"];
         CHECK(cursor.is_string());
     }
-    CHECK(page_sizes == std::vector<std::size_t>{5, 5, 5, 5, 5});
-    CHECK(walked.size() == 25);
-    CHECK(std::set<std::string>(walked.begin(), walked.end()).size() == 25);
+    CHECK(page_sizes == std::vector<std::size_t>{5, 5, 5, 5, 5, 5, 5, 2});
+    CHECK(walked.size() == 37);
+    CHECK(std::set<std::string>(walked.begin(), walked.end()).size() == 37);
 
     // The pages are the one-page list, in the same order.
     Mcp whole;

@@ -34,6 +34,10 @@ const std::set<std::string> tenancy_cases = {
     "record_attendance", "record_votes", "add_resolution", "calculate_quorum", "generate_minutes",
     // audit
     "list_audit_events",
+    // water heaters, insurance, contractors
+    "list_water_heaters", "create_water_heater", "update_water_heater", "delete_water_heater",
+    "list_insurance_policies", "create_insurance_policy", "update_insurance_policy", "delete_insurance_policy",
+    "list_contractors", "create_contractor", "update_contractor", "delete_contractor",
 };
 
 // An id of the right shape that exists in no syndicate.
@@ -220,6 +224,31 @@ struct WithMeetings : TwoSyndicates {
         REQUIRE(held["status"] == "held");
         REQUIRE(held["documents"].size() == 1);
         REQUIRE(exported_file_count() == 1);
+    }
+};
+
+// A's registers of the issue 8 modules: a water heater in 101 with its proof of replacement (a
+// document of A's), a property policy, a contractor with an NEQ; B has its own unit 101.
+struct WithRegisters : TwoSyndicates {
+    std::string a_document = "a-proof-document";
+    json heater, policy, contractor, b101;
+
+    WithRegisters() {
+        SQLite::Statement doc(db->sql(),
+                              "INSERT INTO documents (id, syndicate_id, kind, draft, language, path, pages, size_bytes, "
+                              "sha256, created_at) VALUES (?, ?, 'invoice', 0, 'fr', '/tmp/proof.pdf', 1, 1, 'x', "
+                              "'2026-11-21T15:00:00.000Z')");
+        doc.bind(1, a_document);
+        doc.bind(2, syndicate);
+        doc.exec();
+        heater = call("create_water_heater", {{"unitId", a101["id"]}, {"brand", "Giant"}, {"manufactureDate", "2016-06-01"},
+                                              {"replacementProofDocumentId", a_document}});
+        policy = call("create_insurance_policy",
+                      {{"kind", "property"}, {"insurer", "Intact"}, {"policyNumber", "A-1"}, {"startDate", "2026-01-01"},
+                       {"endDate", "2027-01-01"}, {"coverages", json::array({json{{"peril", "fire"}, {"amountCents", 100}}})}});
+        contractor = call("create_contractor",
+                          {{"name", "Plomberie Bélanger"}, {"trade", "plomberie"}, {"neq", "1171234567"}});
+        b101 = as_b("create_unit", {{"number", "101"}, {"type", "apartment"}});
     }
 };
 
@@ -512,7 +541,8 @@ TEST_CASE("the tables compared are every table that carries a syndicate_id") {
     TwoSyndicates fx;
     const auto tables = fx.tenant_tables();
     for (const char* t : {"units", "unit_links", "co_owners", "meetings", "meeting_attendees", "resolutions", "documents",
-                          "outbox", "api_keys", "users", "co_owner_tallies"}) {
+                          "outbox", "api_keys", "users", "co_owner_tallies", "water_heaters", "insurance_policies",
+                          "contractors"}) {
         CAPTURE(t);
         CHECK(std::find(tables.begin(), tables.end(), t) != tables.end());
     }
@@ -797,6 +827,82 @@ TEST_CASE("list_audit_events: B reads none of A's events, and B's writes are not
     REQUIRE(b_list["data"].size() == 1);
     CHECK(b_list["data"][0]["actor"]["id"] == fx.other_admin.api_key_id);
     CHECK(fx.call("list_audit_events")["pagination"]["total"] == a_events);
+}
+
+TEST_CASE("list_water_heaters, list_insurance_policies, list_contractors: B sees none of A's records") {
+    WithRegisters fx;
+    const auto before = fx.state();
+    for (const auto& [tool, args] : std::vector<std::pair<std::string, json>>{
+             {"list_water_heaters", json::object()},
+             {"list_water_heaters", {{"status", "overdue"}}},
+             {"list_water_heaters", {{"unitId", fx.a101["id"]}}},
+             {"list_insurance_policies", json::object()},
+             {"list_insurance_policies", {{"kind", "property"}, {"expiringSoon", true}}},
+             {"list_insurance_policies", {{"appraisalOutdated", true}}},
+             {"list_contractors", json::object()},
+             {"list_contractors", {{"search", "belanger"}}},
+             {"list_contractors", {{"trade", "plomberie"}}}}) {
+        CAPTURE(tool);
+        CAPTURE(args.dump());
+        const auto list = fx.as_b(tool, args);
+        CHECK(list["data"].empty());
+        CHECK(list["pagination"]["total"] == 0);
+    }
+    CHECK(fx.state() == before);
+    CHECK(fx.call("list_water_heaters")["pagination"]["total"] == 1);
+    CHECK(fx.call("list_insurance_policies", {{"appraisalOutdated", true}})["pagination"]["total"] == 1);
+    CHECK(fx.call("list_contractors", {{"search", "belanger"}})["pagination"]["total"] == 1);
+}
+
+TEST_CASE("water heaters, insurance, contractors: A's ids answer B as ids that exist nowhere") {
+    WithRegisters fx;
+    const auto b_heater = fx.as_b("create_water_heater", {{"unitId", fx.b101["id"]}});
+    const auto a_before = fx.rows_of_a();
+
+    const auto& h = fx.heater["id"];
+    fx.check_as_missing("update_water_heater", {{"id", h}, {"brand", "Rheem"}}, h, "WATER_HEATER_NOT_FOUND");
+    fx.check_as_missing("update_water_heater", {{"id", h}, {"unitId", fx.b101["id"]}}, h, "WATER_HEATER_NOT_FOUND");
+    fx.check_as_missing("delete_water_heater", {{"id", h}}, h, "WATER_HEATER_NOT_FOUND");
+    // B can neither put a heater in A's unit nor cite A's document as its proof.
+    fx.check_as_missing("create_water_heater", {{"unitId", fx.a101["id"]}}, fx.a101["id"], "UNIT_NOT_FOUND");
+    fx.check_as_missing("update_water_heater", {{"id", b_heater["id"]}, {"unitId", fx.a101["id"]}}, fx.a101["id"],
+                        "UNIT_NOT_FOUND");
+    fx.check_as_missing("create_water_heater", {{"unitId", nullptr}, {"replacementProofDocumentId", fx.a_document}},
+                        json(fx.a_document), "DOCUMENT_NOT_FOUND");
+    fx.check_as_missing("update_water_heater", {{"id", b_heater["id"]}, {"replacementProofDocumentId", fx.a_document}},
+                        json(fx.a_document), "DOCUMENT_NOT_FOUND");
+
+    const auto& p = fx.policy["id"];
+    fx.check_as_missing("update_insurance_policy", {{"id", p}, {"insurer", "Eve"}}, p, "INSURANCE_POLICY_NOT_FOUND");
+    fx.check_as_missing("update_insurance_policy", {{"id", p}, {"endDate", "2020-01-01"}}, p, "INSURANCE_POLICY_NOT_FOUND");
+    fx.check_as_missing("delete_insurance_policy", {{"id", p}}, p, "INSURANCE_POLICY_NOT_FOUND");
+
+    const auto& c = fx.contractor["id"];
+    fx.check_as_missing("update_contractor", {{"id", c}, {"phone", "+15145550000"}}, c, "CONTRACTOR_NOT_FOUND");
+    fx.check_as_missing("delete_contractor", {{"id", c}}, c, "CONTRACTOR_NOT_FOUND");
+    CHECK(fx.rows_of_a() == a_before);
+    CHECK(fx.compared == 12);
+}
+
+TEST_CASE("create_water_heater, create_insurance_policy, create_contractor: B's records are B's") {
+    WithRegisters fx;
+    const auto a_before = fx.rows_of_a();
+    // The same NEQ in another syndicate is another syndicate's business; B's policy and heater
+    // are B's alone.
+    const auto b_contractor = fx.as_b("create_contractor", {{"name", "Plomberie Bélanger"}, {"trade", "plomberie"},
+                                                            {"neq", "117 123 4567"}});
+    CHECK(b_contractor["neq"] == "1171234567");
+    fx.as_b("update_contractor", {{"id", b_contractor["id"]}, {"neq", "1171234567"}});
+    fx.as_b("create_insurance_policy", {{"kind", "property"}, {"insurer", "Intact"}, {"policyNumber", "A-1"},
+                                        {"startDate", "2026-01-01"}, {"endDate", "2027-01-01"}});
+    fx.as_b("create_water_heater", {{"unitId", fx.b101["id"]}, {"manufactureDate", "2016-06-01"}});
+    CHECK(fx.rows_of_a() == a_before);
+    CHECK(fx.call("list_contractors")["pagination"]["total"] == 1);
+    CHECK(fx.call("list_insurance_policies")["pagination"]["total"] == 1);
+    CHECK(fx.call("list_water_heaters")["pagination"]["total"] == 1);
+    CHECK(fx.as_b("list_contractors")["data"][0]["id"] == b_contractor["id"]);
+    // A's own NEQ is still A's to refuse twice.
+    CHECK_REFUSED(fx, "DUPLICATE_NEQ", "create_contractor", (json{{"name", "Autre"}, {"trade", "x"}, {"neq", "1171234567"}}));
 }
 
 // Every tool the registry offers must have a case above: a tool added later (an audit log...)
