@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The command line as a user types it (decisions 1): init, keys, users, clients, demo, tools, quorum,
+"""The command line as a user types it (decisions 1): init, keys, users, clients, demo, tools, quorum, water-heater-age,
 serve's options, --version and --help, each through the real executable on a fresh database.
 
 usage: run_cli_tests.py SYNDIC_MCP
@@ -146,7 +146,8 @@ with tempfile.TemporaryDirectory() as tmp:
     r = run("--version", env=env)
     check("--version", r.returncode == 0 and r.stdout.startswith("syndic-mcp "), r.stdout)
     r = run("--help", env=env)
-    check("--help lists the sub-commands", r.returncode == 0 and all(s in r.stdout for s in ("serve", "http", "init", "keys", "users", "demo", "tools", "quorum")))
+    check("--help lists the sub-commands", r.returncode == 0 and all(s in r.stdout for s in ("serve", "http", "init", "keys", "users", "demo", "tools", "quorum",
+                                                                    "water-heater-age")))
 
     # openapi prints the REST routes' OpenAPI document without any database.
     check("--help lists openapi", "openapi" in r.stdout)
@@ -218,6 +219,20 @@ with tempfile.TemporaryDirectory() as tmp:
     run("quorum", "40.5", env=env)
     check("quorum sets it", run("quorum", env=env).stdout.strip() == "40.5")
     check("quorum 0 is refused", run("quorum", "0", env=env).returncode != 0)
+
+    r = run("water-heater-age", env=env)
+    check("water-heater-age shows 10 by default", r.returncode == 0 and r.stdout.strip() == "10", r.stdout + r.stderr)
+    made = call(env, admin, "create_water_heater", {"unitId": None, "manufactureDate": "2016-01-10"})
+    replace_by = json.loads(made["result"]["content"][0]["text"])["replaceBy"] if "result" in made else None
+    check("...a tank made 2016-01-10 is due 2026-01-10", replace_by == "2026-01-10", str(made))
+    r = run("water-heater-age", "12", env=env)
+    check("water-heater-age 12 sets it", r.returncode == 0 and run("water-heater-age", env=env).stdout.strip() == "12")
+    listed = call(env, admin, "list_water_heaters", {})
+    data = json.loads(listed["result"]["content"][0]["text"])["data"] if "result" in listed else []
+    check("...and the tank is now due 2028-01-10", [w["replaceBy"] for w in data] == ["2028-01-10"], str(listed))
+    check("water-heater-age 0 and 31 are refused",
+          run("water-heater-age", "0", env=env).returncode != 0 and run("water-heater-age", "31", env=env).returncode != 0
+          and run("water-heater-age", env=env).stdout.strip() == "12")
 
     first = run("demo", "--json", env=env)
     second = run("demo", "--json", env=env)
