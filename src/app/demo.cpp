@@ -100,6 +100,52 @@ std::string ensure_demo_syndicate(Database& db, const Clock& clock, const ToolRe
                             {"description", "Il est résolu d'autoriser les travaux de réfection de la toiture selon la "
                                             "soumission retenue par le conseil d'administration."},
                             {"majorityRequired", "absolute"}});
+
+    // The registers a board answers to its insurer for. Dates count back from today, so the demo
+    // always has a water heater overdue, one due within 180 days and the others fine.
+    const auto days_ago = [&](int days) { return montreal_date(clock.now() - std::chrono::hours(24 * days)); };
+    struct DemoHeater {
+        const char* unit;
+        const char* brand;
+        int litres;
+        int made_days_ago;
+        bool drain_pan, leak_detector, auto_shutoff;
+    };
+    const DemoHeater heaters[] = {
+        {"101", "Giant", 151, 3725, true, false, false},  // ten years and two months: overdue
+        {"102", "GSW", 151, 3560, true, true, false},     // due in about three months
+        {"201", "Giant", 182, 2200, true, true, true},     {"202", "Rheem", 151, 1500, true, true, false},
+        {"301", "Bradford White", 227, 900, true, true, true}, {"302", "Giant", 182, 400, true, true, true},
+    };
+    for (const auto& h : heaters)
+        call("create_water_heater", {{"unitId", ids.at(h.unit)}, {"brand", h.brand}, {"capacityLitres", h.litres},
+                                     {"manufactureDate", days_ago(h.made_days_ago)},
+                                     {"installDate", days_ago(h.made_days_ago - 60)}, {"hasDrainPan", h.drain_pan},
+                                     {"hasLeakDetector", h.leak_detector}, {"hasAutoShutoff", h.auto_shutoff}});
+    call("create_insurance_policy",
+         {{"kind", "property"}, {"insurer", "Assurances Mont-Royal"}, {"broker", "Cabinet Laurier, courtiers"},
+          {"policyNumber", "CP-4520-2026"}, {"startDate", days_ago(320)}, {"endDate", days_ago(320 - 365)},
+          {"premiumCents", 2'845'000}, {"lastAppraisalDate", days_ago(5 * 365 + 200)},
+          {"coverages", json::array({json{{"peril", "incendie"}, {"amountCents", 1'450'000'000}, {"deductibleCents", 1'000'000}},
+                                     json{{"peril", "dégât d'eau"}, {"amountCents", 1'450'000'000}, {"deductibleCents", 2'500'000}},
+                                     json{{"peril", "refoulement d'égout"}, {"amountCents", 50'000'000}, {"deductibleCents", 2'500'000}},
+                                     json{{"peril", "tremblement de terre"}, {"amountCents", 1'450'000'000}, {"deductibleCents", 7'250'000}}})}});
+    call("create_insurance_policy",
+         {{"kind", "civil-liability"}, {"insurer", "Assurances Mont-Royal"}, {"broker", "Cabinet Laurier, courtiers"},
+          {"policyNumber", "RC-4520-2026"}, {"startDate", days_ago(320)}, {"endDate", days_ago(320 - 365)},
+          {"coverages", json::array({json{{"peril", "responsabilité civile"}, {"amountCents", 1'000'000'000}}})}});
+    call("create_insurance_policy",
+         {{"kind", "directors-and-officers"}, {"insurer", "Mutuelle des administrateurs du Québec"}, {"policyNumber", "DO-88213"},
+          {"startDate", days_ago(200)}, {"endDate", days_ago(200 - 365)},
+          {"coverages", json::array({json{{"peril", "responsabilité des administrateurs"}, {"amountCents", 200'000'000}}})}});
+    call("create_contractor", {{"name", "Plomberie Bélanger inc."}, {"trade", "plomberie"}, {"contactName", "Marc Bélanger"},
+                               {"email", "info@plomberie-belanger.example"}, {"phone", "+15145550150"},
+                               {"rbqLicence", "5678-1234-01"}, {"neq", "1171234567"}, {"insuranceExpiry", days_ago(-120)}});
+    call("create_contractor", {{"name", "Toitures Gagnon et fils"}, {"trade", "couvreur"}, {"phone", "+14505550160"},
+                               {"rbqLicence", "8012-3456-78"}, {"neq", "1169876543"}, {"insuranceExpiry", days_ago(15)}});
+    call("create_contractor", {{"name", "Structures Lachance ingénieurs-conseils"}, {"trade", "ingénieur en structure"},
+                               {"contactName", "Chantal Côté, ing."}, {"email", "c.cote@structures-lachance.example"},
+                               {"neq", "1145678901"}, {"professionalOrder", "Ordre des ingénieurs du Québec, membre 5012345"}});
     whole.commit();
     return syndicate;
 }

@@ -949,11 +949,11 @@ def test_registers(s, k, demo):
     r = s.rest("DELETE", "/insurance-policies/" + policy.get("id", "x"), key=a)
     check("DELETE /insurance-policies/{id}: 200, archived", r.status == 200 and "deletedAt" in r.json, str(r))
 
-    r = s.rest("POST", "/contractors", {"name": "Toitures Gagnon", "trade": "Couvreur", "neq": "2234567890"}, key=a)
+    r = s.rest("POST", "/contractors", {"name": "Couvertures Pelletier", "trade": "Couvreur", "neq": "2234567890"}, key=a)
     ok = expect("POST /contractors: 201", r, 201)
     contractor = r.json if ok else {}
-    r = s.rest("GET", "/contractors?search=" + urllib.parse.quote("toitures"), key=a)
-    check("GET /contractors?search=toitures: the contractor",
+    r = s.rest("GET", "/contractors?search=" + urllib.parse.quote("pelletier"), key=a)
+    check("GET /contractors?search=pelletier: the contractor",
           r.status == 200 and [c["id"] for c in r.json["data"]] == [contractor.get("id")], str(r))
     expect("POST /contractors with the same NEQ: 409 DUPLICATE_NEQ",
            s.rest("POST", "/contractors", {"name": "Autre", "trade": "x", "neq": "2234567890"}, key=a), 409, "DUPLICATE_NEQ")

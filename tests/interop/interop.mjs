@@ -891,6 +891,17 @@ await test('error: create_unit pushing the sum to 105 -> FRACTION_SUM_OUT_OF_RAN
 // ---------------------------------------------------------------------------------------------
 // Water heaters, insurance, contractors: each tool once, and their codes, as the SDK sees them.
 
+await test('the demo\'s registers: 6 water heaters (1 overdue, 1 due soon), 3 policies, 3 contractors', async () => {
+    const heaters = await call(client, 'list_water_heaters', {});
+    assert.equal(heaters.pagination.total, 6);
+    assert.deepEqual(heaters.data.slice(0, 2).map(w => [w.unitNumber, w.status]), [['101', 'overdue'], ['102', 'due-soon']]);
+    const policies = await call(client, 'list_insurance_policies', {});
+    assert.equal(policies.pagination.total, 3);
+    assert.equal((await call(client, 'list_insurance_policies', { appraisalOutdated: true })).data[0].kind, 'property');
+    assert.equal((await call(client, 'list_contractors', {})).pagination.total, 3);
+    assert.equal((await call(client, 'list_contractors', { insuranceExpired: true })).data[0].name, 'Toitures Gagnon et fils');
+});
+
 let heater;
 await test('create_water_heater in 302: replaceBy and status from the manufacture date', async () => {
     const args = { unitId: apt.id, brand: 'Giant', capacityLitres: 151, manufactureDate: '2015-03-01',
@@ -910,7 +921,8 @@ await test('update_water_heater and list_water_heaters by status', async () => {
     assert.equal(u.status, 'ok');
     assert.equal(u.brand, 'Giant', 'other fields kept');
     const ok = await call(client, 'list_water_heaters', { status: 'ok', unitId: apt.id });
-    assert.deepEqual(ok.data.map(w => w.id), [heater.id]);
+    assert.ok(ok.data.some(w => w.id === heater.id));
+    assert.ok(ok.data.every(w => w.unitNumber === '302' && w.status === 'ok'));
     assert.equal((await call(client, 'list_water_heaters', { status: 'overdue', unitId: apt.id })).pagination.total, 0);
 });
 
@@ -969,14 +981,14 @@ await test('delete_insurance_policy archives', async () => {
 let contractor;
 await test('create_contractor: RBQ and NEQ normalized; list_contractors by name and trade', async () => {
     contractor = await call(client, 'create_contractor', {
-        name: 'Plomberie Bélanger inc.', trade: 'Plomberie', email: 'info@plomberie-belanger.example',
-        rbqLicence: '5678 1234 01', neq: '1171-234-567', insuranceExpiry: '2099-12-31',
+        name: 'Électricité Dionne', trade: 'Électricien', email: 'info@electricite-dionne.example',
+        rbqLicence: '5679 4321 02', neq: '2261-234-567', insuranceExpiry: '2099-12-31',
     });
-    assert.equal(contractor.rbqLicence, '5678-1234-01');
-    assert.equal(contractor.neq, '1171234567');
+    assert.equal(contractor.rbqLicence, '5679-4321-02');
+    assert.equal(contractor.neq, '2261234567');
     assert.equal(contractor.insuranceExpired, false);
-    assert.deepEqual((await call(client, 'list_contractors', { search: 'belanger' })).data.map(c => c.id), [contractor.id]);
-    assert.deepEqual((await call(client, 'list_contractors', { trade: 'plomb' })).data.map(c => c.id), [contractor.id]);
+    assert.deepEqual((await call(client, 'list_contractors', { search: 'electricite dio' })).data.map(c => c.id), [contractor.id]);
+    assert.deepEqual((await call(client, 'list_contractors', { trade: 'electri' })).data.map(c => c.id), [contractor.id]);
 });
 
 await test('update_contractor, and its codes: INVALID_NEQ, INVALID_RBQ_LICENCE, DUPLICATE_NEQ, INVALID_EMAIL', async () => {
@@ -986,7 +998,7 @@ await test('update_contractor, and its codes: INVALID_NEQ, INVALID_RBQ_LICENCE, 
         -32000, 'INVALID_NEQ', d => assert.equal(d.field, '/neq'));
     await expectError(client.callTool({ name: 'create_contractor', arguments: { name: 'X', trade: 'y', rbqLicence: 'ABC' } }),
         -32000, 'INVALID_RBQ_LICENCE', d => assert.equal(d.field, '/rbqLicence'));
-    await expectError(client.callTool({ name: 'create_contractor', arguments: { name: 'X', trade: 'y', neq: '1171234567' } }),
+    await expectError(client.callTool({ name: 'create_contractor', arguments: { name: 'X', trade: 'y', neq: '2261234567' } }),
         -32000, 'DUPLICATE_NEQ', d => assert.equal(d.field, '/neq'));
     await expectError(client.callTool({ name: 'create_contractor', arguments: { name: 'X', trade: 'y', email: 'bad' } }),
         -32000, 'INVALID_EMAIL', d => assert.equal(d.field, '/email'));
