@@ -42,3 +42,11 @@ def every_row(path):
     out = {n: sorted(map(repr, db.execute(f'SELECT * FROM "{n}"'))) for n in names}
     db.close()
     return out
+
+
+def catalogue():
+    """The tools the tests expect (tests/catalogue.json): [{name, module, scope, route, created}]."""
+    import json
+    import os
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "catalogue.json"), encoding="utf-8") as f:
+        return json.load(f)["tools"]

@@ -19,21 +19,15 @@
 #include "tools/registry.hpp"
 #include "tools/wire_error.hpp"
 
+#include "catalogue.hpp"
+
 using namespace syndic;
+using namespace syndic::test;
 using nlohmann::json;
 
 namespace {
 
-const std::vector<std::string> all_tool_names = {
-    "bulk_create_co_owners", "create_co_owner", "delete_co_owner", "get_co_owner", "list_co_owners",
-    "restore_co_owner",      "update_co_owner", "get_fraction_sum", "rebalance_fractions", "create_unit",
-    "delete_unit",           "get_unit",        "list_units",      "update_unit",
-    "list_meetings",         "get_meeting",     "create_meeting",  "update_meeting", "add_resolution",
-    "record_attendance",     "record_votes",    "send_meeting_notice", "calculate_quorum", "generate_minutes",
-    "list_audit_events",
-    "list_water_heaters",    "create_water_heater", "update_water_heater", "delete_water_heater",
-    "list_insurance_policies", "create_insurance_policy", "update_insurance_policy", "delete_insurance_policy",
-    "list_contractors",      "create_contractor", "update_contractor", "delete_contractor"};
+const std::vector<std::string> all_tool_names = catalogue_names();
 
 const std::vector<std::string> unit_tool_names = {"create_unit", "delete_unit", "get_unit", "list_units", "update_unit"};
 
@@ -128,7 +122,7 @@ TEST_CASE("start-up check: every schema has a handler and every handler a schema
         auto expected = all_tool_names;
         std::sort(expected.begin(), expected.end());
         CHECK(names == expected);
-        CHECK(registry.descriptors().size() == 37);
+        CHECK(registry.descriptors().size() == catalogue().size());
     }
     SUBCASE("a handler bound to a name without a schema") {
         auto table = all_tool_handlers();
@@ -178,8 +172,7 @@ TEST_CASE("a module subset offers only that module's tools") {
     SUBCASE("the catalogue still knows every module") {
         auto modules = units.all_modules();
         std::sort(modules.begin(), modules.end());
-        CHECK(modules == std::vector<std::string>{"audit", "co-owners", "contractors", "declaration", "insurance",
-                                                  "meetings", "units", "water-heaters"});
+        CHECK(modules == catalogue_modules());
     }
     SUBCASE("an unknown module name is refused") {
         CHECK_THROWS_AS(ToolRegistry(all_tool_handlers(), {"spaceships"}), std::invalid_argument);
@@ -188,7 +181,7 @@ TEST_CASE("a module subset offers only that module's tools") {
     }
     SUBCASE("no modules means all") {
         ToolRegistry all(all_tool_handlers(), {});
-        CHECK(all.descriptors().size() == 37);
+        CHECK(all.descriptors().size() == catalogue().size());
     }
 }
 
