@@ -33,6 +33,7 @@ json read_value(const SQLite::Column& c, FieldType type) {
     if (c.isNull()) return nullptr;
     switch (type) {
         case FieldType::text:
+        case FieldType::required_text:
         case FieldType::date: return c.getString();
         case FieldType::integer: return c.getInt64();
         case FieldType::number: return nullable_real(c);
@@ -126,7 +127,11 @@ json stored_values(const RecordTable& table, const json& args) {
         const auto it = args.find(f.name);
         if (it == args.end()) continue;
         json v = *it;
-        if (v.is_string() && f.type == FieldType::text) v = trim(v.get<std::string>());
+        if (v.is_string() && f.type == FieldType::text) {
+            v = trim(v.get<std::string>());
+            if (v.get_ref<const std::string&>().empty()) v = nullptr;
+        }
+        if (v.is_string() && f.type == FieldType::required_text) v = nonblank_text(v, std::string("/") + f.name);
         if (v.is_string() && f.type == FieldType::date && !is_calendar_date(v.get<std::string>()))
             throw invalid_argument(std::string("/") + f.name, "is not a calendar date",
                                    std::string(f.name) + " must be a date that exists, as YYYY-MM-DD.");

@@ -18,7 +18,8 @@
 namespace syndic {
 
 enum class FieldType {
-    text,     // trimmed on write
+    text,     // trimmed on write; blank (spaces only, Unicode ones too) is stored as null
+    required_text,  // trimmed on write; blank is VALIDATION_FAILED
     date,     // a calendar date "2026-11-21"; one that does not exist is VALIDATION_FAILED
     integer,  // integer cents, counts
     number,   // whole values shown as integers

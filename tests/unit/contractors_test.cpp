@@ -205,16 +205,20 @@ TEST_CASE("create_contractor") {
         CHECK(contractor(fx, "C", "x", {{"rbqLicence", " 5678 - 1234 - 01 "}})["rbqLicence"] == "5678-1234-01");
         CHECK(contractor(fx, "D", "x", {{"neq", "1171 234 567"}})["neq"] == "1171234567");
         CHECK(contractor(fx, "E", "x", {{"neq", "2260-123-456"}})["neq"] == "2260123456");
+        // An empty or blank number is no number, as null is.
+        const auto blank = contractor(fx, "F", "x", {{"neq", ""}, {"rbqLicence", " "}});
+        CHECK(blank["neq"].is_null());
+        CHECK(blank["rbqLicence"].is_null());
     }
     SUBCASE("INVALID_RBQ_LICENCE") {
-        for (const char* bad : {"5678-1234-0", "56781234011", "RBQ 5678-1234-01", "5678.1234.01", "", "abcdefghij"}) {
+        for (const char* bad : {"5678-1234-0", "56781234011", "RBQ 5678-1234-01", "5678.1234.01", "abcdefghij"}) {
             CAPTURE(bad);
             CHECK_REFUSED(fx, "INVALID_RBQ_LICENCE", "create_contractor", contractor_args("A", "x", {{"rbqLicence", bad}}));
         }
         CHECK(fx.error("create_contractor", contractor_args("A", "x", {{"rbqLicence", "5678-1234-0"}})).field() == "/rbqLicence");
     }
     SUBCASE("INVALID_NEQ") {
-        for (const char* bad : {"117123456", "11712345678", "NEQ1171234567", "1171/234/567", ""}) {
+        for (const char* bad : {"117123456", "11712345678", "NEQ1171234567", "1171/234/567"}) {
             CAPTURE(bad);
             CHECK_REFUSED(fx, "INVALID_NEQ", "create_contractor", contractor_args("A", "x", {{"neq", bad}}));
         }
@@ -261,10 +265,9 @@ TEST_CASE("create_contractor") {
         CHECK(has_error_on(fx.error("create_contractor", contractor_args("A", "x", {{"insuranceExpiry", "2027-02-30"}})),
                            "/insuranceExpiry"));
         CHECK(list(fx)["pagination"]["total"] == 0);
-        // Left out, a bug of the module: a name or trade of Unicode white space only (U+00A0,
-        // U+2003) passes the schema's "\S" and is stored trimmed to "" (co-owners refuse the same
-        // with VALIDATION_FAILED):
-        // CHECK_REFUSED(fx, "VALIDATION_FAILED", "create_contractor", contractor_args("\u00A0", "plomberie"));
+        // Unicode white space only (U+00A0, U+2003) passes the schema's "\S" but is blank.
+        CHECK_REFUSED(fx, "VALIDATION_FAILED", "create_contractor", contractor_args("\u00A0", "plomberie"));
+        CHECK(fx.error("create_contractor", contractor_args("A", "\u2003")).field() == "/trade");
     }
     SUBCASE("INSUFFICIENT_SCOPE without write:contractors") {
         const syndic::CallerContext co_owners{fx.syndicate, "key-x", {"read:co-owners"}, syndic::Role::member};

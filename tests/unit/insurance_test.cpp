@@ -370,10 +370,14 @@ TEST_CASE("create_insurance_policy") {
                                     policy_args({{"coverages", json::array({{{"peril", "Incendie"}, {"amountCents", 10.5}}})}})),
                            "/coverages/0/amountCents"));
         CHECK(list(fx)["pagination"]["total"] == 0);
-        // Left out, a bug of the module: an insurer, policy number or peril of Unicode white space
-        // only (U+00A0, U+2003) passes the schema's "\S" and is stored trimmed to "" (co-owners refuse
-        // the same with VALIDATION_FAILED):
-        // CHECK_REFUSED(fx, "VALIDATION_FAILED", "create_insurance_policy", policy_args({{"insurer", "\u00A0"}}));
+        // Unicode white space only (U+00A0, U+2003) passes the schema's "\S" but is blank.
+        CHECK_REFUSED(fx, "VALIDATION_FAILED", "create_insurance_policy", policy_args({{"insurer", "\u00A0"}}));
+        CHECK(fx.error("create_insurance_policy", policy_args({{"policyNumber", "\u2003"}})).field() == "/policyNumber");
+        CHECK(fx.error("create_insurance_policy",
+                       policy_args({{"coverages", json::array({{{"peril", "\u00A0"}, {"amountCents", 1}}})}}))
+                  .field() == "/coverages/0/peril");
+        // An optional text of spaces only is no text: null.
+        CHECK(fx.call("create_insurance_policy", policy_args({{"broker", " \u00A0 "}}))["broker"].is_null());
     }
     SUBCASE("INSUFFICIENT_SCOPE without write:insurance") {
         const syndic::CallerContext co_owners{fx.syndicate, "key-x", {"read:co-owners"}, syndic::Role::member};

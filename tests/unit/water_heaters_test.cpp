@@ -51,7 +51,7 @@ TEST_CASE("create_water_heater") {
     SUBCASE("every field, replaceBy ten years after manufacture, shown as recorded") {
         const auto w = heater(fx, {{"unitId", apt["id"]},
                                    {"brand", "  Giant "},
-                                   {"model", "142ETE"},
+                                   {"model", "\u00A0 "},
                                    {"serialNumber", "GT1705-0042"},
                                    {"capacityLitres", 151},
                                    {"manufactureDate", "2017-05-01"},
@@ -62,6 +62,7 @@ TEST_CASE("create_water_heater") {
         CHECK(w["unitId"] == apt["id"]);
         CHECK(w["unitNumber"] == "101");
         CHECK(w["brand"] == "Giant");  // trimmed
+        CHECK(w["model"].is_null());   // spaces only (Unicode ones too) are no text
         CHECK(w["capacityLitres"] == 151);
         CHECK(w["hasDrainPan"] == true);
         CHECK(w["hasLeakDetector"] == true);

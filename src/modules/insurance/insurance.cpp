@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/text.hpp"
+#include "modules/common.hpp"
 #include "modules/record_table.hpp"
 
 namespace syndic {
@@ -32,10 +33,10 @@ const RecordTable policies{
     "insurance_policies",
     "insurance policy",
     codes::insurance_policy_not_found,
-    {{"kind", "kind", text},
-     {"insurer", "insurer", text},
+    {{"kind", "kind", required_text},
+     {"insurer", "insurer", required_text},
      {"broker", "broker", text},
-     {"policyNumber", "policy_number", text},
+     {"policyNumber", "policy_number", required_text},
      {"startDate", "start_date", date},
      {"endDate", "end_date", date},
      {"coverages", "coverages", json_value},
@@ -54,7 +55,7 @@ nlohmann::json coverages(const nlohmann::json& given) {
     std::vector<std::string> seen;
     for (std::size_t i = 0; i < given.size(); ++i) {
         const auto& c = given[i];
-        const std::string peril = trim(c["peril"].get<std::string>());
+        const std::string peril = nonblank_text(c["peril"], "/coverages/" + std::to_string(i) + "/peril");
         const std::string folded = fold_for_search(peril);
         for (std::size_t j = 0; j < seen.size(); ++j)
             if (seen[j] == folded)
