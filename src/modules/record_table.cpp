@@ -83,43 +83,8 @@ const RecordField* field_named(const RecordTable& t, const std::string& name) {
     return nullptr;
 }
 
-}  // namespace
-
-std::string today(const ToolCall& call) { return montreal_date(call.clock.now()); }
-
-std::optional<json> find_record(const ToolCall& call, const RecordTable& table, const std::string& id) {
-    auto record = read_by_id(call, table, id, true);
-    if (record.is_null()) return std::nullopt;
-    return record;
-}
-
-json require_record(const ToolCall& call, const RecordTable& table, const std::string& id, const std::string& field) {
-    auto record = find_record(call, table, id);
-    if (!record)
-        throw DomainError(table.not_found, "No " + std::string(table.noun) + " with id " + id + " in this syndicate.")
-            .at(field);
-    return std::move(*record);
-}
-
-json list_records(const ToolCall& call, const RecordTable& table, const std::string& where, const std::string& order,
-                  const std::function<void(SQLite::Statement&)>& bind) {
-    const auto page = page_request(call.args);
-    const std::string day = today(call);
-    const std::string filters =
-        " WHERE r.syndicate_id = ?1 AND r.deleted_at IS NULL" + (where.empty() ? "" : " AND (" + where + ")");
-    json data = json::array();
-    const auto total = read_page(
-        call.db, std::string("SELECT count(*) FROM ") + table.table + " r" + table.joins + filters,
-        select_sql(table) + filters + " ORDER BY " + order + " LIMIT ?100 OFFSET ?101", page,
-        [&](SQLite::Statement& q) {
-            q.bind(1, call.caller.syndicate_id);
-            bind_today(q, day);
-            bind(q);
-        },
-        [&](SQLite::Statement& q) { data.push_back(read_record(table, q)); });
-    return page_envelope(std::move(data), page, total);
-}
-
+// The stored fields an argument object sets, dates checked and text trimmed, keyed by field name
+// (null clears). Hidden fields are the module's rules' to add.
 json stored_values(const RecordTable& table, const json& args) {
     json values = json::object();
     for (const auto& f : table.fields) {
@@ -140,11 +105,7 @@ json stored_values(const RecordTable& table, const json& args) {
     return values;
 }
 
-json merged(json record, const json& values) {
-    for (const auto& [key, value] : values.items()) record[key] = value;
-    return record;
-}
-
+// Inserts a row of the caller's syndicate with `values` (fields by name); returns its id.
 std::string insert_record(const ToolCall& call, const RecordTable& table, const json& values) {
     const std::string id = new_uuid();
     const std::string now = to_utc_iso(call.clock.now());
@@ -168,6 +129,7 @@ std::string insert_record(const ToolCall& call, const RecordTable& table, const 
     return id;
 }
 
+// Writes `values` and the update time to an existing row.
 void update_record(const ToolCall& call, const RecordTable& table, const std::string& id, const json& values) {
     std::string sql = std::string("UPDATE ") + table.table + " SET ";
     std::vector<std::pair<const RecordField*, const json*>> bound;
@@ -185,6 +147,61 @@ void update_record(const ToolCall& call, const RecordTable& table, const std::st
     q->bind(index++, id);
     q->bind(index, call.caller.syndicate_id);
     q->exec();
+}
+
+}  // namespace
+
+std::string today(const ToolCall& call) { return montreal_date(call.clock.now()); }
+
+
+json require_record(const ToolCall& call, const RecordTable& table, const std::string& id, const std::string& field) {
+    auto record = read_by_id(call, table, id, true);
+    if (record.is_null())
+        throw DomainError(table.not_found, "No " + std::string(table.noun) + " with id " + id + " in this syndicate.")
+            .at(field);
+    return record;
+}
+
+json list_records(const ToolCall& call, const RecordTable& table, const std::string& where, const std::string& order,
+                  const std::function<void(SQLite::Statement&)>& bind) {
+    const auto page = page_request(call.args);
+    const std::string day = today(call);
+    const std::string filters =
+        " WHERE r.syndicate_id = ?1 AND r.deleted_at IS NULL" + (where.empty() ? "" : " AND (" + where + ")");
+    json data = json::array();
+    const auto total = read_page(
+        call.db, std::string("SELECT count(*) FROM ") + table.table + " r" + table.joins + filters,
+        select_sql(table) + filters + " ORDER BY " + order + " LIMIT ?100 OFFSET ?101", page,
+        [&](SQLite::Statement& q) {
+            q.bind(1, call.caller.syndicate_id);
+            bind_today(q, day);
+            bind(q);
+        },
+        [&](SQLite::Statement& q) { data.push_back(read_record(table, q)); });
+    return page_envelope(std::move(data), page, total);
+}
+
+
+json merged(json record, const json& values) {
+    for (const auto& [key, value] : values.items()) record[key] = value;
+    return record;
+}
+
+
+
+json create_from_arguments(const ToolCall& call, const RecordTable& table, const RecordRules& rules) {
+    auto values = stored_values(table, call.args);
+    rules(call, json::object(), values);
+    return require_record(call, table, insert_record(call, table, values));
+}
+
+json update_from_arguments(const ToolCall& call, const RecordTable& table, const RecordRules& rules) {
+    const std::string id = call.args["id"];
+    const auto record = require_record(call, table, id);
+    auto values = stored_values(table, call.args);
+    rules(call, record, values);
+    if (!values.empty()) update_record(call, table, id, values);
+    return require_record(call, table, id);
 }
 
 json archive_record(const ToolCall& call, const RecordTable& table, const std::string& id) {

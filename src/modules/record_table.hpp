@@ -9,7 +9,6 @@
 #include <SQLiteCpp/Statement.h>
 
 #include <functional>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,9 +51,8 @@ struct RecordTable {
     const char* joins = "";  // what computed fields join, e.g. " JOIN syndicates s ON s.id = r.syndicate_id"
 };
 
-// The record of an active row of the caller's syndicate, or nullopt.
-std::optional<nlohmann::json> find_record(const ToolCall& call, const RecordTable& table, const std::string& id);
-// The same, refused with the table's not-found code at `field` when there is none.
+// The record of an active row of the caller's syndicate, refused with the table's not-found code
+// at `field` when there is none.
 nlohmann::json require_record(const ToolCall& call, const RecordTable& table, const std::string& id,
                               const std::string& field = "/id");
 
@@ -63,17 +61,22 @@ nlohmann::json require_record(const ToolCall& call, const RecordTable& table, co
 nlohmann::json list_records(const ToolCall& call, const RecordTable& table, const std::string& where,
                             const std::string& order, const std::function<void(SQLite::Statement&)>& bind);
 
-// The stored fields an argument object sets, dates checked and text trimmed, keyed by field name
-// (null clears). Hidden fields are the module's to add.
-nlohmann::json stored_values(const RecordTable& table, const nlohmann::json& args);
 // `record` with `values` applied: what a row will hold after an update, for rules across fields.
 nlohmann::json merged(nlohmann::json record, const nlohmann::json& values);
 
-// Inserts a row of the caller's syndicate with `values` (fields by name); returns its id.
-std::string insert_record(const ToolCall& call, const RecordTable& table, const nlohmann::json& values);
-// Writes `values` and the update time to an existing row.
-void update_record(const ToolCall& call, const RecordTable& table, const std::string& id, const nlohmann::json& values);
-// Archives an active row (deleted_at); returns the record as it now is, with deletedAt.
+// The rules a module checks before a write. `record` is the record as it is (an empty object
+// for a creation); `values` are the stored fields about to be written, which the rules may
+// complete (normalized forms, hidden fields). They throw DomainError to refuse.
+using RecordRules = std::function<void(const ToolCall& call, const nlohmann::json& record, nlohmann::json& values)>;
+
+// create_*: the arguments' stored fields, checked by `rules`, inserted; returns the new record.
+nlohmann::json create_from_arguments(const ToolCall& call, const RecordTable& table, const RecordRules& rules);
+// update_*: the record named by the argument `id`, the fields given, checked by `rules` against
+// the record, written; returns the record as it now is.
+nlohmann::json update_from_arguments(const ToolCall& call, const RecordTable& table, const RecordRules& rules);
+
+// delete_*: archives the active row named by `id` (deleted_at); returns the record as it now is,
+// with deletedAt.
 nlohmann::json archive_record(const ToolCall& call, const RecordTable& table, const std::string& id);
 
 // Today in Montreal, "2026-11-22", by the call's clock.

@@ -16,10 +16,6 @@ namespace {
 const std::string shown_now = "2026-11-21T10:00:00-05:00";  // fixed_now() in America/Montreal
 const std::string unknown_id = "3f1c2a4e-9b7d-4e21-8a55-0d6f3b2c1e99";
 
-bool has_error_on(const syndic::DomainError& e, const std::string& field) {
-    return std::any_of(e.errors().begin(), e.errors().end(),
-                       [&](const syndic::FieldError& f) { return f.field == field; });
-}
 
 json contractor_args(const std::string& name, const std::string& trade, json extra = json::object()) {
     json args = {{"name", name}, {"trade", trade}};
@@ -39,14 +35,8 @@ std::vector<std::string> names_of(const json& list) {
 
 json list(Fixture& fx, json filters = json::object()) { return fx.call("list_contractors", filters); }
 
-json listed(Fixture& fx, const json& c) {
-    const auto all = list(fx, {{"pageSize", 200}});  // kept: a range-for over a temporary's member dangles
-    for (const auto& x : all["data"])
-        if (x["id"] == c["id"]) return x;
-    return nullptr;
-}
+json listed(Fixture& fx, const json& c) { return record_with_id(list(fx, {{"pageSize", 200}}), c["id"]); }
 
-syndic::Instant at(const char* iso) { return *syndic::parse_iso_instant(iso); }
 
 using names = std::vector<std::string>;
 

@@ -86,6 +86,16 @@ struct Fixture {
         args.update(extra);
         return call("create_unit", args);
     }
+    // A document of `syndicate_id` (what generate_minutes stores) with this id, without a file.
+    void add_document(const std::string& syndicate_id, const std::string& id) {
+        SQLite::Statement q(db->sql(),
+                            "INSERT INTO documents (id, syndicate_id, kind, draft, language, path, pages, size_bytes, "
+                            "sha256, created_at) VALUES (?, ?, 'invoice', 0, 'fr', '/tmp/none.pdf', 1, 1, 'x', "
+                            "'2026-11-21T15:00:00.000Z')");
+        q.bind(1, id);
+        q.bind(2, syndicate_id);
+        q.exec();
+    }
     json co_owner(const std::string& unit_id, const std::string& first, const std::string& last,
                   json extra = json::object()) {
         json args = {{"unitId", unit_id}, {"firstName", first}, {"lastName", last}};
@@ -104,6 +114,23 @@ struct Fixture {
     } while (0)
 // The same for the fixture's admin.
 #define CHECK_REFUSED(fx, code_, tool, args) CHECK_REFUSED_AS(fx, (fx).admin, code_, tool, args)
+
+// Whether a refusal names `field`: as its field, or among its schema errors.
+inline bool has_error_on(const DomainError& e, const std::string& field) {
+    if (e.field() == field) return true;
+    for (const auto& f : e.errors())
+        if (f.field == field) return true;
+    return false;
+}
+
+inline Instant at(const std::string& iso) { return *parse_iso_instant(iso); }
+
+// The record with this id in a list's page, or null.
+inline json record_with_id(const json& list, const json& id) {
+    for (const auto& r : list.at("data"))
+        if (r.at("id") == id) return r;
+    return nullptr;
+}
 
 // A numeric figure of a refusal's data (decisions 3: currentSum, resultingSum...), if present.
 inline std::optional<double> figure(const DomainError& e, const std::string& key) {

@@ -16,10 +16,6 @@ namespace {
 const std::string shown_now = "2026-11-21T10:00:00-05:00";  // fixed_now() in America/Montreal
 const std::string unknown_id = "3f1c2a4e-9b7d-4e21-8a55-0d6f3b2c1e99";
 
-bool has_error_on(const syndic::DomainError& e, const std::string& field) {
-    return std::any_of(e.errors().begin(), e.errors().end(),
-                       [&](const syndic::FieldError& f) { return f.field == field; });
-}
 
 // The arguments of a property policy in force today (2026-06-01 to 2027-06-01); `extra` adds or
 // overrides fields (a null member removes the field).
@@ -48,15 +44,8 @@ std::vector<std::string> numbers_of(const json& list) {
 
 json list(Fixture& fx, json filters = json::object()) { return fx.call("list_insurance_policies", filters); }
 
-// The policy with this id as the list shows it.
-json listed(Fixture& fx, const json& p) {
-    const auto all = list(fx, {{"pageSize", 200}});  // kept: a range-for over a temporary's member dangles
-    for (const auto& x : all["data"])
-        if (x["id"] == p["id"]) return x;
-    return nullptr;
-}
+json listed(Fixture& fx, const json& p) { return record_with_id(list(fx, {{"pageSize", 200}}), p["id"]); }
 
-syndic::Instant at(const char* iso) { return *syndic::parse_iso_instant(iso); }
 
 }  // namespace
 

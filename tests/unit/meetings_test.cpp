@@ -29,12 +29,7 @@ const std::string meeting_time = "2026-12-15T19:00:00-05:00";
 const std::string meeting_title = "Assemblée générale annuelle 2026";
 const std::string meeting_place = "Salle communautaire, 1200 rue Sherbrooke Est, Montréal";
 
-syndic::Instant at(const std::string& iso) { return *syndic::parse_iso_instant(iso); }
 
-bool has_error_on(const syndic::DomainError& e, const std::string& field) {
-    return e.field() == field || std::any_of(e.errors().begin(), e.errors().end(),
-                                             [&](const syndic::FieldError& f) { return f.field == field; });
-}
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 

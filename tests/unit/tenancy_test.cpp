@@ -234,13 +234,7 @@ struct WithRegisters : TwoSyndicates {
     json heater, policy, contractor, b101;
 
     WithRegisters() {
-        SQLite::Statement doc(db->sql(),
-                              "INSERT INTO documents (id, syndicate_id, kind, draft, language, path, pages, size_bytes, "
-                              "sha256, created_at) VALUES (?, ?, 'invoice', 0, 'fr', '/tmp/proof.pdf', 1, 1, 'x', "
-                              "'2026-11-21T15:00:00.000Z')");
-        doc.bind(1, a_document);
-        doc.bind(2, syndicate);
-        doc.exec();
+        add_document(syndicate, a_document);
         heater = call("create_water_heater", {{"unitId", a101["id"]}, {"brand", "Giant"}, {"manufactureDate", "2016-06-01"},
                                               {"replacementProofDocumentId", a_document}});
         policy = call("create_insurance_policy",

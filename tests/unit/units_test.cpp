@@ -22,10 +22,6 @@ const std::string unknown_id = "3f1c2a4e-9b7d-4e21-8a55-0d6f3b2c1e99";
 std::string id_of(const json& record) { return record["id"].get<std::string>(); }
 
 
-bool has_error_on(const syndic::DomainError& e, const std::string& field) {
-    return std::any_of(e.errors().begin(), e.errors().end(),
-                       [&](const syndic::FieldError& f) { return f.field == field; });
-}
 
 double fraction_sum(Fixture& fx) { return fx.call("get_fraction_sum")["sum"].get<double>(); }
 

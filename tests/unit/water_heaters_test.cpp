@@ -27,16 +27,10 @@ std::vector<std::string> ids_of(const json& list) {
     return out;
 }
 
-// A document of the syndicate (what generate_minutes stores), for a proof of replacement.
+// A document of the syndicate, for a proof of replacement.
 std::string document(Fixture& fx, const std::string& syndicate) {
     const std::string id = "doc-" + syndicate.substr(0, 8);
-    SQLite::Statement q(fx.db->sql(),
-                        "INSERT INTO documents (id, syndicate_id, kind, draft, language, path, pages, size_bytes, "
-                        "sha256, created_at) VALUES (?, ?, 'minutes', 0, 'fr', '/tmp/x.pdf', 1, 1, 'x', "
-                        "'2026-11-21T15:00:00.000Z')");
-    q.bind(1, id);
-    q.bind(2, syndicate);
-    q.exec();
+    fx.add_document(syndicate, id);
     return id;
 }
 

@@ -45,7 +45,8 @@ std::string ten_digits(const std::string& text) {
     return digits.size() == 10 ? digits : "";
 }
 
-void check(const ToolCall& call, const nlohmann::json& record, nlohmann::json& values, const std::string& id) {
+void check(const ToolCall& call, const nlohmann::json& record, nlohmann::json& values) {
+    const std::string id = record.value("id", "");
     if (values.contains("rbqLicence") && values["rbqLicence"].is_string()) {
         const auto given = values["rbqLicence"].get<std::string>();
         const auto d = ten_digits(given);
@@ -95,20 +96,9 @@ nlohmann::json list_contractors(const ToolCall& call) {
                         });
 }
 
-nlohmann::json create_contractor(const ToolCall& call) {
-    auto values = stored_values(contractors, call.args);
-    check(call, nlohmann::json::object(), values, "");
-    return require_record(call, contractors, insert_record(call, contractors, values));
-}
+nlohmann::json create_contractor(const ToolCall& call) { return create_from_arguments(call, contractors, check); }
 
-nlohmann::json update_contractor(const ToolCall& call) {
-    const std::string id = call.args["id"];
-    const auto record = require_record(call, contractors, id);
-    auto values = stored_values(contractors, call.args);
-    check(call, record, values, id);
-    if (!values.empty()) update_record(call, contractors, id, values);
-    return require_record(call, contractors, id);
-}
+nlohmann::json update_contractor(const ToolCall& call) { return update_from_arguments(call, contractors, check); }
 
 nlohmann::json delete_contractor(const ToolCall& call) { return archive_record(call, contractors, call.args["id"]); }
 

@@ -104,20 +104,9 @@ nlohmann::json list_insurance_policies(const ToolCall& call) {
                         });
 }
 
-nlohmann::json create_insurance_policy(const ToolCall& call) {
-    auto values = stored_values(policies, call.args);
-    check(call, nlohmann::json::object(), values);
-    return require_record(call, policies, insert_record(call, policies, values));
-}
+nlohmann::json create_insurance_policy(const ToolCall& call) { return create_from_arguments(call, policies, check); }
 
-nlohmann::json update_insurance_policy(const ToolCall& call) {
-    const std::string id = call.args["id"];
-    const auto record = require_record(call, policies, id);
-    auto values = stored_values(policies, call.args);
-    check(call, record, values);
-    if (!values.empty()) update_record(call, policies, id, values);
-    return require_record(call, policies, id);
-}
+nlohmann::json update_insurance_policy(const ToolCall& call) { return update_from_arguments(call, policies, check); }
 
 nlohmann::json delete_insurance_policy(const ToolCall& call) { return archive_record(call, policies, call.args["id"]); }
 

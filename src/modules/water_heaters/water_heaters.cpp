@@ -51,7 +51,7 @@ std::string date_of(const json& record, const char* key) {
 }
 
 // The rules a water heater obeys once `values` are applied to `record` (empty for a creation).
-void check(const ToolCall& call, const json& record, const json& values) {
+void check(const ToolCall& call, const json& record, json& values) {
     const auto& syndicate = call.caller.syndicate_id;
     if (values.contains("unitId") && values["unitId"].is_string() &&
         !active_unit_number(call.db, syndicate, values["unitId"]))
@@ -94,20 +94,9 @@ json list_water_heaters(const ToolCall& call) {
                         });
 }
 
-json create_water_heater(const ToolCall& call) {
-    const auto values = stored_values(water_heaters, call.args);
-    check(call, json::object(), values);
-    return require_record(call, water_heaters, insert_record(call, water_heaters, values));
-}
+json create_water_heater(const ToolCall& call) { return create_from_arguments(call, water_heaters, check); }
 
-json update_water_heater(const ToolCall& call) {
-    const std::string id = call.args["id"];
-    const auto record = require_record(call, water_heaters, id);
-    const auto values = stored_values(water_heaters, call.args);
-    check(call, record, values);
-    if (!values.empty()) update_record(call, water_heaters, id, values);
-    return require_record(call, water_heaters, id);
-}
+json update_water_heater(const ToolCall& call) { return update_from_arguments(call, water_heaters, check); }
 
 json delete_water_heater(const ToolCall& call) { return archive_record(call, water_heaters, call.args["id"]); }
 
