@@ -17,7 +17,7 @@
 #include "world.hpp"
 
 #ifndef FUZZ_MODULE
-#error "FUZZ_MODULE must name the module this target calls (co-owners, units, meetings, declaration)"
+#error "FUZZ_MODULE must name the module this target calls (co-owners, units, meetings, water-heaters...)"
 #endif
 
 namespace {

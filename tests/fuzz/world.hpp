@@ -266,11 +266,33 @@ private:
         }
         seed_call("record_votes", {{"resolutionId", "@r2"}, {"votesFor", 50}, {"votesAgainst", 15}, {"votesAbstain", 0}}, admin);
         seed_call("record_votes", {{"resolutionId", "@r3"}, {"votesFor", 60}, {"votesAgainst", 5}, {"votesAbstain", 0}}, admin);
-        seed_call("generate_minutes", {{"meetingId", "@m3"}, {"draft", false}, {"language", "en"}}, admin);
+        ids["@d0"] = seed_call("generate_minutes", {{"meetingId", "@m3"}, {"draft", false}, {"language", "en"}}, admin)["documentId"];
         seed_call("update_meeting", {{"id", "@m3"}, {"status", "minutes-sent"}}, admin);
         meeting("@xm0", "2026-12-20T19:00:00-05:00", other_admin);
         ids["@xr0"] = seed_call("add_resolution", {{"meetingId", "@xm0"}, {"title", "Other"}, {"majorityRequired", "simple"}},
                                 other_admin)["id"];
+
+        // The registers: @w water heaters, @p insurance policies, @k contractors (@x: B's).
+        auto record = [&](const char* name, const char* tool, json args, const CallerContext& who = {}) {
+            ids[name] = seed_call(tool, std::move(args), who.syndicate_id.empty() ? admin : who)["id"];
+        };
+        record("@w0", "create_water_heater", {{"unitId", "@u0"}, {"brand", "Giant"}, {"capacityLitres", 151},
+                                              {"manufactureDate", "2016-03-01"}, {"installDate", "2016-05-01"},
+                                              {"hasDrainPan", true}, {"replacementProofDocumentId", "@d0"}});
+        record("@w1", "create_water_heater", {{"unitId", nullptr}, {"installDate", "2021-01-15"}});
+        record("@xw0", "create_water_heater", {{"unitId", "@xu0"}, {"manufactureDate", "2010-01-01"}}, other_admin);
+        record("@p0", "create_insurance_policy",
+               {{"kind", "property"}, {"insurer", "Assurances Mont-Royal"}, {"policyNumber", "CP-1"}, {"startDate", "2026-01-01"},
+                {"endDate", "2027-01-01"}, {"lastAppraisalDate", "2019-05-01"},
+                {"coverages", {{{"peril", "incendie"}, {"amountCents", 1000000000}, {"deductibleCents", 500000}}}}});
+        record("@p1", "create_insurance_policy", {{"kind", "directors-and-officers"}, {"insurer", "Mutuelle"},
+                                                  {"policyNumber", "DO-1"}, {"startDate", "2025-06-01"}, {"endDate", "2026-06-01"}});
+        record("@xp0", "create_insurance_policy", {{"kind", "other"}, {"insurer", "B"}, {"policyNumber", "X"},
+                                                   {"startDate", "2026-01-01"}, {"endDate", "2026-12-31"}}, other_admin);
+        record("@k0", "create_contractor", {{"name", "Plomberie Bélanger"}, {"trade", "plomberie"}, {"neq", "1171234567"},
+                                            {"rbqLicence", "5678-1234-01"}, {"insuranceExpiry", "2026-12-01"}});
+        record("@k1", "create_contractor", {{"name", "Toitures Gagnon"}, {"trade", "couvreur"}, {"email", "info@toitures.example"}});
+        record("@xk0", "create_contractor", {{"name", "Autre"}, {"trade", "x"}, {"neq", "1171234567"}}, other_admin);
         check_invariants();
         check_integrity();
     }
