@@ -53,6 +53,9 @@ inline bool known_tool_code(const std::string& code) {
         codes::fraction_sum_out_of_range, codes::link_conflict, codes::unit_in_use,
         codes::bulk_limit_exceeded, codes::not_archived,        codes::meeting_not_found,
         codes::resolution_not_found, codes::invalid_status_transition, codes::notice_period_too_short,
+        codes::water_heater_not_found, codes::insurance_policy_not_found, codes::contractor_not_found,
+        codes::document_not_found,  codes::invalid_date_range,  codes::duplicate_peril,
+        codes::duplicate_neq,       codes::invalid_neq,         codes::invalid_rbq_licence,
     };
     return known.count(code) > 0;
 }
