@@ -34,6 +34,7 @@ json read_value(const SQLite::Column& c, FieldType type) {
     switch (type) {
         case FieldType::text:
         case FieldType::required_text:
+        case FieldType::reference:
         case FieldType::date: return c.getString();
         case FieldType::integer: return c.getInt64();
         case FieldType::number: return nullable_real(c);

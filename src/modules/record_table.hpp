@@ -19,6 +19,7 @@ namespace syndic {
 enum class FieldType {
     text,     // trimmed on write; blank (spaces only, Unicode ones too) is stored as null
     required_text,  // trimmed on write; blank is VALIDATION_FAILED
+    reference,  // the id of another record, stored as given: the module checks that it exists
     date,     // a calendar date "2026-11-21"; one that does not exist is VALIDATION_FAILED
     integer,  // integer cents, counts
     number,   // whole values shown as integers

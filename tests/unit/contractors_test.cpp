@@ -48,7 +48,7 @@ TEST_CASE("list_contractors") {
     Fixture fx;
     const auto belanger = contractor(fx, "Plomberie Bélanger", "plomberie",
                                      {{"insuranceExpiry", "2026-11-20"}, {"neq", "1171234567"}});
-    const auto lavoie = contractor(fx, "Chauffage Lavoie et Plomberie", "chauffage", {{"insuranceExpiry", "2026-11-21"}});
+    const auto lavoie = contractor(fx, "Chauffage Lavoie et Plomberie", "chauffage", {{"insuranceExpiry", "2026-11-22"}});
     const auto zenith = contractor(fx, "Électricité Zénith", "électricité", {{"insuranceExpiry", "2027-05-01"}});
     const auto alpha = contractor(fx, "alpha Ingénierie", "ingénieur en structure");
     const auto cote = contractor(fx, "Toitures Côté", "toiture", {{"insuranceExpiry", "2025-01-01"}});
@@ -70,12 +70,12 @@ TEST_CASE("list_contractors") {
     }
     SUBCASE("insuranceExpired: true once the expiry date has passed, null when unknown") {
         CHECK(belanger["insuranceExpired"] == true);
-        CHECK(lavoie["insuranceExpired"] == false);  // ends today: still covered today
+        CHECK(lavoie["insuranceExpired"] == false);  // ends tomorrow: still covered today
         CHECK(zenith["insuranceExpired"] == false);
         CHECK(alpha["insuranceExpired"].is_null());
         CHECK(alpha["insuranceExpiry"].is_null());
         CHECK(cote["insuranceExpired"] == true);
-        // The next day in Montreal (not in UTC), Lavoie's insurance has ended.
+        // The day it ends in Montreal (not in UTC), Lavoie's insurance has ended, as a policy does on its endDate.
         fx.clock.set(at("2026-11-22T04:59:59Z"));
         CHECK(listed(fx, lavoie)["insuranceExpired"] == false);
         fx.clock.set(at("2026-11-22T05:00:00Z"));

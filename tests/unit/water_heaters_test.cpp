@@ -102,9 +102,14 @@ TEST_CASE("create_water_heater") {
                       (json{{"unitId", nullptr}, {"replacementProofDocumentId", theirs}}));
         CHECK(fx.error("create_water_heater", {{"unitId", nullptr}, {"replacementProofDocumentId", unknown_id}})
                   .field() == "/replacementProofDocumentId");
+        CHECK_REFUSED(fx, "DOCUMENT_NOT_FOUND", "create_water_heater",
+                      (json{{"unitId", nullptr}, {"replacementProofDocumentId", " "}}));
     }
-    SUBCASE("UNIT_NOT_FOUND: unknown, deleted, or another syndicate's unit") {
+    SUBCASE("UNIT_NOT_FOUND: unknown, blank, or another syndicate's unit") {
         CHECK_REFUSED(fx, "UNIT_NOT_FOUND", "create_water_heater", (json{{"unitId", unknown_id}}));
+        // An id of spaces names no unit: it is not the common portions (null).
+        CHECK_REFUSED(fx, "UNIT_NOT_FOUND", "create_water_heater", (json{{"unitId", " "}}));
+        CHECK_REFUSED(fx, "UNIT_NOT_FOUND", "create_water_heater", (json{{"unitId", "\u00A0"}}));
         const auto theirs = fx.call_as(fx.other_admin, "create_unit", {{"number", "9"}, {"type", "apartment"}});
         const auto e = fx.error("create_water_heater", {{"unitId", theirs["id"]}});
         CHECK(e.code() == "UNIT_NOT_FOUND");
@@ -174,6 +179,11 @@ TEST_CASE("list_water_heaters") {
         fx.clock.set(*syndic::parse_iso_instant("2027-03-01T12:00:00Z"));
         CHECK(fx.call("list_water_heaters", {{"status", "overdue"}})["pagination"]["total"] == 2);
     }
+    SUBCASE("filter to the common portions, or to the units") {
+        CHECK(ids_of(fx.call("list_water_heaters", {{"commonPortions", true}})) == std::vector<std::string>{unknown["id"]});
+        CHECK(ids_of(fx.call("list_water_heaters", {{"commonPortions", false}})) ==
+              std::vector<std::string>{overdue["id"], soon["id"], ok["id"]});
+    }
     SUBCASE("filter by unit, and pages") {
         CHECK(ids_of(fx.call("list_water_heaters", {{"unitId", a["id"]}})) ==
               std::vector<std::string>{overdue["id"], ok["id"]});
@@ -194,6 +204,20 @@ TEST_CASE("update_water_heater") {
     const auto apt = fx.unit("101");
     const auto w = heater(fx, {{"unitId", apt["id"]}, {"brand", "Giant"}, {"manufactureDate", "2015-01-01"}});
 
+    SUBCASE("a blank unit id is refused, not taken for the common portions") {
+        CHECK_REFUSED(fx, "UNIT_NOT_FOUND", "update_water_heater", (json{{"id", w["id"]}, {"unitId", "  "}}));
+        CHECK_REFUSED(fx, "DOCUMENT_NOT_FOUND", "update_water_heater",
+                      (json{{"id", w["id"]}, {"replacementProofDocumentId", " "}}));
+    }
+    SUBCASE("another unit, and the proof cleared with null") {
+        const auto other = fx.unit("102");
+        const auto doc = document(fx, fx.syndicate);
+        CHECK(fx.call("update_water_heater", {{"id", w["id"]}, {"unitId", other["id"]}, {"replacementProofDocumentId", doc}})
+                  ["unitNumber"] == "102");
+        const auto cleared = fx.call("update_water_heater", {{"id", w["id"]}, {"replacementProofDocumentId", nullptr}});
+        CHECK(cleared["replacementProofDocumentId"].is_null());
+        CHECK(cleared["unitId"] == other["id"]);
+    }
     SUBCASE("only the fields given change; null clears") {
         fx.clock.advance(std::chrono::hours(1));
         const auto u = fx.call("update_water_heater",

@@ -28,7 +28,7 @@ const RecordTable contractors{
      {"insuranceExpiry", "insurance_expiry", date},
      {"professionalOrder", "professional_order", text},
      {"notes", "notes", text},
-     {"insuranceExpired", "CASE WHEN r.insurance_expiry IS NOT NULL THEN r.insurance_expiry < " SYNDIC_TODAY " END",
+     {"insuranceExpired", "CASE WHEN r.insurance_expiry IS NOT NULL THEN r.insurance_expiry <= " SYNDIC_TODAY " END",
       boolean, FieldRole::computed},
      {"searchText", "search_text", text, FieldRole::hidden},
      {"sortKey", "sort_key", text, FieldRole::hidden}},
@@ -77,8 +77,9 @@ void check(const ToolCall& call, const nlohmann::json& record, nlohmann::json& v
     if (values.contains("name") || values.contains("trade")) {
         const auto after = merged(record, values);
         const auto name = after["name"].get<std::string>();
-        values["searchText"] = fold_for_search(name + "\n" + after["trade"].get<std::string>());
+        // The trade filter reads the trade back as what follows the name and the line feed.
         values["sortKey"] = fold_for_search(name);
+        values["searchText"] = values["sortKey"].get<std::string>() + "\n" + fold_for_search(after["trade"].get<std::string>());
     }
 }
 
@@ -88,7 +89,7 @@ nlohmann::json list_contractors(const ToolCall& call) {
                         // search_text is sort_key (the name), a line feed, then the trade.
                         "(?2 IS NULL OR instr(r.search_text, ?2) > 0) AND "
                         "(?3 IS NULL OR instr(substr(r.search_text, length(r.sort_key) + 2), ?3) > 0) AND "
-                        "(?4 IS NULL OR (r.insurance_expiry < " SYNDIC_TODAY ") = ?4)",
+                        "(?4 IS NULL OR (r.insurance_expiry <= " SYNDIC_TODAY ") = ?4)",
                         "r.sort_key, r.id", [&](SQLite::Statement& q) {
                             if (a.contains("search")) q.bind(2, fold_for_search(trim(a["search"].get<std::string>())));
                             if (a.contains("trade")) q.bind(3, fold_for_search(trim(a["trade"].get<std::string>())));

@@ -357,8 +357,10 @@ json delete_unit(const ToolCall& call) {
                 .with("activeCoOwners", n);
     }
     {
-        auto q = call.db.prepare("SELECT count(*) FROM water_heaters WHERE unit_id = ? AND deleted_at IS NULL");
-        q->bind(1, unit.id);
+        auto q = call.db.prepare(
+            "SELECT count(*) FROM water_heaters WHERE syndicate_id = ? AND unit_id = ? AND deleted_at IS NULL");
+        q->bind(1, syndicate);
+        q->bind(2, unit.id);
         q->executeStep();
         if (const auto n = q->getColumn(0).getInt64(); n > 0)
             throw DomainError(codes::unit_in_use, "Unit " + unit.number + " still has " + std::to_string(n) +

@@ -27,7 +27,7 @@ const RecordTable water_heaters{
     "water_heaters",
     "water heater",
     codes::water_heater_not_found,
-    {{"unitId", "unit_id", text},
+    {{"unitId", "unit_id", reference},
      {"unitNumber", "(SELECT number FROM units u WHERE u.id = r.unit_id)", text, FieldRole::computed},
      {"brand", "brand", text},
      {"model", "model", text},
@@ -38,7 +38,7 @@ const RecordTable water_heaters{
      {"hasDrainPan", "has_drain_pan", boolean},
      {"hasLeakDetector", "has_leak_detector", boolean},
      {"hasAutoShutoff", "has_auto_shutoff", boolean},
-     {"replacementProofDocumentId", "replacement_proof_document_id", text},
+     {"replacementProofDocumentId", "replacement_proof_document_id", reference},
      {"notes", "notes", text},
      {"replacementAgeYears", "s.water_heater_replacement_years", integer, FieldRole::computed},
      {"replaceBy", REPLACE_BY, date, FieldRole::computed},
@@ -86,11 +86,14 @@ void check(const ToolCall& call, const json& record, json& values) {
 
 json list_water_heaters(const ToolCall& call) {
     const auto& a = call.args;
-    return list_records(call, water_heaters, "(?2 IS NULL OR r.unit_id = ?2) AND (?3 IS NULL OR " STATUS " = ?3)",
+    return list_records(call, water_heaters,
+                        "(?2 IS NULL OR r.unit_id = ?2) AND (?3 IS NULL OR " STATUS " = ?3) AND "
+                        "(?4 IS NULL OR (r.unit_id IS NULL) = ?4)",
                         REPLACE_BY " IS NULL, " REPLACE_BY ", (SELECT number FROM units u WHERE u.id = r.unit_id), r.id",
                         [&](SQLite::Statement& q) {
                             if (a.contains("unitId")) q.bind(2, a["unitId"].get<std::string>());
                             if (a.contains("status")) q.bind(3, a["status"].get<std::string>());
+                            if (a.contains("commonPortions")) q.bind(4, a["commonPortions"].get<bool>() ? 1 : 0);
                         });
 }
 
