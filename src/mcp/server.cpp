@@ -65,7 +65,8 @@ json McpServer::initialize(const jsonrpc::Request& r) {
             {"serverInfo", {{"name", "syndic-mcp"}, {"title", "Syndic MCP (copropriété)"}, {"version", server_version()}}},
             {"instructions",
              "Registers of a Quebec co-ownership syndicate (syndicat de copropriété): units, co-owners and "
-             "their fractions. Failures are JSON-RPC errors whose message is a machine code (e.g. "
+             "their fractions, meetings with their votes and minutes, water heaters, insurance policies and "
+             "contractors, and the audit trail. Dates are America/Montreal. Failures are JSON-RPC errors whose message is a machine code (e.g. "
              "UNIT_NOT_FOUND) and whose data.detail explains it."}};
 }
 
