@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstdint>
 #include <sstream>
 
 namespace syndic {
@@ -144,35 +145,60 @@ std::optional<Instant> parse_stored_instant(std::string_view text) {
 
 }  // namespace
 
-// RFC 3339's shape, on upper-case text: YYYY-MM-DDTHH:MM, then :SS with an optional fraction of 1
-// to 6 digits, then Z or +HH:MM / -HH:MM. date::parse is only given text of this shape: on a field
-// it cannot read it goes on with a "no value" marker (NaN seconds, the minimum offset) and converts
-// or negates it, which is undefined behaviour (found by fuzzing: "T000:0:00Z", "-:00").
-static bool rfc3339_shape(std::string_view t) {
+// RFC 3339 as this server reads it, on upper-case text: YYYY-MM-DDTHH:MM, then optionally :SS with
+// a fraction of 1 to 6 digits, then Z or +HH:MM / -HH:MM. Read field by field, never with a stream
+// parser: date::parse, given "19:00Z" for %T, goes on with NaN seconds and converts them to an
+// integer, which is undefined behaviour (found by fuzzing: seconds left out, "T000:0:00Z", "-:00").
+struct Rfc3339Fields {
+    int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
+    std::int64_t microseconds = 0;
+    int offset_minutes = 0;  // east of UTC
+};
+
+static std::optional<Rfc3339Fields> rfc3339_fields(std::string_view t) {
     auto digits = [&](std::size_t at, std::size_t n) {
         if (at + n > t.size()) return false;
         for (std::size_t i = at; i < at + n; ++i)
             if (t[i] < '0' || t[i] > '9') return false;
         return true;
     };
+    auto number = [&](std::size_t at, std::size_t n) {
+        int v = 0;
+        for (std::size_t i = at; i < at + n; ++i) v = v * 10 + (t[i] - '0');
+        return v;
+    };
     auto is = [&](std::size_t at, char c) { return at < t.size() && t[at] == c; };
     if (!digits(0, 4) || !is(4, '-') || !digits(5, 2) || !is(7, '-') || !digits(8, 2) || !is(10, 'T') ||
         !digits(11, 2) || !is(13, ':') || !digits(14, 2))
-        return false;
+        return std::nullopt;
+    Rfc3339Fields f;
+    f.year = number(0, 4), f.month = number(5, 2), f.day = number(8, 2), f.hour = number(11, 2), f.minute = number(14, 2);
     std::size_t at = 16;
     if (is(at, ':')) {
-        if (!digits(at + 1, 2)) return false;
+        if (!digits(at + 1, 2)) return std::nullopt;
+        f.second = number(at + 1, 2);
         at += 3;
         if (is(at, '.')) {
             std::size_t n = 0;
             while (digits(at + 1 + n, 1)) ++n;
-            if (n < 1 || n > 6) return false;
+            if (n < 1 || n > 6) return std::nullopt;
+            f.microseconds = number(at + 1, n);
+            for (std::size_t i = n; i < 6; ++i) f.microseconds *= 10;
             at += 1 + n;
         }
     }
-    if (is(at, 'Z')) return at + 1 == t.size();
-    return (is(at, '+') || is(at, '-')) && digits(at + 1, 2) && is(at + 3, ':') && digits(at + 4, 2) &&
-           at + 6 == t.size();
+    if (is(at, 'Z')) {
+        if (at + 1 != t.size()) return std::nullopt;
+    } else if ((is(at, '+') || is(at, '-')) && digits(at + 1, 2) && is(at + 3, ':') && digits(at + 4, 2) &&
+               at + 6 == t.size()) {
+        const int hours = number(at + 1, 2), minutes = number(at + 4, 2);
+        if (hours > 14 || minutes > 59) return std::nullopt;  // a real offset is at most 14 hours
+        f.offset_minutes = (t[at] == '-' ? -1 : 1) * (hours * 60 + minutes);
+    } else {
+        return std::nullopt;
+    }
+    if (f.hour > 23 || f.minute > 59 || f.second > 59) return std::nullopt;
+    return f;
 }
 
 std::optional<Instant> parse_iso_instant(std::string_view text) {
@@ -180,23 +206,17 @@ std::optional<Instant> parse_iso_instant(std::string_view text) {
     if (text.size() < 16 || text.size() > 40) return std::nullopt;
     std::string upper(text);  // RFC 3339 allows "t" and "z"
     for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    if (!rfc3339_shape(upper)) return std::nullopt;
-    // The offset, if numeric, must be a real one (at most 14 hours).
-    const auto sign = upper.find_last_of("+-");
-    if (sign != std::string::npos && sign > 10) {
-        const int hours = std::atoi(upper.c_str() + sign + 1);
-        if (hours > 14) return std::nullopt;
-    }
-    for (const char* fmt : {"%FT%T%Ez", "%FT%TZ", "%FT%R%Ez", "%FT%RZ"}) {
-        std::istringstream in(upper);
-        date::sys_time<std::chrono::microseconds> tp;  // fractions of a second down to microseconds
-        in >> date::parse(fmt, tp);
-        if (in.fail() || in.peek() != std::char_traits<char>::eof()) continue;
-        const auto year = static_cast<int>(date::year_month_day{date::floor<date::days>(tp)}.year());
-        if (year < 1900 || year > 9999) return std::nullopt;
-        return std::chrono::floor<std::chrono::milliseconds>(tp);
-    }
-    return std::nullopt;
+    const auto f = rfc3339_fields(upper);
+    if (!f || f->year < 1900 || f->year > 9999 || f->month < 1 || f->month > 12 || f->day < 1) return std::nullopt;
+    const date::year_month_day ymd{date::year{f->year}, date::month{static_cast<unsigned>(f->month)},
+                                   date::day{static_cast<unsigned>(f->day)}};
+    if (!ymd.ok()) return std::nullopt;
+    const auto local = date::sys_days{ymd} + std::chrono::hours{f->hour} + std::chrono::minutes{f->minute} +
+                       std::chrono::seconds{f->second} + std::chrono::microseconds{f->microseconds};
+    const auto utc = local - std::chrono::minutes{f->offset_minutes};
+    const auto year = static_cast<int>(date::year_month_day{date::floor<date::days>(utc)}.year());
+    if (year < 1900 || year > 9999) return std::nullopt;
+    return std::chrono::floor<std::chrono::milliseconds>(utc);
 }
 
 std::optional<Instant> montreal_day_start(const std::string& text, int plus_days) {

@@ -212,6 +212,18 @@ TEST_CASE("parse_iso_instant accepts Z and offsets and nothing without an offset
         CHECK_FALSE(parse_iso_instant(broken).has_value());
     CHECK(parse_iso_instant("2026-11-21T15:00:00.123456Z") == utc + std::chrono::milliseconds(123));
     CHECK(parse_iso_instant("2026-11-21T10:00-05:00") == utc);
+    // Seconds left out with Z, which the decisions allow: a stream parser read NaN seconds here
+    // (UBSan: "-nan is outside the range of representable values of type 'long'"). Found by fuzzing.
+    CHECK(parse_iso_instant("2026-11-21T15:00Z") == utc);
+    CHECK(parse_iso_instant("2027-01-20T19:00Z") == at("2027-01-20T19:00:00Z"));
+    CHECK(parse_iso_instant("2026-11-21t15:00z") == utc);
+    CHECK(parse_iso_instant("2026-11-21T20:30+05:30") == utc);
+    for (const char* broken : {"2026-11-21T15:00+05:60", "2026-11-21T15:00+15:00", "2026-11-21T15:60Z",
+                               "2026-11-21T15:00:60Z", "2026-13-01T15:00Z", "2026-00-10T15:00Z", "1899-12-31T23:00Z",
+                               "2026-11-21T15:00ZZ", "2026-11-21T15:00:00.Z"})
+        CHECK_FALSE(parse_iso_instant(broken).has_value());
+    // Offsets can carry an instant across the year limits: 9999-12-31T23:00-05:00 is year 10000 UTC.
+    CHECK_FALSE(parse_iso_instant("9999-12-31T23:00-05:00").has_value());
 }
 
 TEST_CASE("FixedClock holds still until moved") {
