@@ -39,6 +39,7 @@
 #include "modules/water_heaters/water_heaters.hpp"
 #include "storage/backup.hpp"
 #include "storage/database.hpp"
+#include "storage/durable_file.hpp"
 #include "transport/stdio_transport.hpp"
 
 namespace {
@@ -117,6 +118,7 @@ std::vector<std::string> checked_scopes(const ToolRegistry& registry, const std:
 int serve(const Common& common, const std::string& api_key, const std::string& modules, std::size_t page_size) {
     ToolRegistry registry(all_tool_handlers(), split_list(modules));
     SystemClock clock;
+    remove_leftover_exports(common.db_path);
     std::unique_ptr<Database> db;  // opened by the first call that needs it
     StdioTransport transport(STDIN_FILENO, STDOUT_FILENO);
     McpServer server(
@@ -164,6 +166,7 @@ int serve_http(const Common& common, http::BridgeOptions options, const std::str
                                  ": create it with `syndic-mcp init --name \"...\"` or `syndic-mcp demo` (or pass --db)");
     options.db_path = common.db_path;
     Database::open(options.db_path);  // migrates once, before the workers open their own connections
+    remove_leftover_exports(options.db_path);
 
     // SIGTERM and SIGINT are taken by one thread that stops the server; every other thread, the
     // workers included, is started with them blocked. SIGUSR1 only wakes that thread when the
@@ -428,6 +431,10 @@ int main(int argc, char** argv) {
     // What the process holds is still bounded by the largest answer and the read-ahead.
     mallopt(M_MMAP_THRESHOLD, 16 << 20);
     mallopt(M_TRIM_THRESHOLD, 32 << 20);
+    // A write past RLIMIT_FSIZE or to a closed pipe fails (EFBIG, EPIPE) and is refused as such,
+    // instead of killing the process.
+    ::signal(SIGXFSZ, SIG_IGN);
+    ::signal(SIGPIPE, SIG_IGN);
     CLI::App app{"syndic-mcp: the administration of a Quebec co-ownership syndicate (syndicat de copropriété), "
                  "served to AI assistants over MCP.",
                  "syndic-mcp"};

@@ -88,6 +88,10 @@ inline constexpr const char* origin_not_allowed = "ORIGIN_NOT_ALLOWED";
 inline constexpr const char* host_not_allowed = "HOST_NOT_ALLOWED";
 inline constexpr const char* server_busy = "SERVER_BUSY";
 inline constexpr const char* internal_error = "INTERNAL_ERROR";
+// Storage that refuses a write (docs/decisions.md, "Storage: nothing recorded that is not on disk").
+inline constexpr const char* storage_full = "STORAGE_FULL";
+inline constexpr const char* storage_unavailable = "STORAGE_UNAVAILABLE";
+inline constexpr const char* database_unusable = "DATABASE_UNUSABLE";
 }  // namespace codes
 
 // VALIDATION_FAILED for one argument the schema cannot judge (a blank name, a proxy without its

@@ -27,6 +27,7 @@
 #include "jsonrpc/dispatcher.hpp"
 #include "mcp/server.hpp"
 #include "storage/database.hpp"
+#include "storage/storage_error.hpp"
 #include "tools/wire_error.hpp"
 
 namespace syndic::http {
@@ -373,10 +374,13 @@ void HttpBridge::Impl::handle(const httplib::Request& req, httplib::Response& re
     } catch (const SQLite::Exception& e) {
         const bool busy = e.getErrorCode() == SQLITE_BUSY || e.getErrorCode() == SQLITE_LOCKED;
         spdlog::error("{} {} failed in the database: {}", printable(req.method, 20), printable(req.path), e.what());
+        if (auto storage = database_refusal(e, nullptr); storage && !busy) return refuse(Refusal{*storage});
         refuse(busy ? Refusal{DomainError(codes::server_busy, "The database is busy; retry shortly."), {{"Retry-After", "1"}},
                               jsonrpc::internal_error}
                     : Refusal{DomainError(codes::internal_error, "The server failed unexpectedly; the details are in its log."),
                               {}, jsonrpc::internal_error});
+    } catch (const DomainError& e) {  // a worker's connection that could not open (Database::open)
+        refuse(Refusal{e});
     } catch (const std::exception& e) {
         spdlog::error("{} {} failed: {}", printable(req.method, 20), printable(req.path), e.what());
         refuse(Refusal{DomainError(codes::internal_error, "The server failed unexpectedly; the details are in its log."), {},

@@ -129,6 +129,19 @@ const std::vector<ErrorResponse>& error_responses() {
                      {"field", "/fractionPercent"}, {"currentSum", 100}, {"resultingSum", 101.2}, {"min", 99.5}, {"max", 100.5}}}}},
         {429, "RateLimited", "Too many requests for the plan; retry after `Retry-After` seconds.", {"RATE_LIMITED"},
          {{"error", {{"code", "RATE_LIMITED"}, {"message", "Too many requests; retry in 30 seconds."}, {"retryAfterSeconds", 30}}}}},
+        {503, "ServiceUnavailable", "The storage cannot serve the call: the database is locked by another writer beyond the "
+                                    "busy timeout (retry), cannot be written (read-only, an I/O error), or is not a usable "
+                                    "database; `file` and `cause` say which and why. Nothing was changed.",
+         {codes::server_busy, codes::storage_unavailable, codes::database_unusable},
+         {{"error", {{"code", codes::storage_unavailable}, {"message", "The database syndic.db cannot be written: attempt to "
+                                                                       "write a readonly database; nothing was changed."},
+                     {"file", "syndic.db"}, {"cause", "attempt to write a readonly database"}}}}},
+        {507, "InsufficientStorage", "The disk (or quota, or file size limit) is full: nothing was changed and no file was "
+                                     "left; `file` and `cause` say which and why.",
+         {codes::storage_full},
+         {{"error", {{"code", codes::storage_full}, {"message", "Could not write the file exports/minutes-2027-01-20-9b1f-final-fr-1a2b.pdf: "
+                                                                "No space left on device (ENOSPC); nothing was recorded."},
+                     {"file", "exports/minutes-2027-01-20-9b1f-final-fr-1a2b.pdf"}, {"cause", "No space left on device (ENOSPC)"}}}}},
     };
     return table;
 }
@@ -209,7 +222,8 @@ ojson components(const std::string& mcp_path) {
 
 // The error statuses an operation lists: every operation can be malformed, unauthenticated,
 // forbidden or rate-limited; one that names records can miss them; one that writes can conflict
-// or break a rule; one with a body can send too much or the wrong media type.
+// or break a rule; one with a body can send too much or the wrong media type; any can meet storage
+// that fails, and one that writes a full disk.
 std::vector<int> error_statuses(const std::string& method, bool names_record, bool has_body) {
     std::vector<int> statuses = {400, 401, 403};
     if (names_record) statuses.push_back(404);
@@ -217,6 +231,8 @@ std::vector<int> error_statuses(const std::string& method, bool names_record, bo
     if (has_body) statuses.insert(statuses.end(), {413, 415});
     if (method != "GET") statuses.push_back(422);
     statuses.push_back(429);
+    statuses.push_back(503);                         // storage unavailable or busy
+    if (method != "GET") statuses.push_back(507);  // storage full
     return statuses;
 }
 

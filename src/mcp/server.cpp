@@ -9,6 +9,7 @@
 
 #include "auth/credentials.hpp"
 #include "storage/database.hpp"
+#include "storage/storage_error.hpp"
 #include "tools/wire_error.hpp"
 
 #ifndef SYNDIC_VERSION
@@ -164,7 +165,7 @@ jsonrpc::Reply McpServer::call_tool(const jsonrpc::Request& r) {
             throw DomainError(codes::not_authenticated,
                               "No credentials: set SYNDIC_API_KEY (or --api-key) to an API key of the syndicate.");
         Database& db = database_();
-        if (!caller) caller = authenticate(db, *options_.api_key);
+        if (!caller) caller = with_storage_refusals(db, [&] { return authenticate(db, *options_.api_key); });
         if (!caller) throw DomainError(codes::not_authenticated, "The API key is unknown or revoked.");
 
         CallControl control;

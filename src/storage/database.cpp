@@ -2,14 +2,18 @@
 
 #include <SQLiteCpp/Transaction.h>
 #include <sqlite3.h>
+#include <unistd.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
+#include <exception>
 #include <filesystem>
 #include <vector>
 
 #include "core/embedded.hpp"
+#include "storage/storage_error.hpp"
 
 namespace syndic {
 namespace {
@@ -45,12 +49,41 @@ Database::Database(const std::string& path, int flags)
       db_(path, flags, busy_timeout_ms) {}
 
 std::unique_ptr<Database> Database::open(const std::string& path) {
+    std::unique_ptr<Database> db;
+    int system_errno = 0;
+    try {
+        db = open_unchecked(path, system_errno);
+    } catch (const std::filesystem::filesystem_error& e) {
+        throw file_error(e.code().value(), "create the folder of", path);
+    } catch (const SQLite::Exception& e) {
+        // A file or folder that may not be written says so plainly (EROFS, EACCES), whatever
+        // SQLite's own words were.
+        const auto folder = std::filesystem::absolute(path).parent_path();
+        if (path != ":memory:" && ::access(path.c_str(), F_OK) == 0 && ::access(path.c_str(), W_OK) != 0) system_errno = errno;
+        else if (path != ":memory:" && ::access(folder.c_str(), W_OK) != 0) system_errno = errno;
+        auto refusal = database_refusal(e.getExtendedErrorCode() > 0 ? e.getExtendedErrorCode() : e.getErrorCode(),
+                                        system_errno, path);
+        if (refusal) throw *refusal;
+        throw;
+    }
+    // SQLite opens a file it may not write read-only without a word: that is no database to serve.
+    if (path != ":memory:" && sqlite3_db_readonly(db->db_.getHandle(), "main") == 1)
+        throw *database_refusal(SQLITE_READONLY, 0, path);
+    return db;
+}
+
+std::unique_ptr<Database> Database::open_unchecked(const std::string& path, int& system_errno) {
     if (path != ":memory:") {
         const auto folder = std::filesystem::path(path).parent_path();
         if (!folder.empty()) std::filesystem::create_directories(folder);
     }
     std::unique_ptr<Database> db(
         new Database(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE | SQLite::OPEN_NOMUTEX));
+    struct KeepErrno {  // the system error behind a failure below, for open's refusal
+        sqlite3* handle;
+        int& out;
+        ~KeepErrno() { if (std::uncaught_exceptions() > 0) out = sqlite3_system_errno(handle); }
+    } keep_errno{db->db_.getHandle(), system_errno};
     db->db_.exec("PRAGMA foreign_keys = ON");
     if (path != ":memory:") db->db_.exec("PRAGMA journal_mode = WAL");
     db->db_.exec("PRAGMA synchronous = NORMAL");
@@ -127,10 +160,19 @@ WriteTransaction::WriteTransaction(Database& db)
     : db_(db), nested_(sqlite3_get_autocommit(db.sql().getHandle()) == 0) {
     db_.run(nested_ ? "SAVEPOINT write_transaction" : "BEGIN IMMEDIATE");
     if (db_.recorder()) recorded_at_start_ = db_.recorder()->mark();
+    if (!nested_) db_.written_files_.clear();
+    files_at_start_ = db_.written_files_.size();
 }
 
 WriteTransaction::~WriteTransaction() {
     if (done_) return;
+    auto& files = db_.written_files_;
+    for (std::size_t i = std::min(files_at_start_, files.size()); i < files.size(); ++i) {
+        std::error_code ec;
+        std::filesystem::remove(files[i], ec);
+        spdlog::info("removed {}: the write it was made for did not commit", files[i]);
+    }
+    files.resize(std::min(files_at_start_, files.size()));
     try {
         if (nested_) {
             db_.run("ROLLBACK TO write_transaction");
@@ -147,6 +189,7 @@ WriteTransaction::~WriteTransaction() {
 void WriteTransaction::commit() {
     db_.run(nested_ ? "RELEASE write_transaction" : "COMMIT");
     done_ = true;
+    if (!nested_) db_.written_files_.clear();  // recorded: the files are the database's now
 }
 
 ReadTransaction::ReadTransaction(Database& db)

@@ -19,7 +19,9 @@ namespace syndic {
 
 class Database {
 public:
-    // Opens (creating the file and its folder if missing) and migrates. ":memory:" for tests.
+    // Opens (creating the file and its folder if missing) and migrates. ":memory:" for tests. A
+    // file that cannot be used (not a database, read-only, its folder unwritable, full) is a
+    // DomainError naming the file and the cause (storage/storage_error.hpp).
     static std::unique_ptr<Database> open(const std::string& path);
 
     SQLite::Database& sql() { return db_; }
@@ -44,12 +46,18 @@ public:
     // The tables the audit trail follows: every table with a syndicate_id column except the
     // trail itself and co_owner_tallies (derived by triggers). Read from the schema once.
     const std::vector<AuditedTable>& audited_tables();
+    // A file written for the write in progress (a generated document): removed from disk if that
+    // write rolls back, so no file outlives a refused call without its record.
+    void remove_on_rollback(std::string file) { written_files_.push_back(std::move(file)); }
+
     // The recorder of the write in progress on this connection, if any (audit_trail.hpp).
     ChangeRecorder* recorder() const { return recorder_; }
     void set_recorder(ChangeRecorder* recorder) { recorder_ = recorder; }
 
 private:
     Database(const std::string& path, int flags);
+    // open's work, errors raw; the system errno behind an SQLite failure goes to system_errno
+    static std::unique_ptr<Database> open_unchecked(const std::string& path, int& system_errno);
     void migrate();
 
     std::string path_;
@@ -59,6 +67,8 @@ private:
     std::unordered_map<std::string_view, std::unique_ptr<SQLite::Statement>> statements_;
     std::optional<std::vector<AuditedTable>> audited_tables_;
     ChangeRecorder* recorder_ = nullptr;
+    std::vector<std::string> written_files_;  // by the write in progress (remove_on_rollback)
+    friend class WriteTransaction;
 };
 
 class Database::Query {
@@ -90,6 +100,7 @@ private:
     bool nested_;
     bool done_ = false;
     std::size_t recorded_at_start_ = 0;  // the recorder's mark, for a savepoint that rolls back
+    std::size_t files_at_start_ = 0;     // the files written before it (remove_on_rollback)
 };
 
 // A read transaction: the reads inside it see one snapshot, so a page and its total agree even

@@ -18,6 +18,7 @@
 #include "core/text.hpp"
 #include "storage/audit_trail.hpp"
 #include "storage/database.hpp"
+#include "storage/storage_error.hpp"
 
 namespace syndic {
 
@@ -457,19 +458,23 @@ ToolResult ToolRegistry::run(const Tool& tool, const json& args, const CallerCon
     json normalized = args;
     integral_floats_to_integers(normalized);
     check_arguments(tool.info.name, normalized);
-    if (tool.info.read_only) return tool.handler(ToolCall{normalized, caller, db, clock, *this, control});
+    // Storage that fails (full, read-only, not a database, locked beyond the busy timeout) is a
+    // refusal naming the file and the cause, for stdio, MCP over HTTP and REST alike.
+    return with_storage_refusals(db, [&]() -> ToolResult {
+        if (tool.info.read_only) return tool.handler(ToolCall{normalized, caller, db, clock, *this, control});
 
-    // A write and its audit events are committed together, or not at all.
-    WriteTransaction tx(db);
-    ChangeRecorder recorder(db);
-    auto result = tool.handler(ToolCall{normalized, caller, db, clock, *this, control});
-    // A call with neither key nor user is the program's own (the demo syndicate's seeding).
-    const AuditActor actor = !caller.user_id.empty()    ? AuditActor{"user", caller.user_id, caller.client_id}
-                             : !caller.api_key_id.empty() ? AuditActor{"api-key", caller.api_key_id, ""}
-                                                          : AuditActor{"system", "syndic-mcp", ""};
-    recorder.write_events({caller.syndicate_id, actor, tool.info.name, to_utc_iso(clock.now())});
-    tx.commit();
-    return result;
+        // A write and its audit events are committed together, or not at all.
+        WriteTransaction tx(db);
+        ChangeRecorder recorder(db);
+        auto result = tool.handler(ToolCall{normalized, caller, db, clock, *this, control});
+        // A call with neither key nor user is the program's own (the demo syndicate's seeding).
+        const AuditActor actor = !caller.user_id.empty()    ? AuditActor{"user", caller.user_id, caller.client_id}
+                                 : !caller.api_key_id.empty() ? AuditActor{"api-key", caller.api_key_id, ""}
+                                                              : AuditActor{"system", "syndic-mcp", ""};
+        recorder.write_events({caller.syndicate_id, actor, tool.info.name, to_utc_iso(clock.now())});
+        tx.commit();
+        return result;
+    });
 }
 
 void ToolRegistry::check_output(const Tool& tool, const json& result) const {

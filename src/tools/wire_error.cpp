@@ -26,7 +26,8 @@ int http_status(const std::string& code) {
     if (code == codes::payload_too_large) return 413;
     if (code == codes::unsupported_media_type) return 415;
     if (code == codes::internal_error) return 500;
-    if (code == codes::server_busy) return 503;
+    if (code == codes::server_busy || code == codes::storage_unavailable || code == codes::database_unusable) return 503;
+    if (code == codes::storage_full) return 507;
     if (code.size() > 10 && code.ends_with("_NOT_FOUND")) return 404;
     if (code.rfind("DUPLICATE_", 0) == 0 || code == codes::link_conflict || code == codes::unit_in_use ||
         code == codes::invalid_status_transition || code == codes::not_archived)

@@ -1081,8 +1081,9 @@ def test_hostile_http(s, k, db):
     r = lone.mcp(rpc("ping", id_=3))
     os.rmdir(db)
     os.rename(moved, db)
-    check("the database cannot be opened: 500 as a JSON-RPC error (-32603, id echoed)",
-          r.status == 500 and rpc_error(r).get("code") == -32603 and r.json.get("id") == 3, str(r))
+    check("the database cannot be opened: 503 STORAGE_UNAVAILABLE as a JSON-RPC error (-32000, id echoed)",
+          r.status == 503 and rpc_error(r).get("code") == -32000 and rpc_error(r).get("message") == "STORAGE_UNAVAILABLE"
+          and r.json.get("id") == 3, str(r))
     r = lone.mcp(rpc("ping", id_=4))
     check("...the same worker serves once it can: 200 with the ping's result",
           r.status == 200 and r.json.get("result") == {}, str(r))

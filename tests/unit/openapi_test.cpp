@@ -258,12 +258,12 @@ TEST_CASE("error responses: always 400, 401, 403, 429; 404 when records are name
                 }
 
     using codes = std::vector<std::string>;
-    CHECK(response_codes(operation(doc, "get", "/api/declaration/fraction-sum")) == codes{"200", "400", "401", "403", "429"});
-    CHECK(response_codes(operation(doc, "get", "/api/co-owners/{id}")) == codes{"200", "400", "401", "403", "404", "429"});
+    CHECK(response_codes(operation(doc, "get", "/api/declaration/fraction-sum")) == codes{"200", "400", "401", "403", "429", "503"});
+    CHECK(response_codes(operation(doc, "get", "/api/co-owners/{id}")) == codes{"200", "400", "401", "403", "404", "429", "503"});
     CHECK(response_codes(operation(doc, "delete", "/api/units/{id}")) ==
-          codes{"200", "400", "401", "403", "404", "409", "422", "429"});
+          codes{"200", "400", "401", "403", "404", "409", "422", "429", "503", "507"});
     CHECK(response_codes(operation(doc, "post", "/api/meetings")) ==
-          codes{"201", "400", "401", "403", "409", "413", "415", "422", "429"});
+          codes{"201", "400", "401", "403", "409", "413", "415", "422", "429", "503", "507"});
     // create_unit names records only through linkedUnits; create_co_owner through unitId.
     CHECK(operation(doc, "post", "/api/units")["responses"].contains("404"));
     CHECK(operation(doc, "post", "/api/co-owners")["responses"].contains("404"));
@@ -274,7 +274,8 @@ TEST_CASE("error responses: always 400, 401, 403, 429; 404 when records are name
     const std::map<std::string, int> statuses = {{"BadRequest", 400}, {"Unauthorized", 401}, {"Forbidden", 403},
                                                  {"NotFound", 404},   {"Conflict", 409},     {"PayloadTooLarge", 413},
                                                  {"UnsupportedMediaType", 415}, {"UnprocessableContent", 422},
-                                                 {"RateLimited", 429}};
+                                                 {"RateLimited", 429}, {"ServiceUnavailable", 503},
+                                                 {"InsufficientStorage", 507}};
     CHECK(shared.size() == statuses.size());
     const std::set<std::string> bridge_codes = {"INVALID_JSON", "ORIGIN_NOT_ALLOWED", "ROUTE_NOT_FOUND", "PAYLOAD_TOO_LARGE",
                                                 "UNSUPPORTED_MEDIA_TYPE"};

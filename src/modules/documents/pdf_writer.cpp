@@ -12,6 +12,8 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "storage/durable_file.hpp"
+
 namespace syndic {
 namespace {
 
@@ -84,6 +86,12 @@ cairo_font_face_t* load_font(const char* file) {
     return font;
 }
 
+// cairo's output callback: the PDF is built in memory, then written to disk whole (durable_file).
+cairo_status_t append_to(void* closure, const unsigned char* data, unsigned int length) {
+    static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
+    return CAIRO_STATUS_SUCCESS;
+}
+
 struct Line {
     int page;
     double x, baseline;
@@ -94,9 +102,9 @@ struct Line {
 
 class Writer {
 public:
-    Writer(const PdfDocument& doc, const std::string& path)
+    Writer(const PdfDocument& doc, std::string& out)
         : doc_(doc),
-          surface_(cairo_pdf_surface_create(path.c_str(), page_width, page_height)),
+          surface_(cairo_pdf_surface_create_for_stream(append_to, &out, page_width, page_height)),
           cr_(cairo_create(surface_)),
           regular_(load_font(regular_font_file)),
           bold_(load_font(bold_font_file)) {
@@ -271,20 +279,17 @@ private:
 
 }  // namespace
 
+RenderedPdf render_pdf(const PdfDocument& document) {
+    RenderedPdf pdf;
+    Writer writer(document, pdf.bytes);
+    pdf.pages = writer.write();
+    return pdf;
+}
+
 int write_pdf(const PdfDocument& document, const std::string& path) {
-    const auto folder = std::filesystem::path(path).parent_path();
-    if (!folder.empty()) std::filesystem::create_directories(folder);
-    const auto temporary = path + ".part";  // never a half-written file under the final name
-    int pages = 0;
-    try {
-        Writer writer(document, temporary);
-        pages = writer.write();
-    } catch (...) {
-        std::filesystem::remove(temporary);
-        throw;
-    }
-    std::filesystem::rename(temporary, path);
-    return pages;
+    const auto pdf = render_pdf(document);
+    write_file_durably(path, pdf.bytes, FileCheck::pdf, std::filesystem::path(path).filename().string());
+    return pdf.pages;
 }
 
 }  // namespace syndic

@@ -25,8 +25,16 @@ struct PdfDocument {
     std::string pdf_subject;
 };
 
-// Writes the document to `path` (creating its folder) and returns its number of pages. Throws
-// std::runtime_error when the fonts are missing or the file cannot be written.
+struct RenderedPdf {
+    std::string bytes;  // the whole PDF file
+    int pages = 0;
+};
+
+// Lays the document out in memory. Throws std::runtime_error when the fonts are missing.
+RenderedPdf render_pdf(const PdfDocument& document);
+
+// Renders the document and writes it to `path` durably (storage/durable_file.hpp); returns its
+// number of pages. A write failure is DomainError STORAGE_FULL or STORAGE_UNAVAILABLE.
 int write_pdf(const PdfDocument& document, const std::string& path);
 
 }  // namespace syndic

@@ -15,6 +15,7 @@
 #include "core/text.hpp"
 #include "modules/common.hpp"
 #include "modules/documents/pdf_writer.hpp"
+#include "storage/durable_file.hpp"
 #include "modules/meetings/wording.hpp"
 #include "storage/database.hpp"
 
@@ -711,13 +712,6 @@ json calculate_quorum(const ToolCall& call) {
     return quorum_json(quorum_of(call.db, call.caller.syndicate_id, attendees_of(call.db, m.id)));
 }
 
-std::string file_sha256(const std::string& path, std::int64_t& size) {
-    std::ifstream in(path, std::ios::binary);
-    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    size = static_cast<std::int64_t>(bytes.size());
-    return sha256_hex(bytes);
-}
-
 PdfDocument minutes_document(Database& db, const std::string& syndicate_id, const Meeting& m, wording::Language lang,
                              bool draft, Instant now) {
     using K = PdfBlock::Kind;
@@ -823,11 +817,15 @@ json generate_minutes(const ToolCall& call) {
     const std::string path = (std::filesystem::path(call.db.data_dir()) / "exports" / file).string();
 
     call.report_progress(0, 2);
-    const int pages = write_pdf(minutes_document(call.db, syndicate, m, wording::language_of(language), draft, now), path);
+    const auto pdf = render_pdf(minutes_document(call.db, syndicate, m, wording::language_of(language), draft, now));
+    const int pages = pdf.pages;
+    // On disk, whole and checked, before it is recorded; removed if the record is not committed.
+    const auto written = write_file_durably(path, pdf.bytes, FileCheck::pdf, "exports/" + file);
+    call.db.remove_on_rollback(path);
     call.report_progress(1, 2);
-    std::int64_t size = 0;
-    const std::string digest = file_sha256(path, size);
-    try {
+    const std::int64_t size = written.size;
+    const std::string& digest = written.sha256;
+    {
         auto q = call.db.prepare(
             "INSERT INTO documents (id, syndicate_id, meeting_id, kind, draft, language, path, pages, size_bytes, sha256, "
             "created_at) VALUES (?, ?, ?, 'minutes', ?, ?, ?, ?, ?, ?, ?)");
@@ -843,9 +841,6 @@ json generate_minutes(const ToolCall& call) {
         q->bind(10, to_utc_iso(now));
         q->exec();
         tx.commit();
-    } catch (...) {
-        std::filesystem::remove(path);  // no file without its record
-        throw;
     }
     call.report_progress(2, 2);
     return {{"documentId", document_id}, {"meetingId", m.id}, {"path", path},      {"pages", pages},

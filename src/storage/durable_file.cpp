@@ -1,0 +1,163 @@
+#include "storage/durable_file.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <filesystem>
+#include <random>
+#include <system_error>
+
+#include <spdlog/spdlog.h>
+
+#include "core/error.hpp"
+#include "core/ids.hpp"
+#include "storage/storage_error.hpp"
+
+namespace syndic {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Closes the descriptor and removes the temporary unless released (the rename succeeded).
+struct Temporary {
+    std::string path;
+    int fd = -1;
+    bool keep = false;
+    ~Temporary() {
+        if (fd >= 0) ::close(fd);
+        if (!keep) ::unlink(path.c_str());
+    }
+};
+
+std::string temporary_name(const fs::path& final_path) {
+    static thread_local std::mt19937_64 random{std::random_device{}()};
+    char tag[17];
+    std::snprintf(tag, sizeof tag, "%016llx", static_cast<unsigned long long>(random()));
+    return (final_path.parent_path() / (std::string(temporary_prefix) + std::to_string(::getpid()) + "-" + tag + "-" +
+                                        final_path.filename().string()))
+        .string();
+}
+
+void write_all(int fd, std::string_view bytes, const std::string& shown) {
+    while (!bytes.empty()) {
+        const ssize_t n = ::write(fd, bytes.data(), bytes.size());
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) throw file_error(errno, "write", shown);
+        if (n == 0) throw file_error(ENOSPC, "write", shown);  // nothing taken: the device is full
+        bytes.remove_prefix(static_cast<std::size_t>(n));
+    }
+}
+
+std::string read_back(const std::string& path, const std::string& shown) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw file_error(errno, "read back", shown);
+    std::string out;
+    char buffer[65536];
+    for (;;) {
+        const ssize_t n = ::read(fd, buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            const int err = errno;
+            ::close(fd);
+            throw file_error(err, "read back", shown);
+        }
+        if (n == 0) break;
+        out.append(buffer, static_cast<std::size_t>(n));
+    }
+    ::close(fd);
+    return out;
+}
+
+DomainError check_failed(const std::string& shown, const std::string& cause) {
+    return DomainError(codes::storage_unavailable,
+                       "The file " + shown + " did not read back as written: " + cause + "; nothing was recorded.")
+        .with("file", shown)
+        .with("cause", cause);
+}
+
+// What was read back must be what was meant: the same size and digest, and a PDF whole.
+WrittenFile checked(const std::string& on_disk, std::string_view meant, FileCheck check, const std::string& shown) {
+    if (on_disk.size() != meant.size())
+        throw check_failed(shown, std::to_string(on_disk.size()) + " bytes instead of " + std::to_string(meant.size()));
+    const auto digest = sha256_hex(on_disk);
+    if (digest != sha256_hex(meant)) throw check_failed(shown, "its SHA-256 differs from the bytes written");
+    if (check == FileCheck::pdf) {
+        const auto tail = std::string_view(on_disk).substr(on_disk.size() > 1024 ? on_disk.size() - 1024 : 0);
+        if (on_disk.rfind("%PDF-", 0) != 0 || tail.find("%%EOF") == std::string_view::npos)
+            throw check_failed(shown, "it is not a whole PDF (no %PDF- header or no %%EOF end marker)");
+    }
+    return {static_cast<std::int64_t>(on_disk.size()), digest};
+}
+
+void sync_folder(const fs::path& folder, const std::string& shown) {
+    const int fd = ::open(folder.empty() ? "." : folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) throw file_error(errno, "record in its folder", shown);
+    const int rc = ::fsync(fd);
+    const int err = errno;
+    ::close(fd);
+    if (rc != 0 && err != EINVAL) throw file_error(err, "record in its folder", shown);  // EINVAL: no sync for folders
+}
+
+}  // namespace
+
+WrittenFile write_file_durably(const std::string& path, std::string_view bytes, FileCheck check,
+                               const std::string& shown_name) {
+    const fs::path final_path(path);
+    const auto folder = final_path.parent_path();
+    if (!folder.empty()) {
+        std::error_code ec;
+        fs::create_directories(folder, ec);
+        if (ec) throw file_error(ec.value(), "create the folder of", shown_name);
+    }
+    Temporary temp{temporary_name(final_path)};
+    temp.fd = ::open(temp.path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (temp.fd < 0) throw file_error(errno, "create", shown_name);
+    write_all(temp.fd, bytes, shown_name);
+    if (::fsync(temp.fd) != 0) throw file_error(errno, "flush to disk", shown_name);
+    const int rc = ::close(temp.fd);
+    temp.fd = -1;
+    if (rc != 0) throw file_error(errno, "close", shown_name);
+    const auto written = checked(read_back(temp.path, shown_name), bytes, check, shown_name);
+    if (::rename(temp.path.c_str(), path.c_str()) != 0) throw file_error(errno, "rename into place", shown_name);
+    temp.keep = true;
+    try {
+        sync_folder(folder, shown_name);
+    } catch (...) {
+        ::unlink(path.c_str());  // a name the folder may not keep is no name to record
+        throw;
+    }
+    return written;
+}
+
+std::vector<std::string> remove_leftover_temporaries(const std::string& folder) {
+    std::vector<std::string> removed;
+    std::error_code ec;
+    if (!fs::is_directory(folder, ec)) return removed;
+    const auto day_ago = fs::file_time_type::clock::now() - std::chrono::hours(24);
+    for (const auto& entry : fs::directory_iterator(folder, ec)) {
+        if (!entry.is_regular_file(ec)) continue;
+        const auto name = entry.path().filename().string();
+        bool leftover = name.size() > 5 && name.ends_with(".part");
+        if (name.rfind(temporary_prefix, 0) == 0) {
+            const auto pid = std::atol(name.c_str() + temporary_prefix.size());
+            const bool writer_gone = pid <= 0 || (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH);
+            leftover = writer_gone || entry.last_write_time(ec) < day_ago;
+        }
+        if (leftover && fs::remove(entry.path(), ec)) removed.push_back(entry.path().string());
+    }
+    return removed;
+}
+
+void remove_leftover_exports(const std::string& db_path) {
+    if (db_path.empty() || db_path == ":memory:") return;
+    std::error_code ec;
+    const auto folder = fs::absolute(db_path, ec).parent_path() / "exports";
+    for (const auto& file : remove_leftover_temporaries(folder.string()))
+        spdlog::warn("removed {}: a temporary file left by a process that stopped while writing it", file);
+}
+
+}  // namespace syndic
