@@ -288,6 +288,9 @@ def test_signing_key(tmp):
     status, body = bridge.get("/oauth/jwks.json")
     check("...and it left the JWKS", status == 200 and kid not in body.decode(), body[:300])
     bridge.stop()
+    with open(old, "rb") as f:
+        check("...and the database file itself no longer holds it (erased, not left in a free page)",
+              b"PRIVATE KEY" not in f.read())
     after = os.path.join(tmp, "tokens", "after.db")
     run("backup", "--to", after, db=old)
     with open(after, "rb") as f:
