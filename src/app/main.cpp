@@ -26,6 +26,7 @@
 #include <thread>
 
 #include "app/demo.hpp"
+#include "app/secrets_options.hpp"
 #include "core/error.hpp"
 #include "core/fraction.hpp"
 #include "http/openapi.hpp"
@@ -40,6 +41,7 @@
 #include "storage/backup.hpp"
 #include "storage/database.hpp"
 #include "storage/durable_file.hpp"
+#include "storage/file_modes.hpp"
 #include "transport/stdio_transport.hpp"
 
 namespace {
@@ -116,6 +118,7 @@ std::vector<std::string> checked_scopes(const ToolRegistry& registry, const std:
 }
 
 int serve(const Common& common, const std::string& api_key, const std::string& modules, std::size_t page_size) {
+    check_database_at_start(common.db_path);
     ToolRegistry registry(all_tool_handlers(), split_list(modules));
     SystemClock clock;
     remove_leftover_exports(common.db_path);
@@ -165,6 +168,7 @@ int serve_http(const Common& common, http::BridgeOptions options, const std::str
         throw std::runtime_error("no database at " + common.db_path +
                                  ": create it with `syndic-mcp init --name \"...\"` or `syndic-mcp demo` (or pass --db)");
     options.db_path = common.db_path;
+    check_database_at_start(common.db_path);
     Database::open(options.db_path);  // migrates once, before the workers open their own connections
     remove_leftover_exports(options.db_path);
 
@@ -215,6 +219,7 @@ int serve_http(const Common& common, http::BridgeOptions options, const std::str
 std::unique_ptr<Database> open_existing(const std::string& path) {
     if (path != ":memory:" && !std::filesystem::exists(path))
         throw std::runtime_error("no database at " + path + ": create it with `syndic-mcp init --name \"...\"` (or pass --db)");
+    check_database_at_start(path);
     return Database::open(path);
 }
 
@@ -435,6 +440,9 @@ int main(int argc, char** argv) {
     // instead of killing the process.
     ::signal(SIGXFSZ, SIG_IGN);
     ::signal(SIGPIPE, SIG_IGN);
+    // Every file and folder this process makes (database, -wal, -shm, backups, exports, key
+    // files) is its owner's alone, whatever the umask it was started with.
+    ::umask(077);
     CLI::App app{"syndic-mcp: the administration of a Quebec co-ownership syndicate (syndicat de copropriété), "
                  "served to AI assistants over MCP.",
                  "syndic-mcp"};
@@ -448,12 +456,12 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
     app.add_option("--log-file", common.log_file, "write logs to this file instead of stderr");
 
-    std::string api_key = env("SYNDIC_API_KEY");
+    ApiKeyOptions api_key_options;
     std::string modules = env("SYNDIC_MODULES");
     std::size_t page_size = 0;
     auto* serve_cmd = app.add_subcommand("serve", "Serve MCP on stdin/stdout (the default)");
     for (auto* cmd : {static_cast<CLI::App*>(&app), serve_cmd}) {
-        cmd->add_option("--api-key", api_key, "API key every call uses (env SYNDIC_API_KEY)");
+        api_key_options.add_to(*cmd);
         cmd->add_option("--modules", modules, "offer only these modules' tools, comma-separated (env SYNDIC_MODULES)");
         cmd->add_option("--tools-page-size", page_size, "tools per tools/list page (0: all in one page)");
     }
@@ -504,6 +512,8 @@ int main(int argc, char** argv) {
     users_cmd.add_to(app);
     ClientsCommand clients_cmd;
     clients_cmd.add_to(app);
+    SigningKeyCommand signing_key_cmd;
+    signing_key_cmd.add_to(app);
 
     bool demo_json = false;
     std::string demo_key_file;
@@ -553,7 +563,8 @@ int main(int argc, char** argv) {
     restore_cmd->add_flag("--json", copy_json, "print what the restored database holds as JSON");
 
     app.footer(
-        "Environment: SYNDIC_DB (database file), SYNDIC_API_KEY (credential for serve), SYNDIC_MODULES (tool subset).\n"
+        "Environment: SYNDIC_DB (database file), SYNDIC_API_KEY (credential for serve: the way to give it, unseen by\n"
+        "other local users, unlike --api-key), SYNDIC_MODULES (tool subset).\n"
         "Default database: $XDG_DATA_HOME/syndic-mcp/syndic.db, else ~/.local/share/syndic-mcp/syndic.db.\n"
         "Logs go to stderr (or --log-file), never to stdout.");
 
@@ -619,6 +630,7 @@ int main(int argc, char** argv) {
         }
         if (users_cmd.parsed()) return users_cmd.run(common, clock);
         if (clients_cmd.parsed()) return clients_cmd.run(common, clock);
+        if (signing_key_cmd.parsed()) return signing_key_cmd.run(common.db_path);
         if (demo_cmd->parsed()) {
             ToolRegistry registry(all_tool_handlers());
             auto db = Database::open(common.db_path);
@@ -653,6 +665,8 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (backup_cmd->parsed() || restore_cmd->parsed()) {
+            warn_if_readable_by_others(common.db_path);
+            if (restore_cmd->parsed()) warn_file_readable_by_others(restore_from, "the backup");
             std::string saved_as;
             const auto summary = backup_cmd->parsed()
                                      ? backup_database(common.db_path, backup_to, backup_replace)
@@ -721,7 +735,7 @@ int main(int argc, char** argv) {
             std::cout << openapi_document(registry, openapi_base_url).dump(2) << "\n";
             return 0;
         }
-        return serve(common, api_key, modules, page_size);
+        return serve(common, api_key_options.resolve(), modules, page_size);
     } catch (const std::exception& e) {
         std::cerr << "syndic-mcp: " << e.what() << "\n";
         return 1;

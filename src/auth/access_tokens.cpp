@@ -23,6 +23,7 @@
 #include "core/base64url.hpp"
 #include "core/ids.hpp"
 #include "core/text.hpp"
+#include "auth/signing_key.hpp"
 
 namespace syndic {
 namespace {
@@ -85,57 +86,40 @@ std::optional<std::int64_t> integer_member(const json& object, const char* name)
     return std::nullopt;
 }
 
-// A P-256 coordinate of a key, as the JWK writes it (32 bytes, base64url).
-std::string coordinate(EVP_PKEY* key, const char* name) {
-    BIGNUM* raw = nullptr;
-    if (EVP_PKEY_get_bn_param(key, name, &raw) != 1) crypto_failed("reading a P-256 coordinate");
-    Bn bn(raw);
-    unsigned char bytes[32];
-    if (BN_bn2binpad(bn.get(), bytes, sizeof bytes) != 32) crypto_failed("writing a P-256 coordinate");
-    return base64url_encode({reinterpret_cast<const char*>(bytes), sizeof bytes});
-}
-
-struct SigningKey {
-    std::string kid;
-    std::string private_pem;
-};
-
-// Makes a P-256 key pair and stores it: PKCS#8 PEM for signing, the public JWK for the JWKS and
-// for verifying.
-SigningKey insert_key(Database& db, const Clock& clock) {
-    Pkey key(EVP_PKEY_Q_keygen(nullptr, nullptr, "EC", "P-256"));
-    if (!key) crypto_failed("making a P-256 key");
-    Bio bio(BIO_new(BIO_s_mem()));
-    if (!bio || PEM_write_bio_PKCS8PrivateKey(bio.get(), key.get(), nullptr, nullptr, 0, nullptr, nullptr) != 1)
-        crypto_failed("writing a private key");
-    SigningKey made{new_uuid(), bio_text(bio.get())};
-    const json jwk = {{"kty", "EC"},  {"crv", "P-256"}, {"x", coordinate(key.get(), OSSL_PKEY_PARAM_EC_PUB_X)},
-                      {"y", coordinate(key.get(), OSSL_PKEY_PARAM_EC_PUB_Y)},
-                      {"alg", "ES256"}, {"use", "sig"}, {"kid", made.kid}};
-    auto q = db.prepare("INSERT INTO signing_keys (kid, private_pem, public_jwk, created_at) VALUES (?, ?, ?, ?)");
+// Adds a key pair: its private half is kept beside the database (signing_key.hpp) and signs from
+// now on; its public JWK goes to `signing_keys`, for the JWKS and for verifying. A pair given is
+// one already kept (its public half is added again).
+SigningKeyPair insert_key(Database& db, const Clock& clock, std::optional<SigningKeyPair> pair = std::nullopt) {
+    const SigningKeyPair made = pair ? *pair : make_signing_key_pair();
+    auto q = db.prepare("INSERT INTO signing_keys (kid, public_jwk, created_at) VALUES (?, ?, ?)");
     q->bind(1, made.kid);
-    q->bind(2, made.private_pem);
-    q->bind(3, jwk.dump());
-    q->bind(4, to_utc_iso(clock.now()));
+    q->bind(2, made.public_jwk);
+    q->bind(3, to_utc_iso(clock.now()));
     q->exec();
+    if (!pair) keep_signing_key(db, made);
     return made;
 }
 
-// "Newest" is by creation time, then by insertion order (two keys made in the same millisecond).
-std::optional<SigningKey> newest_key(Database& db) {
-    auto q = db.prepare(
-        "SELECT kid, private_pem FROM signing_keys WHERE retired_at IS NULL ORDER BY created_at DESC, rowid DESC LIMIT 1");
-    if (!q->executeStep()) return std::nullopt;
-    return SigningKey{q->getColumn(0).getString(), q->getColumn(1).getString()};
+enum class KeyState { unknown, retired, active };
+
+KeyState state_of(Database& db, const std::string& kid) {
+    auto q = db.prepare("SELECT retired_at IS NOT NULL FROM signing_keys WHERE kid = ?");
+    q->bind(1, kid);
+    if (!q->executeStep()) return KeyState::unknown;
+    return q->getColumn(0).getInt() != 0 ? KeyState::retired : KeyState::active;
 }
 
-// The key that signs, made when there is none. Two processes may both find none: the write
+// The key that signs: the one kept beside the database while `signing_keys` holds it unretired.
+// A kept key the table does not know (a backup was restored) has its public half added again; a
+// retired one, or none, is replaced by a new key. Two processes may both find none: the write
 // transaction (BEGIN IMMEDIATE) lets one in at a time, and the second finds the first's key.
-SigningKey signing_key(Database& db, const Clock& clock) {
-    if (auto key = newest_key(db)) return *key;
+SigningKeyPair signing_key(Database& db, const Clock& clock) {
+    if (auto key = read_signing_key(db); key && state_of(db, key->kid) == KeyState::active) return *key;
     WriteTransaction tx(db);
-    if (auto key = newest_key(db)) return *key;
-    auto made = insert_key(db, clock);
+    auto kept = read_signing_key(db);
+    const auto state = kept ? state_of(db, kept->kid) : KeyState::unknown;
+    if (kept && state == KeyState::active) return *kept;
+    auto made = insert_key(db, clock, kept && state == KeyState::unknown ? kept : std::nullopt);
     tx.commit();
     return made;
 }
@@ -393,6 +377,17 @@ void rotate_signing_key(Database& db, const Clock& clock) {
     q->bind(2, to_utc_iso(now - key_retirement_delay));
     q->exec();
     tx.commit();
+}
+
+std::string replace_signing_key(Database& db, const Clock& clock) {
+    WriteTransaction tx(db);
+    const auto made = insert_key(db, clock);
+    auto q = db.prepare("UPDATE signing_keys SET retired_at = ? WHERE retired_at IS NULL AND kid <> ?");
+    q->bind(1, to_utc_iso(clock.now()));
+    q->bind(2, made.kid);
+    q->exec();
+    tx.commit();
+    return made.kid;
 }
 
 }  // namespace syndic

@@ -1,7 +1,8 @@
-// The OAuth access tokens (docs/oauth.md, "Access tokens"): JWTs signed ES256 with the key pairs
-// of `signing_keys` (made with OpenSSL, kept in the database so every process on it signs and
-// verifies alike), their strict verification (algorithm, key, signature, issuer, audience, times,
-// revocation), revocation by jti, the JWKS that publishes the public keys, and key rotation.
+// The OAuth access tokens (docs/oauth.md, "Access tokens"): JWTs signed ES256 with the key kept
+// beside the database (signing_key.hpp; never in it, so a backup cannot sign), verified with the
+// public keys of `signing_keys` (so every process on the database verifies alike): their strict
+// verification (algorithm, key, signature, issuer, audience, times, revocation), revocation by
+// jti, the JWKS that publishes the public keys, and key rotation.
 // Knows storage and cryptography, not HTTP.
 #pragma once
 #include <chrono>
@@ -73,5 +74,10 @@ nlohmann::json jwks(Database& db, const Clock& clock);
 // a day ago (every token it signed has expired): retired keys leave the JWKS and their tokens are
 // refused.
 void rotate_signing_key(Database& db, const Clock& clock);
+
+// Adds a key, which signs from now on, and retires every other key at once: every token signed
+// before is refused from now on (its holder signs in again or uses its refresh token). For a key
+// that may have leaked. Returns the new key's kid.
+std::string replace_signing_key(Database& db, const Clock& clock);
 
 }  // namespace syndic

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "storage/database.hpp"
+#include "storage/file_modes.hpp"
 
 namespace syndic {
 namespace {
@@ -68,6 +69,31 @@ void remove_with_journals(const std::string& path) {
     for (const char* suffix : {"", "-wal", "-shm", "-journal"}) fs::remove(path + suffix);
 }
 
+// A backup holds exactly the schema objects this program's migrations make at its version: an
+// object more (a trigger or view that would run inside the live server) or less is refused.
+void require_exact_schema(const std::string& source) {
+    SQLite::Database copy(source, SQLite::OPEN_READONLY, busy_timeout_ms);
+    const int version = copy.execAndGet("PRAGMA user_version").getInt();
+    const auto found = Database::schema_objects(copy);
+    const auto wanted = Database::schema_objects_at(version);
+    std::string extra, missing, changed;
+    const auto add = [](std::string& list, const std::string& name) { list += (list.empty() ? "" : ", ") + name; };
+    for (const auto& [name, sql] : found) {
+        const auto it = wanted.find(name);
+        if (it == wanted.end()) add(extra, name);
+        else if (it->second != sql) add(changed, name);
+    }
+    for (const auto& [name, sql] : wanted)
+        if (!found.count(name)) add(missing, name);
+    if (extra.empty() && missing.empty() && changed.empty()) return;
+    std::string why;
+    if (!extra.empty()) why += "; objects it should not have: " + extra;
+    if (!missing.empty()) why += "; objects missing: " + missing;
+    if (!changed.empty()) why += "; objects changed: " + changed;
+    throw std::runtime_error(source + " does not have the schema syndic-mcp makes at version " + std::to_string(version) +
+                             why + ". Nothing was restored.");
+}
+
 }  // namespace
 
 CopySummary describe_database(const std::string& path) {
@@ -92,6 +118,7 @@ CopySummary backup_database(const std::string& source, const std::string& target
             to.exec("PRAGMA journal_mode = DELETE");
             require_intact(to, "the copy");
         }
+        make_owner_only(partial);  // a copy holds what the database holds: its owner's alone
         fs::rename(partial, target);
     } catch (...) {
         remove_with_journals(partial);
@@ -117,6 +144,7 @@ CopySummary restore_database(const std::string& source, const std::string& targe
                                      ", this one knows up to " + std::to_string(Database::latest_schema_version()) +
                                      "); restore it with that version");
     }
+    require_exact_schema(source);
     saved_as.clear();
     if (fs::exists(target)) {
         std::int64_t syndicates = 0;
@@ -134,8 +162,8 @@ CopySummary restore_database(const std::string& source, const std::string& targe
             for (int n = 2; fs::exists(saved_as); ++n) saved_as = target + ".before-restore-" + utc_stamp() + "-" + std::to_string(n);
             backup_database(target, saved_as, false);
         }
-    } else if (const auto folder = fs::path(target).parent_path(); !folder.empty()) {
-        fs::create_directories(folder);
+    } else {
+        create_private_file(target);
     }
     // The pages are copied from a WAL-mode copy of the backup: the journal mode is part of the
     // pages copied, and a live database in WAL mode must stay in WAL mode (its running servers

@@ -10,9 +10,11 @@
 #include <charconv>
 #include <exception>
 #include <filesystem>
+#include <stdexcept>
 #include <vector>
 
 #include "core/embedded.hpp"
+#include "storage/file_modes.hpp"
 #include "storage/storage_error.hpp"
 
 namespace syndic {
@@ -53,8 +55,8 @@ std::unique_ptr<Database> Database::open(const std::string& path) {
     int system_errno = 0;
     try {
         db = open_unchecked(path, system_errno);
-    } catch (const std::filesystem::filesystem_error& e) {
-        throw file_error(e.code().value(), "create the folder of", path);
+    } catch (const std::system_error& e) {  // the file or its folders could not be made
+        throw file_error(e.code().value(), "create", path);
     } catch (const SQLite::Exception& e) {
         // A file or folder that may not be written says so plainly (EROFS, EACCES), whatever
         // SQLite's own words were.
@@ -73,10 +75,9 @@ std::unique_ptr<Database> Database::open(const std::string& path) {
 }
 
 std::unique_ptr<Database> Database::open_unchecked(const std::string& path, int& system_errno) {
-    if (path != ":memory:") {
-        const auto folder = std::filesystem::path(path).parent_path();
-        if (!folder.empty()) std::filesystem::create_directories(folder);
-    }
+    // A new database and the folders made for it are its owner's alone; SQLite gives the -wal
+    // and -shm files the database's own mode.
+    if (path != ":memory:") create_private_file(path);
     std::unique_ptr<Database> db(
         new Database(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE | SQLite::OPEN_NOMUTEX));
     struct KeepErrno {  // the system error behind a failure below, for open's refusal
@@ -94,6 +95,29 @@ std::unique_ptr<Database> Database::open_unchecked(const std::string& path, int&
     return db;
 }
 
+void Database::refuse_newer_schema(const std::string& path, int version) {
+    const int latest = latest_schema_version();
+    if (version > latest)
+        throw std::runtime_error(path + " has schema version " + std::to_string(version) +
+                                 ", newer than this syndic-mcp's (schema version " + std::to_string(latest) +
+                                 "): it was written by a newer syndic-mcp. Run that version, or restore a backup made "
+                                 "with this one; nothing was changed.");
+}
+
+std::map<std::string, std::string> Database::schema_objects(SQLite::Database& db) {
+    std::map<std::string, std::string> out;
+    SQLite::Statement q(db, "SELECT type, name, coalesce(sql, '') FROM sqlite_schema WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'");
+    while (q.executeStep()) out[q.getColumn(0).getString() + " " + q.getColumn(1).getString()] = q.getColumn(2).getString();
+    return out;
+}
+
+std::map<std::string, std::string> Database::schema_objects_at(int version) {
+    SQLite::Database reference(":memory:", SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    for (const auto& m : migrations())
+        if (m.number <= version) reference.exec(std::string(m.sql));
+    return schema_objects(reference);
+}
+
 int Database::schema_version() { return db_.execAndGet("PRAGMA user_version").getInt(); }
 
 int Database::latest_schema_version() {
@@ -103,10 +127,14 @@ int Database::latest_schema_version() {
 
 void Database::migrate() {
     const auto all = migrations();
+    refuse_newer_schema(path_, schema_version());
     if (!all.empty() && schema_version() >= all.back().number) return;
     // Several servers may open the same file at once: take the write lock first, then look again.
+    // What a migration deletes is overwritten, not left in free pages a later backup would copy.
+    db_.exec("PRAGMA secure_delete = ON");
     SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
     const int current = schema_version();
+    refuse_newer_schema(path_, current);
     for (const auto& m : all) {
         if (m.number <= current) continue;
         spdlog::info("applying migration {}", m.name);
@@ -114,6 +142,7 @@ void Database::migrate() {
         db_.exec("PRAGMA user_version = " + std::to_string(m.number));
     }
     tx.commit();
+    db_.exec("PRAGMA secure_delete = OFF");
 }
 
 Database::Query Database::prepare(std::string_view sql) {

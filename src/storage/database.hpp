@@ -3,6 +3,7 @@
 // A connection is used by one thread at a time (each HTTP worker has its own), so SQLite's own
 // locking of it is off. Knows SQL, not tools or JSON-RPC.
 #pragma once
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -37,6 +38,13 @@ public:
     int schema_version();
     // The version the embedded migrations bring a database to.
     static int latest_schema_version();
+    // Throws std::runtime_error naming `path`, `version` and this program's version when
+    // `version` is newer than this program's: a newer program's data is never read or migrated.
+    static void refuse_newer_schema(const std::string& path, int version);
+    // The schema objects (tables, indexes, triggers, views; not SQLite's own) of `db`, as
+    // "type name" -> its SQL, and those the embedded migrations up to `version` create.
+    static std::map<std::string, std::string> schema_objects(SQLite::Database& db);
+    static std::map<std::string, std::string> schema_objects_at(int version);
 
     // Where files the service writes (exports/) live: the database's folder, or a temporary
     // folder for an in-memory database; tests may point it elsewhere.

@@ -11,10 +11,13 @@
 
 #include <atomic>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <thread>
 #include <vector>
 
 #include "auth/access_tokens.hpp"
+#include "auth/signing_key.hpp"
 #include "core/base64url.hpp"
 #include "core/ids.hpp"
 #include "fixture.hpp"
@@ -75,11 +78,12 @@ std::string pem_text(BIO* bio) {
     return std::string(data, static_cast<std::size_t>(n));
 }
 
+// The private key kept for the database (beside it, never in it), which must be the one of `kid`.
 std::string stored_private_pem(Database& db, const std::string& kid) {
-    SQLite::Statement q(db.sql(), "SELECT private_pem FROM signing_keys WHERE kid = ?");
-    q.bind(1, kid);
-    REQUIRE(q.executeStep());
-    return q.getColumn(0).getString();
+    const auto kept = read_signing_key(db);
+    REQUIRE(kept.has_value());
+    REQUIRE(kept->kid == kid);
+    return kept->private_pem;
 }
 
 int count_rows(Database& db, const std::string& table, const std::string& where = "1") {
@@ -604,6 +608,49 @@ TEST_CASE("a second connection to the same file finds the keys the first made") 
     second->sql().exec("UPDATE signing_keys SET retired_at = '2026-11-21T15:00:00.000Z' WHERE kid = '" +
                        decoded_json(parts_of(token)[0]).at("kid").get<std::string>() + "'");
     CHECK(verify_access_token(*first, clock, token, base_url, base_url).error.find("retired") != std::string::npos);
+}
+
+TEST_CASE("the private key is kept beside the database file (mode 0600), never in it") {
+    TempFolder folder;
+    const std::string path = (folder.path / "syndic.db").string();
+    FixedClock clock{fixed_now()};
+    auto db = Database::open(path);
+    const std::string syndicate = create_syndicate(*db, clock, "Syndicat A", false);
+    const auto token = sign_access_token(*db, clock, member_claims(syndicate));
+    const std::string kid = decoded_json(parts_of(token)[0]).at("kid");
+    const auto key_file = path + ".signing-key";
+    REQUIRE(std::filesystem::exists(key_file));
+    const auto mode = std::filesystem::status(key_file).permissions() & std::filesystem::perms::all;
+    CHECK(mode == (std::filesystem::perms::owner_read | std::filesystem::perms::owner_write));
+    CHECK(stored_private_pem(*db, kid).rfind("-----BEGIN PRIVATE KEY-----", 0) == 0);
+    // No column of the table holds it: only kid, public_jwk, created_at, retired_at.
+    CHECK(count_rows(*db, "pragma_table_info('signing_keys')") == 4);
+    CHECK(count_rows(*db, "pragma_table_info('signing_keys')", "name = 'private_pem'") == 0);
+    db->sql().exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    std::ifstream in(path, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK(bytes.find("PRIVATE KEY") == std::string::npos);
+
+    // A database put back without this key (a restored backup) takes the kept key's public half
+    // again: the tokens it signed still verify, and it goes on signing.
+    db->sql().exec("DELETE FROM signing_keys");
+    CHECK_FALSE(verify_access_token(*db, clock, token, base_url, base_url).claims);
+    const auto next = sign_access_token(*db, clock, member_claims(syndicate));
+    CHECK(decoded_json(parts_of(next)[0]).at("kid") == kid);
+    CHECK(verify_access_token(*db, clock, token, base_url, base_url).claims);
+}
+
+TEST_CASE("replace_signing_key: a new key signs and every token signed before is refused at once") {
+    Signed fx;
+    CHECK_TOKEN_ACCEPTED(fx, fx.token);
+    const auto kid = replace_signing_key(*fx.db, fx.clock);
+    CHECK(kid != fx.kid);
+    CHECK_TOKEN_REFUSED(fx, fx.token, "retired");
+    CHECK_TOKEN_REFUSED(fx, fx.forged(fx.payload), "retired");
+    const auto fresh = sign_access_token(*fx.db, fx.clock, member_claims(fx.syndicate));
+    CHECK(decoded_json(parts_of(fresh)[0]).at("kid") == kid);
+    CHECK_TOKEN_ACCEPTED(fx, fresh);
+    REQUIRE(jwks(*fx.db, fx.clock).at("keys").size() == 1);
 }
 
 TEST_CASE("two processes signing the first token at once make one key") {
