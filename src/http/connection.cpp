@@ -300,6 +300,7 @@ void Connection::next_request() {
 // After a refusal the client may still be sending what was refused: read and drop it for a
 // while, so the answer is not lost to a reset, then close.
 void Connection::linger() {
+    if (core_.stopping) return close();  // the process is ending: no time to wait for the client
     beast::error_code ignored;
     socket_.shutdown(tcp::socket::shutdown_send, ignored);
     state_ = State::lingering;
