@@ -484,6 +484,10 @@ int main(int argc, char** argv) {
     http_cmd->add_option("--workers", http_options.workers, "requests served at once, each with its own database connection")
         ->capture_default_str()
         ->check(CLI::Range(1, 256));
+    http_cmd->add_option("--max-connections", http_options.max_connections,
+                         "connections open at once; beyond it the longest idle one is closed, or the new one refused (503)")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 100000));
     http_cmd->add_option("--modules", modules, "offer only these modules' tools, comma-separated (env SYNDIC_MODULES)");
     http_cmd->add_option("--tools-page-size", http_options.tools_page_size, "tools per tools/list page (0: all in one page)");
 

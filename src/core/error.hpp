@@ -86,6 +86,10 @@ inline constexpr const char* not_acceptable = "NOT_ACCEPTABLE";
 inline constexpr const char* payload_too_large = "PAYLOAD_TOO_LARGE";
 inline constexpr const char* origin_not_allowed = "ORIGIN_NOT_ALLOWED";
 inline constexpr const char* host_not_allowed = "HOST_NOT_ALLOWED";
+// Refused by the server under the bridge before any route (src/http/connection.cpp): framing that
+// is not strict HTTP/1.1 (400), a request line and header over 64 KiB or 100 fields (431).
+inline constexpr const char* bad_request = "BAD_REQUEST";
+inline constexpr const char* headers_too_large = "HEADERS_TOO_LARGE";
 inline constexpr const char* server_busy = "SERVER_BUSY";
 inline constexpr const char* internal_error = "INTERNAL_ERROR";
 // Storage that refuses a write (docs/decisions.md, "Storage: nothing recorded that is not on disk").

@@ -1,6 +1,5 @@
 #include "http/bridge.hpp"
 
-#include <httplib.h>
 #include <nlohmann/json.hpp>
 #include <spdlog/pattern_formatter.h>
 #include <spdlog/sinks/stdout_sinks.h>
@@ -24,6 +23,7 @@
 #include "http/oauth_endpoints.hpp"
 #include "http/openapi.hpp"
 #include "http/rest_routes.hpp"
+#include "http/server.hpp"
 #include "jsonrpc/dispatcher.hpp"
 #include "mcp/server.hpp"
 #include "storage/database.hpp"
@@ -40,15 +40,6 @@ namespace {
 constexpr const char* realm = "Bearer realm=\"syndic-mcp\"";
 constexpr const char* cors_allowed_headers = "Authorization, Content-Type, Accept, MCP-Protocol-Version, Mcp-Session-Id, Last-Event-ID";
 constexpr const char* cors_exposed_headers = "WWW-Authenticate, Retry-After, MCP-Protocol-Version, Mcp-Session-Id, Location";
-
-// What the access log needs from the handler that answered. The HTTP library serves a request on
-// one worker thread from its first byte to its log line, so the note is the thread's own.
-struct RequestNote {
-    std::chrono::steady_clock::time_point start;
-    bool started = false;
-    std::string key_id;
-};
-thread_local RequestNote note;
 
 // A refusal before or around a call: the domain error, the HTTP headers it needs (Allow,
 // WWW-Authenticate, Retry-After) and, for JSON-RPC, its code.
@@ -122,54 +113,6 @@ std::string printable(std::string_view text, std::size_t limit = 300) {
     return out;
 }
 
-// The workers: threads taking accepted connections from a queue, as the library's own pool does,
-// but counting the connections still waiting, so a stop can let them drain first.
-class WorkerPool : public httplib::TaskQueue {
-public:
-    WorkerPool(std::size_t threads, std::atomic<std::size_t>& waiting) : waiting_(waiting) {
-        for (std::size_t i = 0; i < threads; ++i) threads_.emplace_back([this] { work(); });
-    }
-    void enqueue(std::function<void()> job) override {
-        {
-            std::lock_guard lock(mutex_);
-            jobs_.push_back(std::move(job));
-            ++waiting_;
-        }
-        ready_.notify_one();
-    }
-    void shutdown() override {
-        {
-            std::lock_guard lock(mutex_);
-            stopping_ = true;
-        }
-        ready_.notify_all();
-        for (auto& t : threads_) t.join();
-    }
-
-private:
-    void work() {
-        for (;;) {
-            std::function<void()> job;
-            {
-                std::unique_lock lock(mutex_);
-                ready_.wait(lock, [&] { return stopping_ || !jobs_.empty(); });
-                if (jobs_.empty()) return;  // stopping, and nothing left
-                job = std::move(jobs_.front());
-                jobs_.pop_front();
-                --waiting_;
-            }
-            job();
-        }
-    }
-
-    std::atomic<std::size_t>& waiting_;
-    std::mutex mutex_;
-    std::condition_variable ready_;
-    std::deque<std::function<void()>> jobs_;
-    bool stopping_ = false;
-    std::vector<std::thread> threads_;
-};
-
 }  // namespace
 
 struct HttpBridge::Impl {
@@ -192,25 +135,24 @@ struct HttpBridge::Impl {
     std::optional<AccessPolicy> policy;
     std::string openapi_text;  // the document, made once for the base URL
     OAuthSettings oauth_settings;
-    httplib::Server server;
+    std::optional<HttpServer> server;
     std::shared_ptr<spdlog::logger> access_log;
     const std::chrono::steady_clock::time_point epoch = std::chrono::steady_clock::now();
 
     std::mutex workers_mutex;
     std::map<std::thread::id, std::unique_ptr<Worker>> workers;
-    std::atomic<std::size_t> waiting_connections{0};  // accepted, not yet taken by a worker
-    std::atomic<bool> draining{false};
 
     Worker& worker();
     void configure();
-    void handle(const httplib::Request& req, httplib::Response& res);
-    void handle_mcp(const httplib::Request& req, httplib::Response& res, json& message, const std::optional<CallerContext>& caller);
-    void handle_rest(const httplib::Request& req, httplib::Response& res, const std::string& path,
+    void handle(const Request& req, Response& res);
+    void handle_mcp(const Request& req, Response& res, json& message, const std::optional<CallerContext>& caller);
+    void handle_rest(const Request& req, Response& res, const std::string& path,
                      const std::optional<CallerContext>& caller);
-    void read_body_then_handle(const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& reader);
-    std::optional<CallerContext> authenticate(const httplib::Request& req, Worker& w);
-    void spend(const std::optional<CallerContext>& caller, const httplib::Request& req);
-    void allow_cors(const httplib::Request& req, httplib::Response& res);
+    // The body of an answer the server refused before a handler saw the request.
+    void refusal(const Request& req, Response& res, int status, const std::string& code, const std::string& detail) const;
+    std::optional<CallerContext> authenticate(const Request& req, Response& res, Worker& w);
+    void spend(const std::optional<CallerContext>& caller, const Request& req);
+    void allow_cors(const Request& req, Response& res);
     // Bearer realm="syndic-mcp", resource_metadata="..." and the error part, if any (RFC 9728, 5.1).
     std::string challenge(bool mcp_endpoint, const std::string& error) const {
         return std::string(realm) + ", resource_metadata=\"" + resource_metadata_url(oauth_settings, mcp_endpoint) + "\"" +
@@ -243,7 +185,7 @@ HttpBridge::Impl::Worker& HttpBridge::Impl::worker() {
 
 // The caller a Bearer credential stands for; nullopt without one. A credential that is there but
 // not valid is refused outright, so a client knows to renew it.
-std::optional<CallerContext> HttpBridge::Impl::authenticate(const httplib::Request& req, Worker& w) {
+std::optional<CallerContext> HttpBridge::Impl::authenticate(const Request& req, Response& res, Worker& w) {
     if (!req.has_header("Authorization")) return std::nullopt;
     const auto header = req.get_header_value("Authorization");
     const auto space = header.find(' ');
@@ -256,16 +198,16 @@ std::optional<CallerContext> HttpBridge::Impl::authenticate(const httplib::Reque
     if (secret.rfind("sk_", 0) == 0) {
         auto caller = syndic::authenticate(*w.db, secret);
         if (!caller) throw invalid("The API key is unknown or revoked.");
-        note.key_id = caller->api_key_id;
+        res.key_id = caller->api_key_id;
         return caller;
     }
     auto token = caller_from_access_token(oauth_settings, *w.db, clock, secret);
     if (!token.caller) throw invalid("The access token is not valid: " + token.error + ".");
-    note.key_id = token.caller->api_key_id;
+    res.key_id = token.caller->api_key_id;
     return token.caller;
 }
 
-void HttpBridge::Impl::spend(const std::optional<CallerContext>& caller, const httplib::Request& req) {
+void HttpBridge::Impl::spend(const std::optional<CallerContext>& caller, const Request& req) {
     const double now = std::chrono::duration<double>(std::chrono::steady_clock::now() - epoch).count();
     const auto wait = limiter.take(caller ? "key " + caller->api_key_id : "address " + req.remote_addr, now);
     if (!wait) return;
@@ -275,14 +217,14 @@ void HttpBridge::Impl::spend(const std::optional<CallerContext>& caller, const h
                   {{"Retry-After", std::to_string(*wait)}}};
 }
 
-void HttpBridge::Impl::allow_cors(const httplib::Request& req, httplib::Response& res) {
+void HttpBridge::Impl::allow_cors(const Request& req, Response& res) {
     if (!req.has_header("Origin")) return;
     res.set_header("Access-Control-Allow-Origin", req.get_header_value("Origin"));
     res.set_header("Vary", "Origin");
     res.set_header("Access-Control-Expose-Headers", cors_exposed_headers);
 }
 
-void HttpBridge::Impl::handle(const httplib::Request& req, httplib::Response& res) {
+void HttpBridge::Impl::handle(const Request& req, Response& res) {
     const auto& base_path = base.path;
     const bool under_base = req.path.rfind(base_path + "/", 0) == 0;
     const std::string path = under_base ? req.path.substr(base_path.size()) : req.path;
@@ -337,7 +279,7 @@ void HttpBridge::Impl::handle(const httplib::Request& req, httplib::Response& re
         auto& w = worker();
         std::optional<CallerContext> caller;
         try {
-            caller = authenticate(req, w);
+            caller = authenticate(req, res, w);
         } catch (const Refusal&) {
             spend(std::nullopt, req);
             throw;
@@ -388,39 +330,18 @@ void HttpBridge::Impl::handle(const httplib::Request& req, httplib::Response& re
     }
 }
 
-// A POST, PUT, PATCH or DELETE: its body read here, whatever its framing (Content-Length,
-// chunked, compressed), and never more than the limit.
-void HttpBridge::Impl::read_body_then_handle(const httplib::Request& req, httplib::Response& res,
-                                              const httplib::ContentReader& reader) {
-    std::string body;
-    bool too_large = false;
-    const bool read = reader([&](const char* data, std::size_t size) {
-        if (body.size() + size > options.max_body_bytes) {
-            too_large = true;
-            return false;
-        }
-        body.append(data, size);
-        return true;
-    });
-    if (too_large || res.status == 413 || !read) {
-        const bool large = too_large || res.status == 413;
-        const DomainError error(large ? codes::payload_too_large : "BAD_REQUEST",
-                                large ? "The body is larger than " + std::to_string(options.max_body_bytes) + " bytes."
-                                      : "The body could not be read.");
-        res.status = large ? 413 : 400;
-        res.set_header("Connection", "close");  // the rest of the body is not read
-        const bool mcp = req.path == base.path + "/mcp";
-        res.set_content(dump(mcp ? jsonrpc::Dispatcher::error_response(nullptr, domain_error_code, error.code(), error_data(error))
-                                 : rest_error_body(error)),
-                        "application/json");
-        return;
-    }
-    // The library's request object is its own, not a constant: the body read here goes into it.
-    const_cast<httplib::Request&>(req).body = std::move(body);
-    handle(req, res);
+void HttpBridge::Impl::refusal(const Request& req, Response& res, int status, const std::string& code,
+                               const std::string& detail) const {
+    res.status = status;
+    if (status == 503) res.set_header("Retry-After", "1");
+    const DomainError error(code, detail);
+    const bool mcp = req.path == base.path + "/mcp";
+    res.set_content(dump(mcp ? jsonrpc::Dispatcher::error_response(nullptr, domain_error_code, error.code(), error_data(error))
+                             : rest_error_body(error)),
+                    "application/json");
 }
 
-void HttpBridge::Impl::handle_mcp(const httplib::Request& req, httplib::Response& res, json& message,
+void HttpBridge::Impl::handle_mcp(const Request& req, Response& res, json& message,
                                   const std::optional<CallerContext>& caller) {
     if (req.method != "POST")  // HEAD included
         throw Refusal{DomainError(codes::method_not_allowed,
@@ -481,7 +402,7 @@ void HttpBridge::Impl::handle_mcp(const httplib::Request& req, httplib::Response
     res.set_content(*answer, "application/json");
 }
 
-void HttpBridge::Impl::handle_rest(const httplib::Request& req, httplib::Response& res, const std::string& path,
+void HttpBridge::Impl::handle_rest(const Request& req, Response& res, const std::string& path,
                                    const std::optional<CallerContext>& caller) {
     const auto lookup = routes.find(req.method == "HEAD" ? "GET" : req.method, path);
     if (!lookup.match) {
@@ -517,55 +438,19 @@ void HttpBridge::Impl::configure() {
         std::make_unique<spdlog::pattern_formatter>("%Y-%m-%dT%H:%M:%S.%eZ access %v", spdlog::pattern_time_type::utc));
     access_log->flush_on(spdlog::level::info);
 
-    server.new_task_queue = [this] { return new WorkerPool(std::max<std::size_t>(1, options.workers), waiting_connections); };
-    server.set_payload_max_length(options.max_body_bytes);
-    server.set_keep_alive_timeout(2);
-    server.set_read_timeout(10);
-    server.set_write_timeout(10);
-    const auto handler = [this](const httplib::Request& req, httplib::Response& res) { handle(req, res); };
-    const auto body_handler = [this](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& reader) {
-        read_body_then_handle(req, res, reader);
-    };
-    server.set_pre_routing_handler([handler](const httplib::Request& req, httplib::Response& res) {
-        note.start = std::chrono::steady_clock::now();
-        note.started = true;
-        note.key_id.clear();
-        // Range is ignored (RFC 9110 allows it): the library would otherwise repeat an answer once
-        // per range asked, thousands of times over. Its request object is its own, not a constant.
-        const_cast<httplib::Request&>(req).ranges.clear();
-        // A POST, PUT, PATCH or DELETE with neither Content-Length nor chunked encoding has an
-        // empty body (RFC 9112, 6.3), but this version of the library would read it until the
-        // client hangs up: such a request is answered here, before the library looks for a body.
-        const bool may_have_body = req.method == "POST" || req.method == "PUT" || req.method == "PATCH" || req.method == "DELETE";
-        if (may_have_body && !req.has_header("Content-Length") && !req.has_header("Transfer-Encoding")) {
-            handler(req, res);
-            return httplib::Server::HandlerResponse::Handled;
-        }
-        return httplib::Server::HandlerResponse::Unhandled;
-    });
-    const std::string any = ".*";
-    server.Get(any, handler);
-    server.Options(any, handler);
-    server.Post(any, body_handler);
-    server.Put(any, body_handler);
-    server.Patch(any, body_handler);
-    server.Delete(any, body_handler);
-    // Errors the library answers itself (a malformed request, an unknown method) get a body too.
-    server.set_error_handler(httplib::Server::HandlerWithResponse([this](const httplib::Request&, httplib::Response& res) {
-        if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
-        const std::string code = res.status == 413 ? codes::payload_too_large : res.status == 404 ? codes::route_not_found : "BAD_REQUEST";
-        const std::string detail = res.status == 413 ? "The body is larger than " + std::to_string(options.max_body_bytes) + " bytes."
-                                                     : "The request could not be read as HTTP.";
-        res.set_content(dump(rest_error_body(DomainError(code, detail))), "application/json");
-        return httplib::Server::HandlerResponse::Handled;
-    }));
-    server.set_logger([this](const httplib::Request& req, const httplib::Response& res) {
-        const double ms = note.started ? std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - note.start).count() : 0.0;
-        access_log->info("{} {} {} {} {:.1f}ms key={}", req.remote_addr, printable(req.method, 20), printable(req.path), res.status,
-                         ms, note.key_id.empty() ? "-" : note.key_id);
-        note.started = false;
-        note.key_id.clear();
-    });
+    ServerLimits limits;
+    limits.max_body_bytes = options.max_body_bytes;
+    limits.max_connections = std::max<std::size_t>(1, options.max_connections);
+    server.emplace(
+        limits, std::max<std::size_t>(1, options.workers), [this](Request& req, Response& res) { handle(req, res); },
+        [this](const Request& req, Response& res, int status, const std::string& code, const std::string& detail) {
+            refusal(req, res, status, code, detail);
+        },
+        [this](const Request& req, const Response& res, double ms) {
+            access_log->info("{} {} {} {} {:.1f}ms key={}", req.remote_addr.empty() ? "-" : req.remote_addr,
+                             req.method.empty() ? "-" : printable(req.method, 20), req.path.empty() ? "-" : printable(req.path),
+                             res.status, ms, res.key_id.empty() ? "-" : res.key_id);
+        });
 }
 
 HttpBridge::HttpBridge(const ToolRegistry& registry, const Clock& clock, BridgeOptions options)
@@ -576,12 +461,7 @@ HttpBridge::~HttpBridge() = default;
 std::string HttpBridge::bind() {
     auto& o = impl_->options;
     impl_->configure();
-    int port = o.listen_port;
-    if (port == 0) port = impl_->server.bind_to_any_port(o.listen_host);
-    else if (!impl_->server.bind_to_port(o.listen_host, port)) port = -1;
-    if (port <= 0)
-        throw std::runtime_error("cannot listen on " + o.listen_host + ":" + std::to_string(o.listen_port) +
-                                 " (the port is taken, or the address is not this machine's)");
+    const int port = impl_->server->bind(o.listen_host, o.listen_port);
     std::string base_url = o.base_url;
     if (base_url.empty()) {
         std::string host = o.listen_host == "0.0.0.0" || o.listen_host == "::" ? "127.0.0.1" : o.listen_host;
@@ -598,18 +478,8 @@ std::string HttpBridge::bind() {
     return base_url;
 }
 
-void HttpBridge::run() { impl_->server.listen_after_bind(); }
+void HttpBridge::run() { impl_->server->run(); }
 
-void HttpBridge::stop() {
-    auto& i = *impl_;
-    if (!i.draining.exchange(true)) {
-        // The library drops the connections it accepted but no worker has read yet once it is
-        // stopped: let the workers take them first (for ten seconds at most).
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-        while (i.waiting_connections.load() > 0 && std::chrono::steady_clock::now() < deadline)
-            std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    i.server.stop();
-}
+void HttpBridge::stop() { impl_->server->stop(); }
 
 }  // namespace syndic::http

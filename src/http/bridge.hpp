@@ -1,7 +1,7 @@
 // The HTTP bridge (decisions 1): MCP over Streamable HTTP at <base_url>/mcp, the REST routes of
-// the tools, and the OpenAPI document, served by a pool of workers that each hold a database
+// the tools, and the OpenAPI document, answered by a pool of workers that each hold a database
 // connection. Checks Origin and Host, credentials and plan limits, and writes the access log.
-// The only part that knows the HTTP library; the tools know nothing of it.
+// Routes whole requests (http/message.hpp); connections and framing are http/server.hpp's.
 #pragma once
 #include <cstddef>
 #include <memory>
@@ -25,6 +25,7 @@ struct BridgeOptions {
     std::size_t workers = 8;
     std::size_t tools_page_size = 0;
     std::size_t max_body_bytes = 4 * 1024 * 1024;
+    std::size_t max_connections = 512;  // open at once; beyond it the oldest idle one is closed, or the new one refused
 };
 
 class HttpBridge {
@@ -39,9 +40,9 @@ public:
     std::string bind();
     // Serves until stop(); requests in flight finish before it returns.
     void run();
-    // From any thread (a signal watcher): lets the workers take the connections already
-    // accepted, then stops accepting and lets run() return once the requests in flight are
-    // answered. Does nothing before run() has started: call it again until run() returns.
+    // From any thread (a signal watcher), any number of times: stops accepting, drops idle and
+    // half-sent connections, and lets run() return once the requests in flight are answered
+    // (within the server's stop grace).
     void stop();
 
 private:

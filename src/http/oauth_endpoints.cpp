@@ -1,6 +1,5 @@
 #include "http/oauth_endpoints.hpp"
 
-#include <httplib.h>
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
@@ -79,7 +78,7 @@ std::map<std::string, std::string> parse_form(std::string_view body) {
     return out;
 }
 
-std::map<std::string, std::string> query_of(const httplib::Request& req) {
+std::map<std::string, std::string> query_of(const Request& req) {
     std::map<std::string, std::string> out;
     for (const auto& [k, v] : req.params) out.emplace(k, v);
     return out;
@@ -90,7 +89,7 @@ std::string get(const std::map<std::string, std::string>& m, const std::string& 
     return it == m.end() ? "" : it->second;
 }
 
-std::string cookie(const httplib::Request& req, const std::string& name) {
+std::string cookie(const Request& req, const std::string& name) {
     const auto header = req.get_header_value("Cookie");
     std::size_t start = 0;
     while (start < header.size()) {
@@ -117,20 +116,20 @@ std::string join_scopes(const std::vector<std::string>& scopes) {
     return out;
 }
 
-void send_json(httplib::Response& res, int status, const json& body) {
+void send_json(Response& res, int status, const json& body) {
     res.status = status;
     res.set_header("Cache-Control", "no-store");
     res.set_header("Pragma", "no-cache");
     res.set_content(body.dump(), "application/json");
 }
 
-void send_oauth_error(httplib::Response& res, const oauth::OAuthError& e) {
+void send_oauth_error(Response& res, const oauth::OAuthError& e) {
     send_json(res, e.status, {{"error", e.error}, {"error_description", e.description}});
 }
 
 // `form_target`: where a form of the page may lead besides this server (the consent page's
 // answer goes to the application's redirect URI: its origin, or its scheme for a private one).
-void send_page(httplib::Response& res, int status, const std::string& html, const std::string& form_target = "") {
+void send_page(Response& res, int status, const std::string& html, const std::string& form_target = "") {
     res.status = status;
     res.set_header("Cache-Control", "no-store");
     res.set_header("X-Frame-Options", "DENY");  // no clickjacking of the consent buttons
@@ -149,7 +148,7 @@ std::string csp_source(const std::string& uri) {
     return uri.substr(0, end);
 }
 
-void redirect(httplib::Response& res, const std::string& location) {
+void redirect(Response& res, const std::string& location) {
     res.status = 303;
     res.set_header("Location", location);
     res.set_header("Cache-Control", "no-store");
@@ -283,7 +282,7 @@ std::string syndicate_name(Database& db, const std::string& id) {
 }
 
 // ?lang= (carried on by the forms), then the user's language, then Accept-Language.
-std::string language_of(const httplib::Request& req, const std::optional<User>& user,
+std::string language_of(const Request& req, const std::optional<User>& user,
                         const std::map<std::string, std::string>& form = {}) {
     const auto asked = form.count("lang") ? form.at("lang") : req.get_param_value("lang");
     if (asked == "fr" || asked == "en") return asked;
@@ -301,7 +300,7 @@ std::string session_cookie_header(const OAuthSettings& s, const std::string& val
 
 // The client a token or revocation request comes from: HTTP Basic (client_secret_basic), a
 // client_secret field (client_secret_post), or a public client_id alone.
-oauth::Client requesting_client(Database& db, const httplib::Request& req, const std::map<std::string, std::string>& form) {
+oauth::Client requesting_client(Database& db, const Request& req, const std::map<std::string, std::string>& form) {
     std::string id = get(form, "client_id");
     std::optional<std::string> secret;
     const auto auth = req.get_header_value("Authorization");
@@ -368,7 +367,7 @@ TokenCaller caller_from_access_token(const OAuthSettings& s, Database& db, const
     return {caller, ""};
 }
 
-bool serve_oauth(const OAuthSettings& s, Database& db, const Clock& clock, const httplib::Request& req, httplib::Response& res,
+bool serve_oauth(const OAuthSettings& s, Database& db, const Clock& clock, const Request& req, Response& res,
                  const std::string& full_path) {
     const auto& base_path = s.base.path;
     const std::string as_metadata = "/.well-known/oauth-authorization-server";

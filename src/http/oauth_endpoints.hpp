@@ -11,12 +11,8 @@
 #include "core/clock.hpp"
 #include "core/context.hpp"
 #include "http/access_policy.hpp"
+#include "http/message.hpp"
 #include "storage/database.hpp"
-
-namespace httplib {
-struct Request;
-struct Response;
-}  // namespace httplib
 
 namespace syndic::http {
 
@@ -31,8 +27,8 @@ std::string resource_metadata_url(const OAuthSettings& settings, bool mcp_endpoi
 
 // Answers `path` (below the base path, e.g. "/oauth/token") or a root /.well-known/ path when it
 // is one of the authorization server's; false otherwise. `full_path` is the request's path.
-bool serve_oauth(const OAuthSettings& settings, Database& db, const Clock& clock, const httplib::Request& req,
-                 httplib::Response& res, const std::string& full_path);
+bool serve_oauth(const OAuthSettings& settings, Database& db, const Clock& clock, const Request& req,
+                 Response& res, const std::string& full_path);
 
 // The caller a Bearer access token (a JWT) stands for, or the English reason it is refused.
 struct TokenCaller {

@@ -24,6 +24,7 @@ int http_status(const std::string& code) {
     if (code == codes::method_not_allowed) return 405;
     if (code == codes::not_acceptable) return 406;
     if (code == codes::payload_too_large) return 413;
+    if (code == codes::headers_too_large) return 431;
     if (code == codes::unsupported_media_type) return 415;
     if (code == codes::internal_error) return 500;
     if (code == codes::server_busy || code == codes::storage_unavailable || code == codes::database_unusable) return 503;

@@ -12,6 +12,8 @@
 
 #include "core/error.hpp"
 #include "http/access_policy.hpp"
+#include "http/body_coding.hpp"
+#include "http/message.hpp"
 #include "http/rate_limiter.hpp"
 #include "http/rest_routes.hpp"
 #include "modules/modules.hpp"
@@ -236,6 +238,57 @@ TEST_CASE("Origin and Host: the base URL's, loopback's, and the extras; nothing 
                     std::invalid_argument);
     CHECK_THROWS_AS(AccessPolicy(*parse_url("http://127.0.0.1:8080/api"), "127.0.0.1", 8080, {"https://x.org/path"}, {}),
                     std::invalid_argument);
+}
+
+TEST_CASE("a request target: the path decoded, '+' a space in the query only, bad escapes kept") {
+    std::string path;
+    std::multimap<std::string, std::string> params;
+    split_target("/api/a%20b+c?x=1+2&y=%C3%A9&x=3&flag&bad=%zz%4", path, params);
+    CHECK(path == "/api/a b+c");
+    CHECK(params.count("x") == 2);
+    CHECK(params.find("x")->second == "1 2");
+    CHECK(params.find("y")->second == "\xC3\xA9");
+    CHECK(params.find("flag")->second.empty());
+    CHECK(params.find("bad")->second == "%zz%4");
+    CHECK(url_decode("%0D%0A", false) == "\r\n");
+}
+
+TEST_CASE("answers: a header with a line break is dropped; headers compare without case") {
+    Response res;
+    res.set_header("X-Ok", "1");
+    res.set_header("X-Split", "a\r\nSet-Cookie: evil=1");
+    res.set_content("{}", "application/json");
+    res.set_content("<p>", "text/html");
+    CHECK(res.has_header("x-ok"));
+    CHECK_FALSE(res.has_header("X-Split"));
+    CHECK(res.get_header_value("content-type") == "text/html");
+    CHECK(std::count_if(res.headers.begin(), res.headers.end(), [](const auto& h) { return h.first == "Content-Type"; }) == 1);
+    Request req;
+    req.headers.emplace("content-LENGTH", "3");
+    CHECK(req.get_header_value("Content-Length") == "3");
+}
+
+TEST_CASE("request bodies: gzip and deflate inflated within the limit; others refused") {
+    Request plain;
+    plain.body = "abc";
+    std::string problem;
+    CHECK(decode_body(plain, 10, problem) == 0);
+    CHECK(plain.body == "abc");
+    // gzip of "hello" (from Python's gzip.compress(b"hello", mtime=0)).
+    const unsigned char hello_gz[] = {0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x03, 0xcb, 0x48, 0xcd, 0xc9,
+                                      0xc9, 0x07, 0x00, 0x86, 0xa6, 0x10, 0x36, 0x05, 0x00, 0x00, 0x00};
+    Request gz;
+    gz.headers.emplace("Content-Encoding", "gzip");
+    gz.body.assign(reinterpret_cast<const char*>(hello_gz), sizeof hello_gz);
+    CHECK(decode_body(gz, 10, problem) == 0);
+    CHECK(gz.body == "hello");
+    gz.body.assign(reinterpret_cast<const char*>(hello_gz), sizeof hello_gz);
+    CHECK(decode_body(gz, 4, problem) == 413);
+    gz.body = "not gzip";
+    CHECK(decode_body(gz, 100, problem) == 400);
+    Request br;
+    br.headers.emplace("Content-Encoding", "br");
+    CHECK(decode_body(br, 100, problem) == 415);
 }
 
 }  // TEST_SUITE

@@ -1,0 +1,62 @@
+// The HTTP/1.1 server under the bridge: one event loop thread accepts, reads and writes every
+// connection (an idle one costs a socket, never a thread), a pool of workers runs the handler on
+// whole requests, and the limits below hold against hostile clients. Knows sockets and framing;
+// knows nothing of routes, credentials or the database (the handler's). Boost.Asio/Beast stay
+// inside server.cpp and connection.cpp.
+#pragma once
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "http/message.hpp"
+
+namespace syndic::http {
+
+struct ServerLimits {
+    std::size_t max_header_bytes = 64 * 1024;  // request line and header fields together
+    std::size_t max_header_lines = 100;         // header fields
+    std::size_t max_body_bytes = 4 * 1024 * 1024;  // as read, and once decompressed
+    std::size_t max_connections = 512;          // open at once; the oldest idle one makes room
+    std::chrono::milliseconds header_timeout{10'000};  // from a request's first byte to its last header
+    std::chrono::milliseconds body_timeout{30'000};    // from the header to the last byte of the body
+    std::chrono::milliseconds idle_timeout{60'000};    // between requests on a kept-alive connection
+    std::chrono::milliseconds write_timeout{10'000};   // for one answer to be taken by the client
+    std::chrono::milliseconds linger{2'000};           // reading what follows a refused request, so the refusal arrives
+    std::chrono::milliseconds stop_grace{4'000};       // from stop() until every connection is closed
+};
+
+class HttpServer {
+public:
+    // Runs on a worker thread with the whole request; fills in the answer. An exception is a 500.
+    using Handler = std::function<void(Request&, Response&)>;
+    // Runs on the event loop for a request refused before a handler sees it (400, 413, 415, 431,
+    // 503): fills in the body for `status` with the machine `code` and its English `detail`. The
+    // request holds what was read of it (method and path may be empty). Must not block.
+    using Refuser = std::function<void(const Request&, Response&, int status, const std::string& code, const std::string& detail)>;
+    // Runs on the event loop once an answer is written (or refused): the access log.
+    using Logger = std::function<void(const Request&, const Response&, double milliseconds)>;
+
+    HttpServer(ServerLimits limits, std::size_t workers, Handler handler, Refuser refuser, Logger logger);
+    ~HttpServer();
+    HttpServer(const HttpServer&) = delete;
+    HttpServer& operator=(const HttpServer&) = delete;
+
+    // Binds and listens; the port bound (the one asked for, or any free one for 0). Throws
+    // std::runtime_error when the address cannot be bound.
+    int bind(const std::string& host, int port);
+    // Serves until stop(); returns once every connection is closed and the workers are done.
+    void run();
+    // From any thread, any number of times: stops accepting, closes idle connections and those
+    // still sending a header, lets requests already read (or whose body is arriving) be answered,
+    // and closes whatever is left after the stop grace.
+    void stop();
+
+    struct Core;  // the event loop's state (server_detail.hpp)
+
+private:
+    std::shared_ptr<Core> core_;
+};
+
+}  // namespace syndic::http
