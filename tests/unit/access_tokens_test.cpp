@@ -379,6 +379,45 @@ TEST_CASE("a tampered signature is refused, and so is any other spelling of the 
     }
 }
 
+// n - s for the s half of a 64-byte ES256 signature, n the order of P-256.
+std::string with_negated_s(std::string sig) {
+    static constexpr unsigned char n[32] = {0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+                                            0xBC, 0xE6, 0xFA, 0xAD, 0xA7, 0x17, 0x9E, 0x84, 0xF3, 0xB9, 0xCA, 0xC2, 0xFC, 0x63, 0x25, 0x51};
+    int borrow = 0;
+    for (int i = 31; i >= 0; --i) {
+        int v = n[i] - static_cast<unsigned char>(sig[32 + i]) - borrow;
+        borrow = v < 0;
+        sig[32 + i] = static_cast<char>(v + (borrow ? 256 : 0));
+    }
+    return sig;
+}
+
+TEST_CASE("only the low-S spelling of an ES256 signature is written and accepted") {
+    // (r, n - s) verifies as (r, s) does: a second spelling of every token (issue 15).
+    Signed fx;
+    EVP_PKEY* key = key_of_jwk(fx.jwk);
+    for (int i = 0; i < 40; ++i) {
+        const auto parts = parts_of(sign_access_token(*fx.db, fx.clock, member_claims(fx.syndicate)));
+        const auto raw = base64url_decode(parts[2]).value();
+        CHECK(static_cast<unsigned char>(raw[32]) <= 0x7F);  // s <= n/2 starts with a byte below 0x80
+        const auto high = with_negated_s(raw);
+        CHECK(openssl_verifies(key, parts[0] + "." + parts[1], high));  // the other spelling is a valid signature
+        CHECK_TOKEN_REFUSED(fx, parts[0] + "." + parts[1] + "." + base64url_encode(high), "low-S");
+        CHECK_TOKEN_ACCEPTED(fx, parts[0] + "." + parts[1] + "." + parts[2]);
+    }
+    EVP_PKEY_free(key);
+}
+
+TEST_CASE("a header or claims naming a key twice are refused") {
+    Signed fx;
+    const auto header = base64url_decode(fx.parts[0]).value();
+    const auto twice = header.substr(0, header.size() - 1) + ",\"alg\":\"none\"}";
+    CHECK_TOKEN_REFUSED(fx, base64url_encode(twice) + "." + fx.parts[1] + "." + fx.parts[2], "twice");
+    const auto claims = base64url_decode(fx.parts[1]).value();
+    const auto again = claims.substr(0, claims.size() - 1) + ",\"role\":\"admin\"}";
+    CHECK_TOKEN_REFUSED(fx, fx.parts[0] + "." + base64url_encode(again) + "." + fx.parts[2], "twice");
+}
+
 TEST_CASE("alg none is refused, though libjwt takes it when given no key") {
     Signed fx;
     const auto token = libjwt_token(JWT_ALG_NONE, "", fx.kid, fx.payload);
