@@ -153,7 +153,17 @@ std::string forge(const std::string& private_pem, const json& header, const json
     ECDSA_SIG* sig = d2i_ECDSA_SIG(nullptr, &p, static_cast<long>(der_len));
     unsigned char raw[64];
     REQUIRE(BN_bn2binpad(ECDSA_SIG_get0_r(sig), raw, 32) == 32);
-    REQUIRE(BN_bn2binpad(ECDSA_SIG_get0_s(sig), raw + 32, 32) == 32);
+    // Written low-S (s <= n/2), as the server writes and alone accepts.
+    BIGNUM* order = nullptr;
+    REQUIRE(BN_hex2bn(&order, "FFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551") > 0);
+    BIGNUM* half = BN_dup(order);
+    BN_rshift1(half, half);
+    BIGNUM* s = BN_dup(ECDSA_SIG_get0_s(sig));
+    if (BN_cmp(s, half) > 0) BN_sub(s, order, s);
+    REQUIRE(BN_bn2binpad(s, raw + 32, 32) == 32);
+    BN_free(s);
+    BN_free(half);
+    BN_free(order);
     ECDSA_SIG_free(sig);
     return input + "." + base64url_encode(std::string(reinterpret_cast<const char*>(raw), 64));
 }
