@@ -85,7 +85,8 @@ constexpr const char* reason_unknown_property = "is not a known property";
 // minutes, the logs — would end there) or another control character, or a bidi override (what
 // is shown would not be what is stored), and integers beyond 64 bits (read as signed, they would
 // wrap around). Tab, line feed and carriage return are for the fields whose schema says
-// "x-multiline": true (a resolution's text, notes); names, e-mails, numbers hold one line.
+// "x-multiline": true (a resolution's text, notes); names, e-mails, numbers hold one line. White
+// space around the text is trimmed when stored, so it is not looked at.
 std::string forbidden_reason(char32_t c) {
     char code[16];
     std::snprintf(code, sizeof code, "U+%04X", static_cast<unsigned>(c));
@@ -103,7 +104,8 @@ void precheck(const json* schema, const json& value, const std::string& pointer,
         const auto& text = value.get_ref<const std::string&>();
         const bool multi_line = schema && schema->is_object() && schema->value("x-multiline", false);
         if (text.find('\0') != std::string::npos) out.push_back({pointer, "contains a NUL character (U+0000)"});
-        else if (const auto c = input ? forbidden_text_character(text, multi_line) : std::nullopt) out.push_back({pointer, forbidden_reason(*c)});
+        else if (const auto c = input ? forbidden_text_character(trim(text), multi_line) : std::nullopt)
+            out.push_back({pointer, forbidden_reason(*c)});
         else if (schema && schema->is_object() && schema->contains("maxLength") && (*schema)["maxLength"].is_number_unsigned() &&
             code_point_count(text) > (*schema)["maxLength"].get<std::size_t>())
             out.push_back({pointer, "is longer than " + std::to_string((*schema)["maxLength"].get<std::size_t>()) + " characters"});
