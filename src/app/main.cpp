@@ -25,6 +25,7 @@
 #include <sstream>
 #include <thread>
 
+#include "app/cli_audit.hpp"
 #include "app/demo.hpp"
 #include "app/secrets_options.hpp"
 #include "core/error.hpp"
@@ -316,7 +317,10 @@ struct UsersCommand {
             const auto chosen = pick_syndicate(*db, syndicate);
             // Refused before the password is asked for, rather than after it is typed twice.
             available_email(*db, email);
-            const auto user = create_user(*db, clock, chosen, email, name, *parse_role(role), language, read_new_password());
+            const auto password = read_new_password();
+            CommandAudit audit(*db, "users create");
+            const auto user = create_user(*db, clock, chosen, email, name, *parse_role(role), language, password);
+            audit.commit(clock);
             std::cerr << "Created " << role << " user " << user.email << " (" << user.id << ") for syndicate " << chosen << ".\n";
             if (as_json) std::cout << json{{"userId", user.id}}.dump() << "\n";
             else std::cout << user.id << "\n";
@@ -341,11 +345,13 @@ struct UsersCommand {
             else if (users.empty()) std::cerr << "No users.\n";
             return 0;
         }
+        CommandAudit audit(*db, "users disable");
         if (!disable_user(*db, clock, who)) {
             std::cerr << "syndic-mcp: no enabled user has the e-mail address or id '" << who
                       << "' (see `syndic-mcp users list`)\n";
             return 1;
         }
+        audit.commit(clock);
         std::cerr << "Disabled user " << who << ": they can no longer sign in, and their sessions and tokens have ended.\n";
         return 0;
     }
@@ -384,11 +390,11 @@ struct ClientsCommand {
     int run(const Common& common, const Clock& clock) {
         auto db = open_existing(common.db_path);
         if (create->parsed()) {
-            WriteTransaction tx(*db);
+            CommandAudit audit(*db, "clients create");
             const auto made = oauth::register_client(*db, clock, name, redirect_uris,
                                                      confidential ? "client_secret_basic" : "none", "admin",
                                                      client_uri.empty() ? std::nullopt : std::optional(client_uri));
-            tx.commit();
+            audit.commit(clock);
             std::cerr << "Registered " << (confidential ? "confidential" : "public") << " application \"" << made.client.name
                       << "\"" << (made.secret ? "; its secret is shown only this once" : "") << ":\n";
             if (as_json) {
@@ -418,10 +424,12 @@ struct ClientsCommand {
             if (as_json) std::cout << out.dump(2) << "\n";
             return 0;
         }
+        CommandAudit audit(*db, "clients disable");
         if (!oauth::disable_client(*db, clock, who)) {
             std::cerr << "syndic-mcp: no enabled application has the client_id '" << who << "' (see `syndic-mcp clients list`)\n";
             return 1;
         }
+        audit.commit(clock);
         std::cerr << "Disabled application " << who << ".\n";
         return 0;
     }
@@ -593,8 +601,10 @@ int main(int argc, char** argv) {
             ToolRegistry registry(all_tool_handlers());
             auto db = open_existing(common.db_path);
             const auto syndicate = pick_syndicate(*db, key_syndicate);
+            CommandAudit audit(*db, "keys create");
             const auto key = issue_api_key(*db, clock, syndicate, *parse_role(key_role),
                                            checked_scopes(registry, key_scopes), key_name);
+            audit.commit(clock);
             std::cerr << "Created " << key_role << " key " << key.id << " for syndicate " << syndicate
                       << "; the secret is shown only this once:\n";
             print_key(key, syndicate, key_json, "apiKeyId");
@@ -625,10 +635,12 @@ int main(int argc, char** argv) {
         }
         if (keys_revoke->parsed()) {
             auto db = open_existing(common.db_path);
+            CommandAudit audit(*db, "keys revoke");
             if (!revoke_api_key(*db, clock, revoke_id)) {
                 std::cerr << "syndic-mcp: no single active key matches '" << revoke_id << "' (see `syndic-mcp keys list`)\n";
                 return 1;
             }
+            audit.commit(clock);
             std::cerr << "Revoked key " << revoke_id << ".\n";
             return 0;
         }
@@ -688,13 +700,18 @@ int main(int argc, char** argv) {
                       << ": " << count("syndicates") << " syndicate(s), " << count("units") << " units, "
                       << count("co_owners") << " co-owners, " << count("meetings") << " meetings, schema "
                       << summary.schema_version << ", " << summary.bytes << " bytes; integrity checked.\n";
+            if (restore_cmd->parsed()) audit_restore(common.db_path, restore_from, saved_as, clock);
             if (!saved_as.empty()) std::cerr << "The database it replaced is saved as " << saved_as << ".\n";
             return 0;
         }
         if (quorum_cmd->parsed()) {
             auto db = open_existing(common.db_path);
             const auto syndicate = pick_syndicate(*db, quorum_syndicate);
-            if (quorum_percent) set_required_quorum(*db, syndicate, Fraction::from_percent(*quorum_percent));
+            if (quorum_percent) {
+                CommandAudit audit(*db, "quorum");
+                set_required_quorum(*db, syndicate, Fraction::from_percent(*quorum_percent));
+                audit.commit(clock);
+            }
             std::cout << required_quorum(*db, syndicate).to_string() << "\n";
             if (quorum_percent) std::cerr << "Set the required quorum of syndicate " << syndicate << ".\n";
             return 0;
@@ -702,7 +719,11 @@ int main(int argc, char** argv) {
         if (heater_cmd->parsed()) {
             auto db = open_existing(common.db_path);
             const auto syndicate = pick_syndicate(*db, heater_syndicate);
-            if (heater_years) set_water_heater_replacement_years(*db, syndicate, *heater_years);
+            if (heater_years) {
+                CommandAudit audit(*db, "water-heater-age");
+                set_water_heater_replacement_years(*db, syndicate, *heater_years);
+                audit.commit(clock);
+            }
             std::cout << water_heater_replacement_years(*db, syndicate) << "\n";
             if (heater_years) std::cerr << "Set the water heater replacement age of syndicate " << syndicate << ".\n";
             return 0;

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -22,6 +23,7 @@
 
 #include "core/base64url.hpp"
 #include "core/ids.hpp"
+#include "core/json_parse.hpp"
 #include "core/text.hpp"
 #include "auth/signing_key.hpp"
 
@@ -221,6 +223,39 @@ std::variant<AccessTokenClaims, std::string> read_claims(const json& c, std::str
     return claims;
 }
 
+// The order n of P-256, big-endian. An ECDSA signature (r, s) verifies as (r, n - s) too, so a
+// token would have two spellings: only s <= n/2 ("low S") is written and accepted.
+constexpr unsigned char p256_order[32] = {0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0xFF,
+                                          0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xBC, 0xE6, 0xFA, 0xAD, 0xA7, 0x17,
+                                          0x9E, 0x84, 0xF3, 0xB9, 0xCA, 0xC2, 0xFC, 0x63, 0x25, 0x51};
+
+// Whether the S half (the last 32 bytes, big-endian) of an ES256 signature is at most n/2:
+// compares 2s with n, byte by byte from the low end with the carry.
+bool low_s(std::string_view signature) {
+    const auto* s = reinterpret_cast<const unsigned char*>(signature.data()) + 32;
+    unsigned char doubled[32];
+    unsigned carry = 0;
+    for (int i = 31; i >= 0; --i) {
+        const unsigned v = (static_cast<unsigned>(s[i]) << 1) | carry;
+        doubled[i] = static_cast<unsigned char>(v & 0xFF);
+        carry = v >> 8;
+    }
+    if (carry) return false;  // 2s >= 2^256 > n
+    return std::memcmp(doubled, p256_order, 32) <= 0;
+}
+
+// The same signature with S replaced by n - S (valid for the same message and key).
+std::string negate_s(std::string signature) {
+    auto* s = reinterpret_cast<unsigned char*>(signature.data()) + 32;
+    int borrow = 0;
+    for (int i = 31; i >= 0; --i) {
+        int v = static_cast<int>(p256_order[i]) - static_cast<int>(s[i]) - borrow;
+        borrow = v < 0;
+        s[i] = static_cast<unsigned char>(v + (borrow ? 256 : 0));
+    }
+    return signature;
+}
+
 }  // namespace
 
 std::string sign_access_token(Database& db, const Clock& clock, AccessTokenClaims claims, seconds lifetime) {
@@ -256,6 +291,10 @@ std::string sign_access_token(Database& db, const Clock& clock, AccessTokenClaim
     CString encoded(jwt_encode_str(token.get()));
     if (!encoded) crypto_failed("signing an access token");
     std::string out(encoded.get());
+    const auto dot = out.rfind('.');
+    const auto signature = base64url_decode(std::string_view(out).substr(dot + 1));
+    if (!signature || signature->size() != 64) crypto_failed("signing an access token (not a 64-byte ES256 signature)");
+    if (!low_s(*signature)) out = out.substr(0, dot + 1) + base64url_encode(negate_s(*signature));
     if (out.size() > max_access_token_size)
         throw std::invalid_argument("these claims make an access token longer than 8 KiB");
     return out;
@@ -272,15 +311,23 @@ TokenCheck verify_access_token(Database& db, const Clock& clock, std::string_vie
     const auto payload_text = base64url_decode(token.substr(first + 1, second - first - 1));
     const auto signature = base64url_decode(token.substr(second + 1));
     if (!header_text || !payload_text || !signature) return refuse("the token's parts are not base64url");
-    // Ours nest two deep (aud may be an array); deeper ones are refused before any parser sees them.
-    if (json_nesting_depth(*payload_text, 3) > 2) return refuse("the token's claims nest too deeply");
-    if (!json::parse(*payload_text, nullptr, false).is_object()) return refuse("the token's claims are not a JSON object");
+    // Ours nest two deep (aud may be an array); deeper ones, and a claim named twice (libjwt and
+    // this check could each read another of the two), are refused before libjwt sees them.
+    try {
+        if (!parse_json(*payload_text, {2, 1000}).is_object()) return refuse("the token's claims are not a JSON object");
+    } catch (const JsonParseError& e) {
+        return refuse(std::string("the token's claims are refused: it ") + e.what());
+    }
 
     // The header is read here, before libjwt sees the token: jwt_decode verifies with whatever
     // algorithm the header names (HS256 with the public key's PEM as the secret, or none), so only
     // an ES256 header with the kid of one of our keys may reach it.
-    if (json_nesting_depth(*header_text, 4) > 3) return refuse("the token's header nests too deeply");
-    const json header = json::parse(*header_text, nullptr, false);
+    json header;
+    try {
+        header = parse_json(*header_text, {3, 1000});
+    } catch (const JsonParseError& e) {
+        return refuse(std::string("the token's header is refused: it ") + e.what());
+    }
     if (!header.is_object()) return refuse("the token's header is not a JSON object");
     if (text_member(header, "alg") != "ES256") return refuse("the token's algorithm (alg) is not ES256");
     if (text_member(header, "typ") != "JWT") return refuse("the token's type (typ) is not JWT");
@@ -288,6 +335,7 @@ TokenCheck verify_access_token(Database& db, const Clock& clock, std::string_vie
     const auto kid = text_member(header, "kid");
     if (!kid || kid->empty()) return refuse("the token names no key (kid)");
     if (signature->size() != 64) return refuse("the token's signature is not an ES256 signature (64 bytes)");
+    if (!low_s(*signature)) return refuse("the token's signature is not in its low-S form (S > n/2)");
 
     std::string jwk;
     {

@@ -88,16 +88,10 @@ RegisteredClient register_client(Database& db, const Clock& clock, const std::st
                              "com.example.app:/callback, without a fragment: " + uri.substr(0, 200));
     const auto display = name.empty() ? std::string("(unnamed application)") : name;
     if (display.size() > 200) throw OAuthError("invalid_client_metadata", "client_name is longer than 200 characters.");
-    // No control or bidirectional formatting characters: a name must read as it is shown.
-    for (std::size_t i = 0; i < display.size(); ++i) {
-        const auto at = [&](std::size_t k) { return k < display.size() ? static_cast<unsigned char>(display[k]) : 0u; };
-        const unsigned c = at(i), second = at(i + 1), third = at(i + 2);
-        // U+200E/F, U+202A..E and U+2066..9 in UTF-8: E2 80 8E..8F, E2 80 AA..AE, E2 81 A6..A9.
-        const bool bidi = c == 0xE2 && ((second == 0x80 && ((third >= 0x8E && third <= 0x8F) || (third >= 0xAA && third <= 0xAE))) ||
-                                        (second == 0x81 && third >= 0xA6 && third <= 0xA9));
-        if (c < 0x20 || c == 0x7f || bidi)
-            throw OAuthError("invalid_client_metadata", "client_name holds control or text-direction characters.");
-    }
+    // No control, invisible or text-direction character (Unicode Cc and Cf): a name must read as
+    // it is shown (U+202E would reverse it, U+200B hide a difference from a trusted name).
+    if (!valid_utf8(display) || holds_control_or_format(display))
+        throw OAuthError("invalid_client_metadata", "client_name holds control, invisible or text-direction characters.");
     if (auth_method != "none" && auth_method != "client_secret_basic" && auth_method != "client_secret_post")
         throw OAuthError("invalid_client_metadata",
                          "token_endpoint_auth_method must be none, client_secret_basic or client_secret_post.");
@@ -123,6 +117,13 @@ RegisteredClient register_client(Database& db, const Clock& clock, const std::st
     q->bind(8, out.client.created_at);
     q->exec();
     return out;
+}
+
+int dynamic_clients_since(Database& db, Instant since) {
+    auto q = db.prepare("SELECT count(*) FROM oauth_clients WHERE registered_by = 'dynamic' AND created_at >= ?");
+    q->bind(1, to_utc_iso(since));
+    q->executeStep();
+    return q->getColumn(0).getInt();
 }
 
 std::optional<Client> find_client(Database& db, std::string_view client_id) {

@@ -50,6 +50,11 @@ bool valid_redirect_uri(std::string_view uri);
 RegisteredClient register_client(Database& db, const Clock& clock, const std::string& name,
                                  const std::vector<std::string>& redirect_uris, const std::string& auth_method,
                                  const std::string& registered_by, const std::optional<std::string>& client_uri = std::nullopt);
+// Registration limits (docs/oauth.md): per client address per hour, and dynamic clients per day.
+inline constexpr int registrations_per_address_per_hour = 10;
+inline constexpr int registrations_per_day = 200;
+// How many clients registered themselves since `since`.
+int dynamic_clients_since(Database& db, Instant since);
 std::optional<Client> find_client(Database& db, std::string_view client_id);  // disabled ones too
 std::vector<Client> list_clients(Database& db);
 bool disable_client(Database& db, const Clock& clock, std::string_view client_id);

@@ -152,4 +152,47 @@ bool is_loopback_host(std::string_view host) {
     return inet_pton(AF_INET, h.c_str(), &address) == 1 && (ntohl(address.s_addr) >> 24) == 127;
 }
 
+namespace {
+
+// Decodes the code point at `i` of valid UTF-8 and moves `i` past it.
+char32_t next_code_point(std::string_view text, std::size_t& i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const std::size_t n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    char32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
+    for (std::size_t k = 1; k < n && i + k < text.size(); ++k) cp = (cp << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
+    i += n;
+    return cp;
+}
+
+}  // namespace
+
+bool is_format_character(char32_t c) {
+    static constexpr std::pair<char32_t, char32_t> ranges[] = {
+        {0x00AD, 0x00AD}, {0x0600, 0x0605}, {0x061C, 0x061C}, {0x06DD, 0x06DD}, {0x070F, 0x070F},
+        {0x0890, 0x0891}, {0x08E2, 0x08E2}, {0x180E, 0x180E}, {0x200B, 0x200F}, {0x202A, 0x202E},
+        {0x2060, 0x2064}, {0x2066, 0x206F}, {0xFEFF, 0xFEFF}, {0xFFF9, 0xFFFB}, {0x110BD, 0x110BD},
+        {0x110CD, 0x110CD}, {0x13430, 0x1343F}, {0x1BCA0, 0x1BCA3}, {0x1D173, 0x1D17A}, {0xE0001, 0xE0001},
+        {0xE0020, 0xE007F}};
+    for (const auto& [low, high] : ranges)
+        if (c >= low && c <= high) return true;
+    return false;
+}
+
+bool holds_control_or_format(std::string_view utf8) {
+    for (std::size_t i = 0; i < utf8.size();) {
+        const auto c = next_code_point(utf8, i);
+        if (is_control_character(c) || is_format_character(c)) return true;
+    }
+    return false;
+}
+
+std::optional<char32_t> forbidden_text_character(std::string_view utf8, bool multi_line) {
+    for (std::size_t i = 0; i < utf8.size();) {
+        const auto c = next_code_point(utf8, i);
+        const bool line_break = c == '\n' || c == '\r' || c == '\t' || c == 0x2028 || c == 0x2029;
+        if (line_break ? !multi_line : is_control_character(c) || is_bidi_override(c)) return c;
+    }
+    return std::nullopt;
+}
+
 }  // namespace syndic

@@ -3,6 +3,7 @@
 // spaces), and how deeply a JSON text nests (checked before parsing, so no parser recursion can
 // exhaust the stack).
 #pragma once
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -22,6 +23,25 @@ std::size_t json_nesting_depth(std::string_view text, std::size_t limit);
 
 // Whether `text` is UTF-8 as JSON allows it: no overlong form, no surrogate, nothing past U+10FFFF.
 bool valid_utf8(std::string_view text);
+
+// Unicode general category Cf (format characters, Unicode 15.1): soft hyphen, zero-width space
+// and joiners, direction marks, embeddings, overrides and isolates, the BOM, tags...
+bool is_format_character(char32_t c);
+// C0 controls, DEL and C1 controls (Unicode category Cc).
+inline bool is_control_character(char32_t c) { return c < 0x20 || (c >= 0x7F && c <= 0x9F); }
+// Embeddings, overrides and isolates (U+202A..U+202E, U+2066..U+2069): they reorder the text
+// after them, so what is shown is not what is stored.
+inline bool is_bidi_override(char32_t c) { return (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069); }
+
+// Whether valid UTF-8 `text` holds a control (Cc) or format (Cf) character: for names shown as
+// they are, where nothing may be invisible or reorder what follows.
+bool holds_control_or_format(std::string_view utf8);
+
+// The first character a text field may not hold (its code point), or nullopt. Every field
+// refuses C0 and C1 controls, DEL and bidi overrides; a multi-line field (a description, notes)
+// may hold tab, line feed and carriage return, a single-line one (a name, an e-mail) none, nor
+// U+2028/U+2029. `utf8` must be valid UTF-8.
+std::optional<char32_t> forbidden_text_character(std::string_view utf8, bool multi_line);
 
 // How many values a JSON text holds at most, strings skipped: one, plus one for each comma, [ and
 // { (each may start another); stops counting past `limit`. A parsed value takes tens of bytes for

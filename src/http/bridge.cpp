@@ -18,6 +18,7 @@
 
 #include "auth/credentials.hpp"
 #include "core/error.hpp"
+#include "core/json_parse.hpp"
 #include "core/text.hpp"
 #include "http/access_policy.hpp"
 #include "http/oauth_endpoints.hpp"
@@ -355,21 +356,12 @@ void HttpBridge::Impl::handle_mcp(const Request& req, Response& res, json& messa
         throw Refusal{DomainError("UNSUPPORTED_PROTOCOL_VERSION",
                                   "MCP-Protocol-Version " + req.get_header_value("MCP-Protocol-Version").substr(0, 40) +
                                       " is not supported (2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05 are).")};
-    if (json_nesting_depth(req.body, jsonrpc::Dispatcher::max_depth) > jsonrpc::Dispatcher::max_depth)
-        throw Refusal{DomainError(codes::invalid_json, "The message nests arrays and objects more than " +
-                                                           std::to_string(jsonrpc::Dispatcher::max_depth) + " levels deep."),
-                      {}, jsonrpc::parse_error};
-    if (json_value_count(req.body, jsonrpc::Dispatcher::max_values) > jsonrpc::Dispatcher::max_values)
-        throw Refusal{DomainError(codes::invalid_json, "The message holds more than " + std::to_string(jsonrpc::Dispatcher::max_values) +
-                                                           " values (arrays, objects, strings, numbers...).")
-                          .with("limitValues", static_cast<std::int64_t>(jsonrpc::Dispatcher::max_values)),
-                      {}, jsonrpc::parse_error};
     try {
-        // A raw NUL is never valid JSON, but nlohmann's parser takes it for the end of the text.
-        if (req.body.find('\0') != std::string::npos) throw json::parse_error::create(101, 0, "a NUL byte", nullptr);
-        message = json::parse(req.body);
-    } catch (const json::exception&) {
-        throw Refusal{DomainError(codes::invalid_json, "The body is not valid JSON."), {}, jsonrpc::parse_error};
+        message = parse_json(req.body, {jsonrpc::Dispatcher::max_depth, jsonrpc::Dispatcher::max_values});
+    } catch (const JsonParseError& e) {  // syntax, a key twice in one object, beyond the limits
+        auto error = DomainError(codes::invalid_json, (e.kind == JsonParseError::Kind::syntax ? "The body " : "The message ") + std::string(e.what()));
+        if (e.kind == JsonParseError::Kind::too_many_values) error.with("limitValues", static_cast<std::int64_t>(jsonrpc::Dispatcher::max_values));
+        throw Refusal{error, {}, jsonrpc::parse_error};
     }
 
     if (!caller && calls_a_tool(message))

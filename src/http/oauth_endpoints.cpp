@@ -12,11 +12,14 @@
 #include "auth/access_tokens.hpp"
 #include "auth/credentials.hpp"
 #include "auth/oauth.hpp"
+#include "auth/sign_in_throttle.hpp"
 #include "auth/users.hpp"
 #include "core/base64url.hpp"
 #include "core/ids.hpp"
 #include "core/text.hpp"
+#include "core/json_parse.hpp"
 #include "http/pages.hpp"
+#include "http/rate_limiter.hpp"
 
 namespace syndic::http {
 
@@ -222,54 +225,6 @@ AuthorizeRequest check_authorize(const OAuthSettings& s, Database& db, const std
     return r;
 }
 
-// Failed sign-ins, counted per e-mail address and per client address in this process, checked
-// before any password is hashed: 5 failures for an address lock it for 1 minute, doubling with
-// each further failure up to 15 minutes; 30 failures from one client address within 15 minutes
-// lock that client out for 15 minutes. A success clears the e-mail's count.
-class SignInThrottle {
-public:
-    // Seconds to wait, or 0.
-    int wait(const std::string& email, const std::string& client, Instant now) {
-        std::lock_guard lock(mutex_);
-        return static_cast<int>(std::max(remaining(by_email_, ascii_lower(email), now), remaining(by_client_, client, now)));
-    }
-    void failed(const std::string& email, const std::string& client, Instant now) {
-        std::lock_guard lock(mutex_);
-        sweep(now);
-        auto& e = by_email_[ascii_lower(email)];
-        if (now - e.first > window) e = {now, 0, {}};
-        if (++e.failures >= 5)
-            e.locked_until = now + std::min<std::chrono::seconds>(std::chrono::minutes(15), std::chrono::seconds(60L << std::min(e.failures - 5, 4)));
-        auto& c = by_client_[client];
-        if (now - c.first > window) c = {now, 0, {}};
-        if (++c.failures >= 30) c.locked_until = now + window;
-    }
-    void succeeded(const std::string& email) {
-        std::lock_guard lock(mutex_);
-        by_email_.erase(ascii_lower(email));
-    }
-
-private:
-    static constexpr std::chrono::minutes window{15};
-    struct Count {
-        Instant first;
-        int failures = 0;
-        Instant locked_until;
-    };
-    static std::int64_t remaining(const std::map<std::string, Count>& counts, const std::string& key, Instant now) {
-        const auto it = counts.find(key);
-        if (it == counts.end() || it->second.locked_until <= now) return 0;
-        return std::chrono::duration_cast<std::chrono::seconds>(it->second.locked_until - now).count() + 1;
-    }
-    void sweep(Instant now) {
-        if (by_email_.size() + by_client_.size() < 10000) return;
-        for (auto* counts : {&by_email_, &by_client_})
-            std::erase_if(*counts, [&](const auto& item) { return now - item.second.first > window && item.second.locked_until <= now; });
-    }
-    std::mutex mutex_;
-    std::map<std::string, Count> by_email_, by_client_;
-};
-
 SignInThrottle& sign_in_throttle() {
     static SignInThrottle throttle;
     return throttle;
@@ -341,6 +296,81 @@ json token_answer(const OAuthSettings& s, Database& db, const Clock& clock, cons
             {"expires_in", access_token_minutes * 60},
             {"refresh_token", refresh},
             {"scope", claims.scope}};
+}
+
+// RFC 7591 metadata as this server reads it: every member it uses has its JSON type checked
+// before it is read, so a wrong type is invalid_client_metadata (400), never a failure.
+struct Metadata {
+    std::string name, method;
+    std::vector<std::string> redirect_uris;
+    std::optional<std::string> client_uri;
+};
+
+Metadata read_metadata(std::string_view text) {
+    const auto bad = [](const std::string& why) { return oauth::OAuthError("invalid_client_metadata", why); };
+    if (text.size() > 16384) throw bad("The registration is larger than 16 KiB.");
+    json body;
+    try {
+        body = parse_json(text, {8, 2000});
+    } catch (const JsonParseError& e) {
+        throw bad(std::string("The body ") + e.what());
+    }
+    if (!body.is_object()) throw bad("The body must be a JSON object.");
+    for (const char* key : {"client_name", "client_uri", "token_endpoint_auth_method"})
+        if (body.contains(key) && !body[key].is_string()) throw bad(std::string(key) + " must be a string.");
+    for (const char* key : {"redirect_uris", "grant_types", "response_types"}) {
+        if (!body.contains(key)) continue;
+        if (!body[key].is_array()) throw bad(std::string(key) + " must be an array of strings.");
+        for (const auto& item : body[key])
+            if (!item.is_string()) throw bad(std::string(key) + " must be an array of strings.");
+    }
+    for (const auto& g : body.value("grant_types", json::array({"authorization_code"})))
+        if (g != "authorization_code" && g != "refresh_token") throw bad("grant_types may be authorization_code and refresh_token.");
+    for (const auto& t : body.value("response_types", json::array({"code"})))
+        if (t != "code") throw bad("response_types may only be code.");
+    Metadata m;
+    if (body.contains("redirect_uris")) m.redirect_uris = body["redirect_uris"].get<std::vector<std::string>>();
+    m.name = body.value("client_name", "");
+    m.method = body.value("token_endpoint_auth_method", "client_secret_basic");
+    if (body.contains("client_uri")) m.client_uri = body["client_uri"].get<std::string>();
+    return m;
+}
+
+// Dynamic registration, limited by default: 10 per hour from one client address (a bucket of 10
+// refilled over the hour), and 200 in total per 24 hours (counted in the database, so every
+// bridge on it shares the figure); beyond either, 429 with Retry-After.
+void serve_registration(Database& db, const Clock& clock, const httplib::Request& req, httplib::Response& res) {
+    static RateLimiter per_address(RatePlan{static_cast<double>(oauth::registrations_per_address_per_hour), 3600});
+    const double now = std::chrono::duration<double>(clock.now().time_since_epoch()).count();
+    if (const auto wait = per_address.take(req.remote_addr, now)) {
+        res.set_header("Retry-After", std::to_string(*wait));
+        throw oauth::OAuthError("temporarily_unavailable",
+                                "Too many registrations from this address: at most " +
+                                    std::to_string(oauth::registrations_per_address_per_hour) + " per hour.", 429);
+    }
+    const auto m = read_metadata(req.body);
+    WriteTransaction tx(db);
+    if (oauth::dynamic_clients_since(db, clock.now() - std::chrono::hours(24)) >= oauth::registrations_per_day) {
+        res.set_header("Retry-After", "3600");
+        throw oauth::OAuthError("temporarily_unavailable",
+                                "This server takes at most " + std::to_string(oauth::registrations_per_day) +
+                                    " registrations a day; an administrator can register the application (clients create).", 429);
+    }
+    const auto made = oauth::register_client(db, clock, m.name, m.redirect_uris, m.method, "dynamic", m.client_uri);
+    tx.commit();
+    json answer = {{"client_id", made.client.id},
+                   {"client_id_issued_at", std::chrono::duration_cast<std::chrono::seconds>(clock.now().time_since_epoch()).count()},
+                   {"client_name", made.client.name},
+                   {"redirect_uris", made.client.redirect_uris},
+                   {"token_endpoint_auth_method", made.client.auth_method},
+                   {"grant_types", {"authorization_code", "refresh_token"}},
+                   {"response_types", {"code"}}};
+    if (made.secret) {
+        answer["client_secret"] = *made.secret;
+        answer["client_secret_expires_at"] = 0;
+    }
+    if (made.client.client_uri) answer["client_uri"] = *made.client.client_uri;
+    send_json(res, 201, answer);
 }
 
 }  // namespace
@@ -417,51 +447,7 @@ bool serve_oauth(const OAuthSettings& s, Database& db, const Clock& clock, const
             return true;
         }
         if (route == "register" && req.method == "POST") {
-            if (req.body.size() > 16384) throw oauth::OAuthError("invalid_client_metadata", "The registration is larger than 16 KiB.");
-            json body;
-            try {
-                body = json::parse(req.body);
-            } catch (const json::exception&) {
-                throw oauth::OAuthError("invalid_client_metadata", "The body must be a JSON object.");
-            }
-            if (!body.is_object()) throw oauth::OAuthError("invalid_client_metadata", "The body must be a JSON object.");
-            std::vector<std::string> uris;
-            if (body.contains("redirect_uris") && body["redirect_uris"].is_array()) {
-                for (const auto& u : body["redirect_uris"]) {
-                    if (!u.is_string()) throw oauth::OAuthError("invalid_redirect_uri", "redirect_uris must be strings.");
-                    uris.push_back(u);
-                }
-            }
-            const std::string method = body.value("token_endpoint_auth_method", "client_secret_basic");
-            for (const auto& g : body.value("grant_types", json::array({"authorization_code"})))
-                if (g != "authorization_code" && g != "refresh_token")
-                    throw oauth::OAuthError("invalid_client_metadata", "grant_types may be authorization_code and refresh_token.");
-            for (const auto& t : body.value("response_types", json::array({"code"})))
-                if (t != "code") throw oauth::OAuthError("invalid_client_metadata", "response_types may only be code.");
-            for (const char* key : {"client_name", "client_uri", "token_endpoint_auth_method"})
-                if (body.contains(key) && !body[key].is_string())
-                    throw oauth::OAuthError("invalid_client_metadata", std::string(key) + " must be a string.");
-            for (const char* key : {"grant_types", "response_types"})
-                if (body.contains(key) && !body[key].is_array())
-                    throw oauth::OAuthError("invalid_client_metadata", std::string(key) + " must be an array.");
-            std::optional<std::string> client_uri;
-            if (body.contains("client_uri")) client_uri = body["client_uri"].get<std::string>();
-            WriteTransaction tx(db);
-            const auto made = oauth::register_client(db, clock, body.value("client_name", ""), uris, method, "dynamic", client_uri);
-            tx.commit();
-            json answer = {{"client_id", made.client.id},
-                           {"client_id_issued_at", std::chrono::duration_cast<std::chrono::seconds>(clock.now().time_since_epoch()).count()},
-                           {"client_name", made.client.name},
-                           {"redirect_uris", made.client.redirect_uris},
-                           {"token_endpoint_auth_method", made.client.auth_method},
-                           {"grant_types", {"authorization_code", "refresh_token"}},
-                           {"response_types", {"code"}}};
-            if (made.secret) {
-                answer["client_secret"] = *made.secret;
-                answer["client_secret_expires_at"] = 0;
-            }
-            if (made.client.client_uri) answer["client_uri"] = *made.client.client_uri;
-            send_json(res, 201, answer);
+            serve_registration(db, clock, req, res);
             return true;
         }
         if (route == "token" && req.method == "POST") {
@@ -528,8 +514,9 @@ bool serve_oauth(const OAuthSettings& s, Database& db, const Clock& clock, const
                 return true;
             } catch (const std::string& location) {
                 // An application that registered itself could use this server to bounce people to
-                // any address (RFC 9700, 4.11.2): its errors are shown here instead.
-                if (oauth::find_client(db, get(params, "client_id"))->registered_by == "dynamic" && !session) {
+                // any address (RFC 9700, 4.11.2): its errors are shown here, signed in or not; it
+                // is sent to its redirect URI only after a person's click on the consent page.
+                if (oauth::find_client(db, get(params, "client_id"))->registered_by == "dynamic") {
                     const auto error = get(parse_form(location.substr(location.find('?') + 1)), "error_description");
                     send_page(res, 400, error_page(lang, lang == "en" ? "Invalid request" : "Demande invalide", error));
                     return true;
@@ -589,7 +576,7 @@ bool serve_oauth(const OAuthSettings& s, Database& db, const Clock& clock, const
                 return true;
             }
             const auto user = sign_in(db, email, get(form, "password"));
-            if (user) sign_in_throttle().succeeded(email);
+            if (user) sign_in_throttle().succeeded(email, req.remote_addr, clock.now());
             else sign_in_throttle().failed(email, req.remote_addr, clock.now());
             // Back to the authorization request, with its parameters (never anywhere else).
             Fields back;

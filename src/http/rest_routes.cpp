@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 #include "core/error.hpp"
+#include "core/json_parse.hpp"
 #include "core/text.hpp"
 
 namespace syndic::http {
@@ -90,20 +91,13 @@ std::string pointer(const std::string& name) {
 }  // namespace
 
 json parse_json_object(std::string_view body) {
-    if (json_nesting_depth(body, max_body_depth) > max_body_depth)
-        throw DomainError(codes::invalid_json, "The request body nests arrays and objects more than " +
-                                                   std::to_string(max_body_depth) + " levels deep.");
-    if (json_value_count(body, max_body_values) > max_body_values)
-        throw DomainError(codes::invalid_json, "The request body holds more than " + std::to_string(max_body_values) +
-                                                   " values (arrays, objects, strings, numbers...).")
-            .with("limitValues", static_cast<std::int64_t>(max_body_values));
     json value;
     try {
-        // A raw NUL is never valid JSON, but nlohmann's parser takes it for the end of the text.
-        if (body.find('\0') != std::string_view::npos) throw json::parse_error::create(101, 0, "a NUL byte", nullptr);
-        value = json::parse(body);
-    } catch (const json::exception&) {
-        throw DomainError(codes::invalid_json, "The request body is not valid JSON.");
+        value = parse_json(body, {max_body_depth, max_body_values});
+    } catch (const JsonParseError& e) {  // syntax, a key twice in one object, beyond the limits
+        auto error = DomainError(codes::invalid_json, std::string("The request body ") + e.what());
+        if (e.kind == JsonParseError::Kind::too_many_values) error.with("limitValues", static_cast<std::int64_t>(max_body_values));
+        throw error;
     }
     if (!value.is_object()) throw DomainError(codes::invalid_json, "The request body must be a JSON object.");
     return value;

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "core/json_parse.hpp"
 #include "core/text.hpp"
 
 namespace syndic::jsonrpc {
@@ -39,23 +40,13 @@ std::optional<std::string> Dispatcher::handle(std::string_view text) {
 }
 
 std::optional<std::string> Dispatcher::handle_text(std::string_view text) {
-    if (json_nesting_depth(text, max_depth) > max_depth)
-        return text_of(error_response(nullptr, parse_error, "Parse error",
-                                      {{"detail", "The message nests arrays and objects more than " +
-                                                      std::to_string(max_depth) + " levels deep."}}));
-    if (json_value_count(text, max_values) > max_values)
-        return text_of(error_response(nullptr, parse_error, "Parse error",
-                                      {{"detail", "The message holds more than " + std::to_string(max_values) +
-                                                      " values (arrays, objects, strings, numbers...)."},
-                                       {"limitValues", max_values}}));
     json message;
     try {
-        // A raw NUL is never valid JSON, but nlohmann's parser takes it for the end of the text
-        // and would serve a line with anything after it.
-        if (text.find('\0') != std::string_view::npos) throw json::parse_error::create(101, 0, "a NUL byte", nullptr);
-        message = json::parse(text);
-    } catch (const json::exception&) {  // syntax errors, and numbers no double can hold
-        return text_of(error_response(nullptr, parse_error, "Parse error", {{"detail", "The line is not valid JSON."}}));
+        message = parse_json(text, {max_depth, max_values});
+    } catch (const JsonParseError& e) {  // syntax, a key twice in one object, beyond the limits
+        json data = {{"detail", (e.kind == JsonParseError::Kind::syntax ? "The line " : "The message ") + std::string(e.what())}};
+        if (e.kind == JsonParseError::Kind::too_many_values) data["limitValues"] = max_values;
+        return text_of(error_response(nullptr, parse_error, "Parse error", data));
     }
     return handle_parsed(message);
 }

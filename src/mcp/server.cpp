@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "auth/credentials.hpp"
+#include "core/json_parse.hpp"
 #include "storage/database.hpp"
 #include "storage/storage_error.hpp"
 #include "tools/wire_error.hpp"
@@ -195,7 +196,7 @@ void McpServer::peek(const std::string& line) {
     if (line.find("notifications/cancelled") == std::string::npos) return;
     if (line.size() > 4096) return;  // a cancellation is a short message
     try {
-        const json m = json::parse(line);
+        const json m = parse_json(line, {8, 100});  // the dispatcher refuses what this refuses
         if (m.is_object() && !m.contains("id") && m.contains("jsonrpc") && m["jsonrpc"] == "2.0" &&
             m.contains("method") && m["method"] == "notifications/cancelled" && m.contains("params"))
             cancelled(m["params"]);

@@ -47,7 +47,7 @@ Cell cell_of(sqlite3_value* v) {
 // already gives, and the folded copies of names that searches read.
 bool left_out(std::string_view column) {
     return column == "syndicate_id" || column == "created_at" || column == "updated_at" ||
-           column == "search_text" || column == "sort_key";
+           column == "search_text" || column == "sort_key" || column.ends_with("_hash");  // never a secret's hash
 }
 
 // "first_name" → "firstName", as the interface names fields.
@@ -88,6 +88,36 @@ std::string record_type_of(std::string_view table) {
     for (auto& c : name)
         if (c == '_') c = '-';
     return name;
+}
+
+namespace {
+
+std::vector<std::string> every_syndicate(Database& db) {
+    std::vector<std::string> out;
+    auto q = db.prepare("SELECT id FROM syndicates ORDER BY id");
+    while (q->executeStep()) out.push_back(q->getColumn(0).getString());
+    return out;
+}
+
+}  // namespace
+
+void append_audit_event(Database& db, const AuditContext& context, const std::string& syndicate_id,
+                        const std::string& record_type, const std::string& record_id, const std::string& action,
+                        const std::string& changes) {
+    auto q = db.prepare(
+        "INSERT INTO audit_events (syndicate_id, occurred_at, actor_kind, actor_id, client_id, tool, record_type, "
+        "record_id, action, changes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    q->bind(1, syndicate_id);
+    q->bind(2, context.occurred_at);
+    q->bind(3, context.actor.kind);
+    q->bind(4, context.actor.id);
+    if (!context.actor.client_id.empty()) q->bind(5, context.actor.client_id);
+    q->bind(6, context.tool);
+    q->bind(7, record_type);
+    q->bind(8, record_id);
+    q->bind(9, action);
+    q->bind(10, changes);
+    q->exec();
 }
 
 ChangeRecorder::ChangeRecorder(Database& db) : db_(db) {
@@ -196,21 +226,14 @@ int ChangeRecorder::write_events(const AuditContext& context) {
         for (int column : table.key_columns)
             record_id += (record_id.empty() ? "" : "/") + text_of(shown[static_cast<std::size_t>(column)]);
 
-        auto q = db_.prepare(
-            "INSERT INTO audit_events (syndicate_id, occurred_at, actor_kind, actor_id, client_id, tool, record_type, "
-            "record_id, action, changes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-        q->bind(1, context.syndicate_id);
-        q->bind(2, context.occurred_at);
-        q->bind(3, context.actor.kind);
-        q->bind(4, context.actor.id);
-        if (!context.actor.client_id.empty()) q->bind(5, context.actor.client_id);
-        q->bind(6, context.tool);
-        q->bind(7, record_type_of(table.name));
-        q->bind(8, record_id);
-        q->bind(9, action);
-        q->bind(10, changes);
-        q->exec();
-        ++written;
+        std::vector<std::string> syndicates;
+        if (!context.syndicate_id.empty()) syndicates = {context.syndicate_id};
+        else if (table.syndicate_column >= 0) syndicates = {text_of(shown[static_cast<std::size_t>(table.syndicate_column)])};
+        else syndicates = every_syndicate(db_);
+        for (const auto& syndicate : syndicates) {
+            append_audit_event(db_, context, syndicate, record_type_of(table.name), record_id, action, changes);
+            ++written;
+        }
     }
     changes_.clear();
     return written;

@@ -21,6 +21,8 @@ struct AuditedTable {
     std::vector<std::string> columns;  // in the table's order
     std::vector<int> key_columns;      // the primary key's columns
     int deleted_at_column = -1;        // soft delete, when the table has it
+    int syndicate_column = -1;         // whose row it is: syndicate_id (syndicates: id); -1 for
+                                       // rows of every syndicate (oauth_clients)
 };
 
 // Who made a change: an API key, a user through an OAuth application, or the program itself.
@@ -32,14 +34,16 @@ struct AuditActor {
 
 // What the changes of one call were made by.
 struct AuditContext {
-    std::string syndicate_id;
+    std::string syndicate_id;  // empty: each row's own syndicate (every syndicate for a row of
+                               // none), as for the command line's changes
     AuditActor actor;
     std::string tool;
     std::string occurred_at;  // UTC instant, as stored
 };
 
 // While alive, records the changes made on one connection to the syndicate's business tables
-// (every table with a syndicate_id column, except the audit trail and derived tallies). A nested
+// (every table with a syndicate_id column, except the audit trail and derived tallies), the
+// syndicates themselves and the OAuth applications (changed from the command line). A nested
 // WriteTransaction that rolls back takes its changes out again. One recorder per connection at a
 // time.
 class ChangeRecorder {
@@ -70,6 +74,12 @@ private:
     bool recording_ = true;
     std::vector<Change> changes_;
 };
+
+// Writes one audit_events row as it is (the restore of a whole database, which no row change
+// describes); `changes` is a JSON object.
+void append_audit_event(Database& db, const AuditContext& context, const std::string& syndicate_id,
+                        const std::string& record_type, const std::string& record_id, const std::string& action,
+                        const std::string& changes);
 
 // "co_owners" → "co-owner", "insurance_policies" → "insurance-policy": a table's rows as the trail
 // names them.

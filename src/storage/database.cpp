@@ -165,7 +165,8 @@ const std::vector<AuditedTable>& Database::audited_tables() {
     SQLite::Statement names(db_,
                             "SELECT m.name FROM sqlite_schema m WHERE m.type = 'table' "
                             "AND m.name NOT IN ('audit_events', 'co_owner_tallies') "
-                            "AND EXISTS (SELECT 1 FROM pragma_table_info(m.name) c WHERE c.name = 'syndicate_id') "
+                            "AND (m.name IN ('syndicates', 'oauth_clients') "
+                            "OR EXISTS (SELECT 1 FROM pragma_table_info(m.name) c WHERE c.name = 'syndicate_id')) "
                             "ORDER BY m.name");
     while (names.executeStep()) tables.push_back({names.getColumn(0).getString(), {}, {}, -1});
     for (auto& t : tables) {
@@ -177,6 +178,7 @@ const std::vector<AuditedTable>& Database::audited_tables() {
             t.columns.push_back(columns.getColumn(0).getString());
             if (const int pk = columns.getColumn(1).getInt(); pk > 0) keys.emplace_back(pk, column);
             if (t.columns.back() == "deleted_at") t.deleted_at_column = column;
+            if (t.columns.back() == (t.name == "syndicates" ? "id" : "syndicate_id")) t.syndicate_column = column;
         }
         std::sort(keys.begin(), keys.end());
         for (const auto& [position, column] : keys) t.key_columns.push_back(column);

@@ -7,6 +7,7 @@
 #include <valijson/validator.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <cmath>
 #include <mutex>
 #include <regex>
@@ -82,14 +83,30 @@ constexpr const char* reason_unknown_property = "is not a known property";
 // What must be refused before valijson sees the value: strings longer than their maxLength
 // (valijson would still run their pattern, and libstdc++'s regex recurses once per character),
 // strings holding U+0000 (no field of any register has a use for it, and C strings — the PDF
-// minutes, the logs — would end there) and integers beyond 64 bits (read as signed, they would
-// wrap around).
-void precheck(const json* schema, const json& value, const std::string& pointer, std::vector<FieldError>& out) {
+// minutes, the logs — would end there) or another control character, or a bidi override (what
+// is shown would not be what is stored), and integers beyond 64 bits (read as signed, they would
+// wrap around). Tab, line feed and carriage return are for the fields whose schema says
+// "x-multiline": true (a resolution's text, notes); names, e-mails, numbers hold one line. White
+// space around the text is trimmed when stored, so it is not looked at.
+std::string forbidden_reason(char32_t c) {
+    char code[16];
+    std::snprintf(code, sizeof code, "U+%04X", static_cast<unsigned>(c));
+    if (is_bidi_override(c)) return std::string("contains a text-direction override (") + code + ")";
+    if (c == '\t' || c == '\n' || c == '\r' || c == 0x2028 || c == 0x2029)
+        return std::string("contains a line break or tab (") + code + "); this field holds one line";
+    return std::string("contains a control character (") + code + ")";
+}
+
+// `input`: the text rules apply to arguments only (a result may quote what older versions stored).
+void precheck(const json* schema, const json& value, const std::string& pointer, std::vector<FieldError>& out, bool input) {
     if (value.is_number_unsigned() && value.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX)) {
         out.push_back({pointer, "is too large"});
     } else if (value.is_string()) {
         const auto& text = value.get_ref<const std::string&>();
+        const bool multi_line = schema && schema->is_object() && schema->value("x-multiline", false);
         if (text.find('\0') != std::string::npos) out.push_back({pointer, "contains a NUL character (U+0000)"});
+        else if (const auto c = input ? forbidden_text_character(trim(text), multi_line) : std::nullopt)
+            out.push_back({pointer, forbidden_reason(*c)});
         else if (schema && schema->is_object() && schema->contains("maxLength") && (*schema)["maxLength"].is_number_unsigned() &&
             code_point_count(text) > (*schema)["maxLength"].get<std::size_t>())
             out.push_back({pointer, "is longer than " + std::to_string((*schema)["maxLength"].get<std::size_t>()) + " characters"});
@@ -97,17 +114,17 @@ void precheck(const json* schema, const json& value, const std::string& pointer,
         const json* properties = schema && schema->is_object() && schema->contains("properties") ? &(*schema)["properties"] : nullptr;
         for (const auto& [key, item] : value.items()) {
             const json* sub = properties && properties->contains(key) ? &(*properties)[key] : nullptr;
-            precheck(sub, item, pointer + "/" + pointer_token(key), out);
+            precheck(sub, item, pointer + "/" + pointer_token(key), out, input);
         }
     } else if (value.is_array()) {
         const json* items = schema && schema->is_object() && schema->contains("items") ? &(*schema)["items"] : nullptr;
-        for (std::size_t i = 0; i < value.size(); ++i) precheck(items, value[i], pointer + "/" + std::to_string(i), out);
+        for (std::size_t i = 0; i < value.size(); ++i) precheck(items, value[i], pointer + "/" + std::to_string(i), out, input);
     }
 }
 
-std::vector<FieldError> schema_errors(const valijson::Schema& schema, const json& value, const json& source) {
+std::vector<FieldError> schema_errors(const valijson::Schema& schema, const json& value, const json& source, bool input) {
     std::vector<FieldError> early;
-    precheck(&source, value, "", early);
+    precheck(&source, value, "", early, input);
     if (!early.empty()) return early;
 
     // valijson compiles each pattern once into its validator's cache: one validator per thread,
@@ -408,7 +425,7 @@ void ToolRegistry::check_arguments(std::string_view name, const json& args) cons
         if (t->info.name == name) tool = t.get();
     if (!tool) throw std::out_of_range("unknown tool: " + std::string(name));
     const auto& source = tool->document["inputSchema"];
-    const auto errors = schema_errors(compiled(tool->input_once, tool->input_schema, source), args, source);
+    const auto errors = schema_errors(compiled(tool->input_once, tool->input_schema, source), args, source, true);
     if (errors.empty()) return;
 
     std::string code = codes::validation_failed;
@@ -479,7 +496,7 @@ ToolResult ToolRegistry::run(const Tool& tool, const json& args, const CallerCon
 
 void ToolRegistry::check_output(const Tool& tool, const json& result) const {
     const auto& source = tool.document["outputSchema"];
-    const auto errors = schema_errors(compiled(tool.output_once, tool.output_schema, source), result, source);
+    const auto errors = schema_errors(compiled(tool.output_once, tool.output_schema, source), result, source, false);
     if (!errors.empty())
         throw std::logic_error(tool.info.name + " returned a result outside its outputSchema at '" +
                                errors.front().field + "': " + errors.front().reason);

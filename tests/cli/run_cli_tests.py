@@ -57,6 +57,43 @@ def clients_section(env):
     check("clients list shows it disabled", "DISABLED" in run("clients", "list", env=env).stdout)
 
 
+def audit_section(env, admin, tmp):
+    """Changes made from the command line are in the audit trail, as the operating-system user (issue 15)."""
+    import pwd
+    actor = "os:" + pwd.getpwuid(os.geteuid()).pw_name
+
+    def events(tool):
+        answer = call(env, admin, "list_audit_events", {"tool": tool, "pageSize": 200})
+        return json.loads(answer["result"]["content"][0]["text"])["data"] if "result" in answer else [answer]
+
+    everything = json.dumps(call(env, admin, "list_audit_events", {"pageSize": 200}))
+    for tool, record_type, action in (("cli:keys create", "api-key", "create"), ("cli:keys revoke", "api-key", "update"),
+                                      ("cli:users create", "user", "create"), ("cli:users disable", "user", "update"),
+                                      ("cli:clients create", "oauth-client", "create"),
+                                      ("cli:clients disable", "oauth-client", "update"),
+                                      ("cli:quorum", "syndicate", "update"), ("cli:water-heater-age", "syndicate", "update")):
+        found = events(tool)
+        check(f"audit trail: `{tool[4:]}` is there, by {actor}",
+              found and all(e.get("actor", {}).get("kind") == "system" and e.get("actor", {}).get("id") == actor
+                            and e.get("recordType") == record_type for e in found)
+              and any(e.get("action") == action for e in found), str(found)[:600])
+    check("audit trail: never a password's or key's hash", "argon2" not in everything and "keyHash" not in everything
+          and "passwordHash" not in everything and "secretHash" not in everything, everything[:300])
+    quorum = events("cli:quorum")
+    check("audit trail: the quorum's change, before and after",
+          quorum and quorum[0].get("changes", {}).get("quorumUnits") == {"before": 51000000, "after": 40500000}, str(quorum)[:400])
+    refused = run("quorum", "0", env=env)
+    check("a refused command leaves no event", refused.returncode != 0 and len(events("cli:quorum")) == len(quorum))
+    copy = os.path.join(tmp, "audit-copy.db")
+    backed = run("backup", "--to", copy, env=env)
+    restored = run("restore", "--from", copy, "--replace", env=env)
+    found = events("cli:restore")
+    check("audit trail: a restore, by the operating-system user, naming the backup",
+          backed.returncode == 0 and restored.returncode == 0 and len(found) == 1 and found[0].get("action") == "restore"
+          and found[0].get("actor", {}).get("id") == actor and found[0]["changes"]["restoredFrom"]["after"] == copy,
+          str(found)[:400] + restored.stderr)
+
+
 def users_section(env, tmp):
     """users create|list|disable on the database of one syndicate."""
     password = "motdepasse-secret"
@@ -233,6 +270,8 @@ with tempfile.TemporaryDirectory() as tmp:
     check("water-heater-age 0 and 31 are refused",
           run("water-heater-age", "0", env=env).returncode != 0 and run("water-heater-age", "31", env=env).returncode != 0
           and run("water-heater-age", env=env).stdout.strip() == "12")
+
+    audit_section(env, admin, tmp)
 
     first = run("demo", "--json", env=env)
     second = run("demo", "--json", env=env)

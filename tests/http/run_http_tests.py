@@ -1188,11 +1188,18 @@ def test_oauth(s, k, db):
     cookie = (r.header("set-cookie") or "").split(";")[0]
     check("sign-in: 303 back to authorize, an HttpOnly SameSite=Lax cookie",
           r.status == 303 and "HttpOnly" in (r.header("set-cookie") or "") and "SameSite=Lax" in (r.header("set-cookie") or ""), str(r))
+    for change in ({"code_challenge": ""}, {"code_challenge_method": "plain"}, {"resource": "https://elsewhere.example.org/api"},
+                   {"scope": "read:everything"}, {"response_type": "token"}):
+        r = authorize(dict(base_q, **change), cookie)
+        check(f"authorize (signed in) with {change}: a self-registered app gets an error page, never a redirect",
+              r.status == 400 and not r.header("location"), str(r))
+    admin_made = cli("clients", "create", "--db", db, "--name", "Appli du syndicat", "--redirect-uri", redirect, "--json")
+    admin_client = json.loads(admin_made.stdout)["clientId"] if admin_made.returncode == 0 else ""
     for change, error in (({"code_challenge": ""}, "invalid_request"), ({"code_challenge_method": "plain"}, "invalid_request"),
                           ({"resource": "https://elsewhere.example.org/api"}, "invalid_target"),
                           ({"scope": "read:everything"}, "invalid_scope"), ({"response_type": "token"}, "unsupported_response_type")):
-        got = redirected(authorize(dict(base_q, **change), cookie))
-        check(f"authorize (signed in) with {change}: redirected with error={error} and the state",
+        got = redirected(authorize(dict(base_q, client_id=admin_client, **change), cookie))
+        check(f"authorize (signed in) for an app an administrator registered, with {change}: redirected with error={error}",
               got.get("error") == error and got.get("state") == "s-42", str(got))
     r = authorize(base_q, cookie)
     check("consent page: its forms may lead only here and to the application's origin (CSP form-action)",
@@ -1306,6 +1313,131 @@ def test_oauth(s, k, db):
     r2 = s.rest("GET", "/units", key=access)
     check("a disabled client's access token is refused at once", r.returncode == 0 and r2.status == 401, str(r2))
     cli("users", "disable", "--db", db, "lise@example.ca")
+
+
+def test_oauth_hardening(db, k):
+    """Issue 15, section 4, on a bridge of its own (its sign-in and registration counts start at zero)."""
+    import base64, hashlib, html
+    section("OAuth hardening: throttle per account and address, consent-only redirects, registration, low-S, duplicate keys")
+    s = start("bridge for the OAuth hardening checks", db)
+    if not s:
+        return None
+    form = {"Content-Type": "application/x-www-form-urlencoded"}
+    password = "correct horse battery"
+    for email, name in (("nadia@example.ca", "Nadia Haddad"), ("omar@example.ca", "Omar Saïd")):
+        cli("users", "create", "--db", db, "--email", email, "--name", name, "--role", "member", stdin=password + "\n")
+
+    def sign_in(email, secret):
+        return fetch(s.addr, "POST", s.prefix + "/oauth/signin", urllib.parse.urlencode({"email": email, "password": secret}),
+                     headers=form, content_type=None)
+
+    # Throttle: one count per account however the e-mail is spelled.
+    statuses = [sign_in("nadia@example.ca", "wrong-" + str(i)).status for i in range(5)]
+    padded = [sign_in(spelling, "wrong-again").status for spelling in ("  nadia@example.ca ", "NADIA@Example.CA", "\tNadia@example.ca")]
+    check("throttle: five failures lock the account; padding or casing the e-mail gives no extra try",
+          statuses == [401] * 5 and padded == [429] * 3, f"{statuses} {padded}")
+    omar = sign_in("omar@example.ca", password)
+    check("...a person who signs in from this address", omar.status == 303, str(omar))
+    # One guesser behind a shared address (a proxy): 5 failures on each of 9 more accounts (50 in all).
+    failures = [sign_in(f"guess{i}@example.ca", f"guess-{j}").status for i in range(9) for j in range(5)]
+    stranger = sign_in("stranger@example.ca", "anything-at-all")
+    again = sign_in("omar@example.ca", password)
+    check("throttle: 50 failures from one address lock it for accounts never signed in from there (429)",
+          failures == [401] * 45 and stranger.status == 429 and int(stranger.header("retry-after") or 0) > 60,
+          f"{failures.count(401)} x 401, then {stranger}")
+    check("...but not for the people who use that address: they still sign in", again.status == 303, str(again))
+    cookie = (again.header("set-cookie") or "").split(";")[0]
+
+    # Registration: wrong types are 400 invalid_client_metadata, never 500; invisible characters refused.
+    redirect = "http://127.0.0.1:9/cb"
+    registrations = []
+
+    def register(body, **kw):
+        r = s.rest("POST", "/oauth/register", body, **kw)
+        registrations.append(r.status)
+        return r
+
+    r = register({"client_name": "Appli Auto", "redirect_uris": [redirect], "token_endpoint_auth_method": "none"})
+    client = r.json.get("client_id") if r.status == 201 else None
+    check("a self-registered public client", bool(client), str(r))
+    for label, body in (("token_endpoint_auth_method a number", {"redirect_uris": [redirect], "token_endpoint_auth_method": 5}),
+                        ("redirect_uris a string", {"redirect_uris": redirect}),
+                        ("redirect_uris holding a number", {"redirect_uris": [redirect, 7]}),
+                        ("client_name null", {"redirect_uris": [redirect], "client_name": None})):
+        r = register(body)
+        check(f"registration with {label}: 400 invalid_client_metadata", r.status == 400 and r.json.get("error") == "invalid_client_metadata", str(r))
+    for label, name in (("a zero-width space (U+200B)", "Gestion\u200bPlus"), ("a byte-order mark (U+FEFF)", "\ufeffGestion"),
+                        ("a tag character (U+E0041)", "Gestion\U000e0041")):
+        r = register({"client_name": name, "redirect_uris": [redirect]})
+        check(f"registration refuses {label} in the name", r.status == 400 and r.json.get("error") == "invalid_client_metadata", str(r))
+    r = register(b'{"client_name":"Gestion Plus","redirect_uris":["' + redirect.encode() + b'"],"client_name":"Banque"}')
+    check("registration refuses a key given twice (which name would be shown?)", r.status == 400 and r.json.get("error") == "invalid_client_metadata", str(r))
+    while len(registrations) < 12:
+        register({"client_name": "Encore", "redirect_uris": [redirect]})
+    check("registration is rate limited: 10 per hour from one address, then 429 with Retry-After",
+          registrations[9] == 201 and registrations[10] == 429 and 400 not in registrations[10:] and registrations.count(201) >= 1
+          and int(s.rest("POST", "/oauth/register", {"redirect_uris": [redirect]}).header("retry-after") or 0) > 0, str(registrations))
+
+    # A self-registered application gets no redirect without a click on the consent page.
+    verifier = base64.urlsafe_b64encode(os.urandom(32)).rstrip(b"=").decode()
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+    query = {"response_type": "code", "client_id": client, "redirect_uri": redirect, "scope": "read:co-owners",
+             "state": "s-1", "code_challenge": challenge, "code_challenge_method": "S256"}
+
+    def authorize(params):
+        return fetch(s.addr, "GET", s.prefix + "/oauth/authorize?" + urllib.parse.urlencode(params), headers={"Cookie": cookie})
+
+    for change in ({"scope": "read:everything"}, {"response_type": "token"}, {"code_challenge": ""},
+                   {"resource": "https://elsewhere.example.org/api"}):
+        r = authorize(dict(query, **change))
+        check(f"authorize (signed in) for a self-registered app with {change}: an error page, no redirect (RFC 9700, 4.11.2)",
+              r.status == 400 and not r.header("location") and "text/html" in (r.header("content-type") or ""), str(r))
+    page = authorize(query)
+    consent = {html.unescape(a): html.unescape(b) for a, b in re.findall(r'name="([^"]+)" value="([^"]*)"', page.body.decode())}
+    r = fetch(s.addr, "POST", s.prefix + "/oauth/authorize", urllib.parse.urlencode(dict(consent, decision="allow")),
+              headers=dict(form, Cookie=cookie), content_type=None)
+    code = dict(urllib.parse.parse_qsl(urllib.parse.urlparse(r.header("location") or "").query)).get("code")
+    check("...after the click on Allow, the redirect with a code", r.status == 303 and bool(code), str(r))
+    tokens = fetch(s.addr, "POST", s.prefix + "/oauth/token",
+                   urllib.parse.urlencode({"grant_type": "authorization_code", "code": code or "", "redirect_uri": redirect,
+                                           "client_id": client, "code_verifier": verifier}), headers=form, content_type=None)
+    access = tokens.json.get("access_token", "") if tokens.status == 200 else ""
+
+    # JWT: one spelling per signature. (r, n - s) verifies too; only s <= n/2 is accepted and written.
+    n = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
+    head, body, sig = (access.split(".") + ["", "", ""])[:3]
+    raw = base64.urlsafe_b64decode(sig + "=" * (-len(sig) % 4)) if sig else b""
+    r_part, s_part = int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big")
+    other = base64.urlsafe_b64encode(raw[:32] + (n - s_part).to_bytes(32, "big")).rstrip(b"=").decode()
+    works = s.rest("GET", "/units", key=access)
+    high = s.rest("GET", "/units", key=f"{head}.{body}.{other}" if s_part <= n // 2 else access)
+    check("JWT: the token is signed low-S and works", len(raw) == 64 and s_part <= n // 2 and works.status == 200, f"{works} s>n/2: {s_part > n // 2}")
+    check("JWT: the same signature spelled high-S (n - s) is refused: 401 invalid_token",
+          high.status == 401 and 'error="invalid_token"' in (high.header("www-authenticate") or ""), str(high))
+    more = [fetch(s.addr, "POST", s.prefix + "/oauth/token",
+                  urllib.parse.urlencode({"grant_type": "refresh_token", "refresh_token": tokens.json.get("refresh_token", ""),
+                                          "client_id": client}), headers=form, content_type=None)]
+    for _ in range(7):
+        more.append(fetch(s.addr, "POST", s.prefix + "/oauth/token",
+                          urllib.parse.urlencode({"grant_type": "refresh_token", "refresh_token": more[-1].json.get("refresh_token", ""),
+                                                  "client_id": client}), headers=form, content_type=None))
+    sigs = [t.json.get("access_token", "..").split(".")[2] for t in more if t.status == 200]
+    lows = [int.from_bytes(base64.urlsafe_b64decode(x + "=" * (-len(x) % 4))[32:], "big") <= n // 2 for x in sigs]
+    check("JWT: every token signed is low-S (8 refreshes)", len(lows) == 8 and all(lows), str(lows))
+
+    # Duplicate keys at every door over HTTP.
+    r = s.mcp(b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_units","arguments":{},"name":"get_fraction_sum"}}',
+              key=k["admin"])
+    check("/mcp: a key twice in one object is a parse error (400, -32700), nothing run",
+          r.status == 400 and r.json.get("error", {}).get("code") == -32700, str(r))
+    r = s.mcp(b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"create_unit","arguments":{"number":"DUP-1","type":"storage","number":"DUP-2"}}}',
+              key=k["admin"])
+    check("/mcp: a key twice in the tool arguments is a parse error", r.status == 400 and r.json.get("error", {}).get("code") == -32700, str(r))
+    r = s.rest("POST", "/units", b'{"number":"DUP-3","type":"storage","number":"DUP-4"}', key=k["admin"])
+    listed = s.rest("GET", "/units?search=DUP", key=k["admin"])
+    check("REST: a key twice in the body is 400 INVALID_JSON, and nothing was created",
+          r.status == 400 and r.json.get("error", {}).get("code") == "INVALID_JSON" and listed.json.get("data") == [], f"{r} / {listed}")
+    return s
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1665,6 +1797,7 @@ def main():
         run(test_oauth, s, k, db)
         run(test_parallel, s, k, demo)
         run(test_with_stdio, s, k, demo, db)
+        servers.append(run(test_oauth_hardening, db, k))
         servers.append(run(test_rate_limit, db, k))
         servers.append(run(test_base_url_and_allow_lists, db, k))
         run(test_shutdown, db, k, demo, s)

@@ -157,7 +157,17 @@ std::string forge(const std::string& private_pem, const json& header, const json
     ECDSA_SIG* sig = d2i_ECDSA_SIG(nullptr, &p, static_cast<long>(der_len));
     unsigned char raw[64];
     REQUIRE(BN_bn2binpad(ECDSA_SIG_get0_r(sig), raw, 32) == 32);
-    REQUIRE(BN_bn2binpad(ECDSA_SIG_get0_s(sig), raw + 32, 32) == 32);
+    // Written low-S (s <= n/2), as the server writes and alone accepts.
+    BIGNUM* order = nullptr;
+    REQUIRE(BN_hex2bn(&order, "FFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551") > 0);
+    BIGNUM* half = BN_dup(order);
+    BN_rshift1(half, half);
+    BIGNUM* s = BN_dup(ECDSA_SIG_get0_s(sig));
+    if (BN_cmp(s, half) > 0) BN_sub(s, order, s);
+    REQUIRE(BN_bn2binpad(s, raw + 32, 32) == 32);
+    BN_free(s);
+    BN_free(half);
+    BN_free(order);
     ECDSA_SIG_free(sig);
     return input + "." + base64url_encode(std::string(reinterpret_cast<const char*>(raw), 64));
 }
@@ -381,6 +391,45 @@ TEST_CASE("a tampered signature is refused, and so is any other spelling of the 
         CHECK(libjwt_accepts(token, fx.public_pem));
         CHECK_TOKEN_REFUSED(fx, token, "base64url");
     }
+}
+
+// n - s for the s half of a 64-byte ES256 signature, n the order of P-256.
+std::string with_negated_s(std::string sig) {
+    static constexpr unsigned char n[32] = {0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+                                            0xBC, 0xE6, 0xFA, 0xAD, 0xA7, 0x17, 0x9E, 0x84, 0xF3, 0xB9, 0xCA, 0xC2, 0xFC, 0x63, 0x25, 0x51};
+    int borrow = 0;
+    for (int i = 31; i >= 0; --i) {
+        int v = n[i] - static_cast<unsigned char>(sig[32 + i]) - borrow;
+        borrow = v < 0;
+        sig[32 + i] = static_cast<char>(v + (borrow ? 256 : 0));
+    }
+    return sig;
+}
+
+TEST_CASE("only the low-S spelling of an ES256 signature is written and accepted") {
+    // (r, n - s) verifies as (r, s) does: a second spelling of every token (issue 15).
+    Signed fx;
+    EVP_PKEY* key = key_of_jwk(fx.jwk);
+    for (int i = 0; i < 40; ++i) {
+        const auto parts = parts_of(sign_access_token(*fx.db, fx.clock, member_claims(fx.syndicate)));
+        const auto raw = base64url_decode(parts[2]).value();
+        CHECK(static_cast<unsigned char>(raw[32]) <= 0x7F);  // s <= n/2 starts with a byte below 0x80
+        const auto high = with_negated_s(raw);
+        CHECK(openssl_verifies(key, parts[0] + "." + parts[1], high));  // the other spelling is a valid signature
+        CHECK_TOKEN_REFUSED(fx, parts[0] + "." + parts[1] + "." + base64url_encode(high), "low-S");
+        CHECK_TOKEN_ACCEPTED(fx, parts[0] + "." + parts[1] + "." + parts[2]);
+    }
+    EVP_PKEY_free(key);
+}
+
+TEST_CASE("a header or claims naming a key twice are refused") {
+    Signed fx;
+    const auto header = base64url_decode(fx.parts[0]).value();
+    const auto twice = header.substr(0, header.size() - 1) + ",\"alg\":\"none\"}";
+    CHECK_TOKEN_REFUSED(fx, base64url_encode(twice) + "." + fx.parts[1] + "." + fx.parts[2], "twice");
+    const auto claims = base64url_decode(fx.parts[1]).value();
+    const auto again = claims.substr(0, claims.size() - 1) + ",\"role\":\"admin\"}";
+    CHECK_TOKEN_REFUSED(fx, fx.parts[0] + "." + base64url_encode(again) + "." + fx.parts[2], "twice");
 }
 
 TEST_CASE("alg none is refused, though libjwt takes it when given no key") {

@@ -19,7 +19,9 @@
 #include "core/context.hpp"
 #include "core/fraction.hpp"
 #include "core/ids.hpp"
+#include "core/json_parse.hpp"
 #include "core/json_writer.hpp"
+#include "auth/sign_in_throttle.hpp"
 #include "core/text.hpp"
 #include "storage/database.hpp"
 
@@ -605,6 +607,65 @@ TEST_CASE("JsonWriter writes what nlohmann::json writes") {
         w.string("a\xC3(b\xED\xA0\x80" "c\xFF");
         CHECK(nlohmann::json::parse(out) == "a\xEF\xBF\xBD(b\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD" "c\xEF\xBF\xBD");
     }
+}
+
+TEST_CASE("parse_json refuses a key twice in one object, at any depth, and keeps the other limits") {
+    using Kind = JsonParseError::Kind;
+    const auto kind_of = [](std::string_view text) -> std::optional<Kind> {
+        try {
+            parse_json(text, {8, 1000});
+            return std::nullopt;
+        } catch (const JsonParseError& e) {
+            return e.kind;
+        }
+    };
+    CHECK(kind_of(R"({"a":1,"a":2})") == Kind::duplicate_key);
+    CHECK(kind_of(R"({"a":{"b":1,"c":{"d":[{"e":1,"e":1}]}}})") == Kind::duplicate_key);
+    CHECK(kind_of(R"([{"a":1},{"a":1}])") == std::nullopt);  // two objects, one key each
+    CHECK(kind_of(R"({"a":{"a":{"a":1}}})") == std::nullopt);
+    CHECK(kind_of(R"({"a\u0062":1,"ab":2})") == Kind::duplicate_key);  // the same key, escaped once
+    CHECK(kind_of(R"({"a":1,"A":2})") == std::nullopt);
+    CHECK(kind_of("[[[[[[[[[1]]]]]]]]]") == Kind::too_deep);
+    CHECK(kind_of(std::string("{\"a\":1}\0", 8)) == Kind::syntax);
+    CHECK(kind_of("{\"a\":") == Kind::syntax);
+    std::string many = "[";
+    for (int i = 0; i < 1500; ++i) many += "1,";
+    CHECK(kind_of(many + "1]") == Kind::too_many_values);
+    CHECK(parse_json(R"({"b":[1,{"c":null}],"a":"x"})", {8, 1000})["b"][1].contains("c"));
+}
+
+TEST_CASE("text rules: control, format and bidi characters; multi-line fields") {
+    CHECK(is_format_character(0x200B));
+    CHECK(is_format_character(0x202E));
+    CHECK(is_format_character(0xFEFF));
+    CHECK(is_format_character(0xE0041));
+    CHECK_FALSE(is_format_character(U'é'));
+    CHECK(holds_control_or_format("Gestion\xE2\x80\x8B" "Plus"));
+    CHECK(holds_control_or_format("a\xC2\x85"));
+    CHECK_FALSE(holds_control_or_format("Émilie 日本 🏠"));
+    CHECK(forbidden_text_character("a\nb", false) == U'\n');
+    CHECK_FALSE(forbidden_text_character("a\r\nb\tc", true).has_value());
+    CHECK(forbidden_text_character("a\x1b" "b", true) == U'\x1b');
+    CHECK(forbidden_text_character("a\xE2\x80\xAE" "b", true) == char32_t(0x202E));
+    CHECK(forbidden_text_character("a\xE2\x81\xA9", false) == char32_t(0x2069));
+    CHECK_FALSE(forbidden_text_character("\xE2\x80\x8F" "שלום", false).has_value());  // a direction mark is allowed
+}
+
+TEST_CASE("sign-in throttle: one count per account however spelled, and per address apart") {
+    SignInThrottle t;
+    Instant now{std::chrono::hours(1000)};
+    for (int i = 0; i < 5; ++i) t.failed(" Lise@Example.ca ", "10.0.0.1", now);
+    CHECK(t.wait("lise@example.ca", "10.0.0.2", now) > 0);
+    CHECK(t.wait("\tLISE@example.CA", "10.0.0.3", now) > 0);
+    CHECK(t.wait("paul@example.ca", "10.0.0.1", now) == 0);
+    // 50 failures from one address (5 on each of 10 accounts) lock it for strangers only.
+    t.succeeded("paul@example.ca", "10.0.0.9", now);
+    for (int a = 0; a < 10; ++a)
+        for (int i = 0; i < 5; ++i) t.failed("guess" + std::to_string(a) + "@x.ca", "10.0.0.9", now);
+    CHECK(t.wait("stranger@x.ca", "10.0.0.9", now) > 60);
+    CHECK(t.wait("Paul@example.ca", "10.0.0.9", now) == 0);
+    CHECK(t.wait("stranger@x.ca", "10.0.0.8", now) == 0);
+    CHECK(t.wait("stranger@x.ca", "10.0.0.9", now + std::chrono::minutes(16)) == 0);
 }
 
 }

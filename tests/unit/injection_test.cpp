@@ -353,6 +353,28 @@ TEST_CASE("text holding a NUL anywhere is refused, and changes nothing") {
     CHECK(tables_and_schema(*fx.db) == before);
 }
 
+TEST_CASE("control characters and bidi overrides are refused in text; line breaks only where a field holds several lines") {
+    // Issue 15: no stdio line, log line or minutes carries a raw control character, and nothing
+    // shown reads otherwise than it is stored. Which fields hold lines is said by their schema.
+    HostileRegister fx;
+    const auto before = tables_and_schema(*fx.db);
+    for (const auto& text : {"a\x01" "b"s, "a\x1b[2Jb"s, "a\x7f"s, "a\xC2\x85" "b"s, "a\xC2\x9B" "b"s, "a\xE2\x80\xAE" "b"s,
+                             "a\xE2\x81\xA6" "b"s, "a\nb"s, "a\rb"s, "a\tb"s, "a\xE2\x80\xA8" "b"s}) {
+        CAPTURE(json(text).dump());
+        CHECK(fx.error("list_units", {{"search", text}}).code() == "VALIDATION_FAILED");
+        CHECK(fx.error("create_unit", {{"number", text}, {"type", "storage"}}).code() == "VALIDATION_FAILED");
+        CHECK(fx.error("create_co_owner", {{"unitId", fx.units[0].id}, {"firstName", text}, {"lastName", "X"}}).code() ==
+              "VALIDATION_FAILED");
+        CHECK(fx.error("create_meeting", {{"title", text}, {"type", "aga"}, {"scheduledAt", "2026-12-15T19:00:00-05:00"},
+                                          {"location", "Salle"}}).code() == "VALIDATION_FAILED");
+    }
+    CHECK(tables_and_schema(*fx.db) == before);
+    // A note keeps its lines and tabs; still no other control character.
+    const auto made = fx.call("create_contractor", {{"name", "Plomberie"}, {"trade", "plumbing"}, {"notes", "Ligne 1\r\nLigne 2\tfin"}});
+    fx.check_same(made["notes"], "Ligne 1\r\nLigne 2\tfin");
+    CHECK(fx.error("create_contractor", {{"name", "Plomberie"}, {"trade", "plumbing"}, {"notes", "a\x1b[2J"}}).code() == "VALIDATION_FAILED");
+}
+
 }  // TEST_SUITE("injection")
 
 namespace {
