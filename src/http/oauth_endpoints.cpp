@@ -339,7 +339,7 @@ Metadata read_metadata(std::string_view text) {
 // Dynamic registration, limited by default: 10 per hour from one client address (a bucket of 10
 // refilled over the hour), and 200 in total per 24 hours (counted in the database, so every
 // bridge on it shares the figure); beyond either, 429 with Retry-After.
-void serve_registration(Database& db, const Clock& clock, const httplib::Request& req, httplib::Response& res) {
+void serve_registration(Database& db, const Clock& clock, const Request& req, Response& res) {
     static RateLimiter per_address(RatePlan{static_cast<double>(oauth::registrations_per_address_per_hour), 3600});
     const double now = std::chrono::duration<double>(clock.now().time_since_epoch()).count();
     if (const auto wait = per_address.take(req.remote_addr, now)) {
