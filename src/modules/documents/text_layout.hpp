@@ -4,6 +4,7 @@
 // CJK). Knows fonts and scripts, not pages, blocks or documents. Keeps pango out of its header.
 #pragma once
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,7 @@ private:
     struct Pango;
     void set(TextStyle style, const std::string& text, double width);
     cairo_t* cr_;
+    std::unique_lock<std::mutex> lock_;  // the process-wide font map, for this layout's life
     std::unique_ptr<Pango> pango_;
 };
 
