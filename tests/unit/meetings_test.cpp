@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -1508,3 +1509,168 @@ TEST_CASE("review: notices across a change of time, stale minutes, justification
 }
 
 }
+
+namespace {
+
+// A word of a PDF page as poppler places it (pdftotext -bbox): its left and right edges, the
+// middle of its height.
+struct PlacedWord {
+    double left, right, middle;
+    std::string text;
+};
+using PlacedLine = std::vector<PlacedWord>;
+// The page's lines, top to bottom: words whose middles are within 3 points (glyphs of different
+// fonts on one line have different heights).
+std::vector<PlacedLine> placed_lines(const std::string& path, int page) {
+    const auto p = std::to_string(page);
+    const auto xml = run("pdftotext -enc UTF-8 -bbox -f " + p + " -l " + p + " '" + path + "' - 2>/dev/null");
+    std::vector<PlacedWord> words;
+    auto number = [&](std::size_t at, const std::string& name) {
+        const auto from = xml.find(name + "=\"", at) + name.size() + 2;
+        return std::stod(xml.substr(from, xml.find('"', from) - from));
+    };
+    for (auto at = xml.find("<word "); at != std::string::npos; at = xml.find("<word ", at + 1)) {
+        const auto open_end = xml.find('>', at) + 1;
+        words.push_back({number(at, "xMin"), number(at, "xMax"), (number(at, "yMin") + number(at, "yMax")) / 2,
+                         xml.substr(open_end, xml.find("</word>", open_end) - open_end)});
+    }
+    std::stable_sort(words.begin(), words.end(), [](const auto& a, const auto& b) { return a.middle < b.middle; });
+    std::vector<PlacedLine> lines;
+    for (const auto& w : words) {
+        if (lines.empty() || w.middle - lines.back().front().middle > 3) lines.emplace_back();
+        lines.back().push_back(w);
+    }
+    return lines;
+}
+bool has_word(const PlacedLine& line, const std::string& text) {
+    return std::any_of(line.begin(), line.end(), [&](const PlacedWord& w) { return w.text == text; });
+}
+double left_of(const PlacedLine& line, const std::string& text) {
+    for (const auto& w : line)
+        if (w.text == text) return w.left;
+    FAIL("no word " << text << " on the line");
+    return 0;
+}
+bool part_of(const std::string& name, const PlacedWord& w) { return !w.text.empty() && w.text != " " && contains(name, w.text); }
+// The first line with the word `marker` and some of `name`.
+PlacedLine line_with(const std::vector<PlacedLine>& lines, const std::string& marker, const std::string& name) {
+    for (const auto& line : lines)
+        if (has_word(line, marker) && std::any_of(line.begin(), line.end(), [&](const auto& w) { return part_of(name, w); }))
+            return line;
+    FAIL("no line with " << marker << " and " << name);
+    return {};
+}
+// The words of the line made of `name`'s characters read from right to left, as a right-to-left
+// name is read on paper (spaces left out); `left` and `right` get the edges of what was read.
+std::string read_right_to_left(PlacedLine line, const std::string& name, double& left, double& right) {
+    line.erase(std::remove_if(line.begin(), line.end(), [&](const auto& w) { return !part_of(name, w); }), line.end());
+    std::sort(line.begin(), line.end(), [](const PlacedWord& a, const PlacedWord& b) { return a.left > b.left; });
+    std::string read;
+    for (const auto& w : line) read += w.text;
+    if (!line.empty()) {
+        left = line.back().left;
+        right = line.front().right;
+    }
+    return read;
+}
+std::string without_spaces(std::string s) {
+    s.erase(std::remove(s.begin(), s.end(), ' '), s.end());
+    return s;
+}
+
+// The fonts of the minutes in every script: each embedded ("emb"), as a subset ("sub"), with a
+// Unicode map ("uni"), and the one expected for each script drawn.
+void check_fonts_of_every_script(const std::string& path) {
+    const auto fonts = run("pdffonts '" + path + "' 2>/dev/null");
+    CAPTURE(fonts);
+    CHECK(contains(fonts, "DejaVuSans"));
+    CHECK(contains(fonts, "WenQuanYiMicroHei"));     // the Chinese, Japanese and Korean names
+    CHECK(contains(fonts, "NotoSansArabicUI"));      // the Arabic name, its letters joined
+    CHECK(contains(fonts, "NotoSansDevanagariUI"));  // found by fontconfig's fallback
+    // No hex box for a character no font has (pango draws those in a monospace font).
+    CHECK_FALSE(contains(fonts, "Mono"));
+    // Every font embedded ("emb"), as a subset ("sub"), with a Unicode map ("uni"): "yes yes yes".
+    std::size_t fonts_listed = 0;
+    std::istringstream rows_of_fonts(fonts);
+    std::string row;
+    while (std::getline(rows_of_fonts, row)) {
+        if (row.find('+') == std::string::npos) continue;  // the header rows
+        ++fonts_listed;
+        CAPTURE(row);
+        CHECK(contains(row, "yes yes yes"));
+    }
+    CHECK(fonts_listed >= 4);
+}
+
+}  // namespace
+
+TEST_SUITE("meetings") {
+
+// Issue 15: the names of Montreal's co-owners in their own scripts. Each must come back from the
+// PDF's text as it was typed (a right-to-left name in logical order, not reversed; joined Arabic
+// letters; no box for a missing glyph), read right to left on the page with what follows it after
+// it, in fonts embedded as subsets with their Unicode maps.
+TEST_CASE("minutes print names in every script: Hebrew, Arabic, CJK, Vietnamese, mixed lines") {
+    MeetingFixture fx;
+    struct Person {
+        std::string first, last;
+    };
+    const std::vector<Person> people = {
+        {"שרה", "כהן"},               // Hebrew
+        {"فاطمة", "الزهراء"},         // Arabic
+        {"小明", "王"},               // Chinese
+        {"さくら", "山田"},           // Japanese
+        {"민준", "김"},               // Korean
+        {"Nguyễn Thị", "Hồng"},       // Vietnamese
+        {"Γιώργος", "Παπαδόπουλος"},  // Greek
+        {"Наталья", "Иванова"},       // Cyrillic
+        {"प्रिया", "शर्मा"},             // Devanagari
+        {"Émilie", "Bélanger"},       // French
+    };
+    std::vector<json> rows;
+    for (std::size_t i = 0; i < people.size(); ++i) {
+        const auto u = fx.unit(std::to_string(101 + i), 10);
+        const auto c = fx.co_owner(u["id"], people[i].first, people[i].last, {{"fractionPercent", 10}});
+        rows.push_back(i == 2 ? by_proxy(c, "佐藤花子") : present(c));  // a Japanese proxy holder
+    }
+    const auto m = fx.meeting({{"title", "Assemblée générale 2026 — אסיפה כללית — الجمعية العامة — 年度大会"}});
+    fx.notice(m);
+    fx.attend(m, rows);
+    // One line mixing French, Hebrew, Arabic and Chinese (bidi inside a left-to-right line).
+    fx.resolution(m, "Comité de quartier", "simple", "Mandat confié à שרה כהן et فاطمة الزهراء avec 王小明 pour 2027.");
+    const auto d = fx.call("generate_minutes", {{"meetingId", m["id"]}, {"draft", true}});
+    const std::string path = d["path"];
+
+    const auto text = squash(pdf_text(path));
+    CAPTURE(text);
+    for (const auto& p : people) CHECK(contains(text, p.first + " " + p.last));
+    for (const auto* part : {"佐藤花子", "אסיפה כללית", "الجمعية العامة", "年度大会", "Mandat confié à", "pour 2027.", "BROUILLON"})
+        CHECK(contains(text, part));
+    CHECK(pdf_complaints(path) == "");
+
+    // On the page, a Hebrew or Arabic name reads from right to left (first name on the right), and
+    // the figures after it stay after it: "• שרה כהן — 10 % — présent".
+    const auto lines = placed_lines(path, 1);
+    const std::string hebrew = "שרה כהן", arabic = "فاطمة الزهراء";
+    for (const auto& name : {hebrew, arabic}) {
+        CAPTURE(name);
+        const auto line = line_with(lines, "présent", name);  // its attendance line
+        double left = 0, right = 0;
+        CHECK(read_right_to_left(line, name, left, right) == without_spaces(name));
+        CHECK(left_of(line, "•") < left);
+        CHECK(left_of(line, "10") > right);
+    }
+    // The mixed line: the French words in their order, each name right to left in its place.
+    const auto mixed_line = line_with(lines, "Mandat", hebrew);
+    double hebrew_left = 0, hebrew_right = 0, arabic_left = 0, arabic_right = 0;
+    CHECK(read_right_to_left(mixed_line, hebrew, hebrew_left, hebrew_right) == without_spaces(hebrew));
+    CHECK(read_right_to_left(mixed_line, arabic, arabic_left, arabic_right) == without_spaces(arabic));
+    CHECK(left_of(mixed_line, "à") < hebrew_left);
+    CHECK(left_of(mixed_line, "et") > hebrew_right);
+    CHECK(left_of(mixed_line, "et") < arabic_left);
+    CHECK(left_of(mixed_line, "avec") > arabic_right);
+
+    check_fonts_of_every_script(path);
+}
+
+}  // TEST_SUITE

@@ -1,7 +1,7 @@
 // Writes simple paged documents (minutes, later notices and statements) as PDF with cairo:
 // titles, headings, wrapped paragraphs flowing onto further pages, page numbers and an optional
-// watermark on every page, in DejaVu Sans (subset and embedded, with its Unicode map, so French
-// accents print, copy and search right). Knows layout, not meetings.
+// watermark on every page; text laid out by text_layout (any script, fonts subset and embedded
+// with their Unicode maps, so names print, copy and search right). Knows layout, not meetings.
 #pragma once
 #include <functional>
 #include <string>
@@ -24,6 +24,11 @@ struct PdfDocument {
     std::string pdf_title;
     std::string pdf_subject;
 };
+
+// `text` (a value someone typed: a name, a title, a place) as a bidi isolate, U+2068 ... U+2069:
+// its direction neither takes from nor spills onto the words and figures around it, so a Hebrew
+// or Arabic name followed by " — 10 %" keeps the figure after the name. The marks print nothing.
+inline std::string bidi_isolate(const std::string& text) { return "\u2068" + text + "\u2069"; }
 
 struct RenderedPdf {
     std::string bytes;  // the whole PDF file

@@ -755,8 +755,8 @@ PdfDocument minutes_document(Database& db, const std::string& syndicate_id, cons
     b.push_back({K::heading, fr ? "Présences" : "Attendance"});
     if (attendees.empty()) b.push_back({K::paragraph, fr ? "Aucune présence n'a été consignée." : "No attendance was recorded."});
     for (const auto& a : attendees) {
-        std::string line = a.name + " — " + pct(a.fraction) + " — " + wording::attendance(a.attendance, lang);
-        if (a.proxy_holder) line += (fr ? " (mandataire : " : " (proxy holder: ") + *a.proxy_holder + ")";
+        std::string line = bidi_isolate(a.name) + " — " + pct(a.fraction) + " — " + wording::attendance(a.attendance, lang);
+        if (a.proxy_holder) line += (fr ? " (mandataire : " : " (proxy holder: ") + bidi_isolate(*a.proxy_holder) + ")";
         b.push_back({K::item, line});
     }
 
