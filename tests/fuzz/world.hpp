@@ -56,6 +56,7 @@ inline bool known_tool_code(const std::string& code) {
         codes::water_heater_not_found, codes::insurance_policy_not_found, codes::contractor_not_found,
         codes::document_not_found,  codes::invalid_date_range,  codes::duplicate_peril,
         codes::duplicate_neq,       codes::invalid_neq,         codes::invalid_rbq_licence,
+        codes::co_owner_fraction_exceeds_unit,
     };
     return known.count(code) > 0;
 }

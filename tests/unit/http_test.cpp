@@ -12,6 +12,7 @@
 
 #include "core/error.hpp"
 #include "http/access_policy.hpp"
+#include "http/pages.hpp"
 #include "http/rate_limiter.hpp"
 #include "http/rest_routes.hpp"
 #include "modules/modules.hpp"
@@ -236,6 +237,17 @@ TEST_CASE("Origin and Host: the base URL's, loopback's, and the extras; nothing 
                     std::invalid_argument);
     CHECK_THROWS_AS(AccessPolicy(*parse_url("http://127.0.0.1:8080/api"), "127.0.0.1", 8080, {"https://x.org/path"}, {}),
                     std::invalid_argument);
+}
+
+TEST_CASE("the consent page words every scope a tool requires, in French and in English") {
+    for (const auto& scope : registry().all_scopes()) {
+        CAPTURE(scope);
+        const auto fr = scope_description("fr", scope), en = scope_description("en", scope);
+        CHECK(fr != scope);
+        CHECK(en != scope);
+        CHECK(fr != en);
+    }
+    CHECK(scope_description("en", "read:audit").find("audit trail") != std::string::npos);
 }
 
 }  // TEST_SUITE
