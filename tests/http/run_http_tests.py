@@ -831,8 +831,10 @@ def test_meetings(s, k, demo, tmp):
     r = s.rest("PATCH", f"/meetings/{mid}", {"status": "draft"}, key=a)
     expect("PATCH a meeting back to draft: 409 INVALID_STATUS_TRANSITION", r, 409, "INVALID_STATUS_TRANSITION")
 
-    present = demo["co_owners"][:3]
-    proxy = demo["co_owners"][3]
+    # The co-owners as they are now: unit changes above scaled their shares of their units.
+    now = s.rest("GET", "/co-owners?pageSize=200", key=a).json["data"]
+    present = now[:3]
+    proxy = now[3]
     attendees = [{"coOwnerId": c["id"], "attendance": "present"} for c in present]
     attendees.append({"coOwnerId": proxy["id"], "attendance": "proxy", "proxyHolder": "Jeanne Roy"})
     r = s.rest("POST", f"/meetings/{mid}/attendance", {"attendees": attendees}, key=a)
