@@ -776,7 +776,8 @@ TEST_CASE("lists, totals and searches stay true through every kind of write") {
         const auto first = firsts[next(firsts.size())], last = lasts[next(lasts.size())];
         const std::string email = "p" + std::to_string(i) + "@exemple.qc.ca";
         const bool portal = next(2) == 0;
-        add(fx.co_owner(unit, first, last, {{"email", email}, {"hasPortalAccess", portal}}), unit, first, last, email, portal);
+        add(fx.co_owner(unit, first, last, {{"email", email}, {"hasPortalAccess", portal}, {"fractionPercent", 0}}), unit,
+            first, last, email, portal);
     }
     json rows = json::array();
     for (int i = 0; i < 15; ++i)

@@ -89,25 +89,24 @@ TEST_CASE("co-owners may not hold more than their unit's fraction together") {
 TEST_CASE("a unit's co-owners keep their share of it when its fraction changes") {
     Fixture fx;
     const auto u = fx.unit("101", 40);
-    const auto v = fx.unit("102", 60);
+    const auto v = fx.unit("102", 70);  // 110: the sum rule lets changes bring it back to 100
     const auto a = fx.co_owner(u["id"], "Anne", "Roy", {{"fractionPercent", 30}});
     const auto b = fx.co_owner(u["id"], "Guy", "Roy");  // the 10 left
-    const auto c = fx.co_owner(v["id"], "Zoé", "Cyr", {{"fractionPercent", 30}});  // half of 102
+    const auto c = fx.co_owner(v["id"], "Zoé", "Cyr", {{"fractionPercent", 35}});  // half of 102
 
     SUBCASE("update_unit scales them, and the whole unit stays held") {
-        fx.call("update_unit", {{"id", u["id"]}, {"fractionPercent", 20}});
-        fx.call("update_unit", {{"id", v["id"]}, {"fractionPercent", 80}});
-        CHECK(fraction_of(fx, a) == 15);
-        CHECK(fraction_of(fx, b) == 5);
-        CHECK(fraction_of(fx, c) == 40);
+        fx.call("update_unit", {{"id", u["id"]}, {"fractionPercent", 30}});
+        CHECK(fraction_of(fx, a) == 22.5);
+        CHECK(fraction_of(fx, b) == 7.5);
+        CHECK(fraction_of(fx, c) == 35);
     }
     SUBCASE("rebalance_fractions scales them with the units") {
-        fx.call("update_unit", {{"id", v["id"]}, {"fractionPercent", 60.3}});  // 100.3, within the range
         fx.call("rebalance_fractions");
         const double held = fraction_of(fx, a).get<double>() + fraction_of(fx, b).get<double>();
         const double unit = fx.call("get_unit", {{"id", u["id"]}})["fractionPercent"].get<double>();
         CHECK(syndic::Fraction::from_percent(held) == syndic::Fraction::from_percent(unit));
-        CHECK(fraction_of(fx, c).get<double>() <= 30);
+        CHECK(fraction_of(fx, c).get<double>() <= 31.818182);  // half of 102, now 63.636364
+        CHECK(fraction_of(fx, c).get<double>() > 31.8);
     }
     SUBCASE("unlinking a parking unit the co-owners hold a share of is refused until they hold less") {
         const auto p = fx.unit("P-1", 0, "parking", {{"linkedUnits", {v["id"]}}});
@@ -130,7 +129,7 @@ TEST_CASE("the quorum never passes 100 %: two co-owners of a whole building hold
                   (json{{"unitId", u["id"]}, {"firstName", "Guy"}, {"lastName", "Roy"}, {"fractionPercent", 95}}));
     const auto b = fx.co_owner(u["id"], "Guy", "Roy");
     CHECK(b["fractionPercent"] == 5);
-    const auto m = fx.call("create_meeting", {{"title", "AGA"}, {"type", "aga"}, {"scheduledAt", "2026-12-20T00:00:00Z"}});
+    const auto m = fx.call("create_meeting", {{"title", "AGA"}, {"type", "aga"}, {"scheduledAt", "2026-12-20T00:00:00Z"}, {"location", "Salle"}});
     fx.call("send_meeting_notice", {{"meetingId", m["id"]}});
     fx.call("record_attendance", {{"meetingId", m["id"]},
                                   {"attendees", {{{"coOwnerId", a["id"]}, {"attendance", "present"}},
