@@ -782,7 +782,8 @@ TEST_CASE("lists, totals and searches stay true through every kind of write") {
     json rows = json::array();
     for (int i = 0; i < 15; ++i)
         rows.push_back(row(units[next(units.size())], firsts[next(firsts.size())], lasts[next(lasts.size())],
-                           {{"email", "lot" + std::to_string(i) + "@exemple.qc.ca"}, {"hasPortalAccess", i % 3 == 0}}));
+                           {{"email", "lot" + std::to_string(i) + "@exemple.qc.ca"}, {"hasPortalAccess", i % 3 == 0},
+                            {"fractionPercent", 0}}));
     const auto bulk = fx.call("bulk_create_co_owners", {{"coOwners", rows}});
     REQUIRE(bulk["createdCount"] == 15);
     for (const auto& c : bulk["created"]) {
