@@ -30,6 +30,7 @@
 #include "app/secrets_options.hpp"
 #include "core/error.hpp"
 #include "core/fraction.hpp"
+#include "core/text.hpp"
 #include "http/openapi.hpp"
 #include "auth/credentials.hpp"
 #include "auth/oauth.hpp"
@@ -504,6 +505,8 @@ int main(int argc, char** argv) {
     auto* init_cmd = app.add_subcommand("init", "Create the database if missing and a syndicate; print its admin API key once");
     init_cmd->add_option("--name", init_name, "the syndicate's name")->required();
     init_cmd->add_flag("--json", init_json, "print {\"syndicateId\":..,\"apiKey\":..}");
+    bool init_force = false;
+    init_cmd->add_flag("--force", init_force, "create the syndicate even if one of that name exists already");
 
     auto* keys_cmd = app.add_subcommand("keys", "Create, list and revoke API keys");
     keys_cmd->require_subcommand(1);
@@ -519,7 +522,7 @@ int main(int argc, char** argv) {
     keys_list->add_option("--syndicate", key_syndicate, "only this syndicate's keys");
     keys_list->add_flag("--json", key_json, "print a JSON array");
     auto* keys_revoke = keys_cmd->add_subcommand("revoke", "Revoke an API key");
-    keys_revoke->add_option("id", revoke_id, "the key's id (or a unique prefix of it)")->required();
+    keys_revoke->add_option("id", revoke_id, "the key's id, or its prefix as `keys list` shows it (sk_l56E0…), or a unique beginning of either")->required();
     UsersCommand users_cmd;
     users_cmd.add_to(app);
     ClientsCommand clients_cmd;
@@ -532,7 +535,8 @@ int main(int argc, char** argv) {
     auto* demo_cmd = app.add_subcommand("demo", "Create (or reuse) a demo syndicate with realistic data and print an admin key for it");
     demo_cmd->add_flag("--json", demo_json, "print {\"syndicateId\":..,\"apiKey\":..}");
     demo_cmd->add_option("--key-file", demo_key_file,
-                         "keep the key in this file (mode 600) and print that one again while it is valid");
+                         "keep the key in this file (mode 600) and print that one again while it is valid "
+                         "(default: demo-admin.key beside the database)");
 
     bool tools_json = false;
     auto* tools_cmd = app.add_subcommand("tools", "Print the tool catalogue with each tool's scope");
@@ -589,6 +593,15 @@ int main(int argc, char** argv) {
         if (init_cmd->parsed()) {
             auto db = Database::open(common.db_path);
             WriteTransaction tx(*db);
+            // Running init again must not add a second syndicate (and admin key) by the same name.
+            for (const auto& existing : list_syndicates(*db))
+                if (!init_force && fold_for_search(trim(existing.name)) == fold_for_search(trim(init_name))) {
+                    std::cerr << "syndic-mcp: a syndicate named \"" << existing.name << "\" exists already ("
+                              << existing.id << "); nothing was created. Its admin key was printed when it was "
+                              << "created; for a new one: syndic-mcp keys create --syndicate " << existing.id
+                              << " --role admin. Give --force to create another syndicate of that name.\n";
+                    return 1;
+                }
             const auto id = create_syndicate(*db, clock, init_name, false);
             const auto key = issue_api_key(*db, clock, id, Role::admin, {all_scopes}, "admin (init)");
             tx.commit();
@@ -637,7 +650,11 @@ int main(int argc, char** argv) {
             auto db = open_existing(common.db_path);
             CommandAudit audit(*db, "keys revoke");
             if (!revoke_api_key(*db, clock, revoke_id)) {
-                std::cerr << "syndic-mcp: no single active key matches '" << revoke_id << "' (see `syndic-mcp keys list`)\n";
+                const auto n = active_keys_matching(*db, revoke_id).size();
+                std::cerr << "syndic-mcp: " << (n > 1 ? std::to_string(n) + " active keys match '" + revoke_id +
+                                                            "'; give more of the id or prefix"
+                                                      : "no active key matches '" + revoke_id + "'")
+                          << " (see `syndic-mcp keys list`); nothing was revoked\n";
                 return 1;
             }
             audit.commit(clock);
@@ -650,6 +667,10 @@ int main(int argc, char** argv) {
         if (demo_cmd->parsed()) {
             ToolRegistry registry(all_tool_handlers());
             auto db = Database::open(common.db_path);
+            // The demo's admin key is kept beside the database unless told otherwise, so running
+            // demo again prints the same key instead of adding one.
+            if (demo_key_file.empty())
+                demo_key_file = (std::filesystem::path(common.db_path).parent_path() / "demo-admin.key").string();
             const bool existed = find_demo_syndicate(*db).has_value();
             const auto syndicate = ensure_demo_syndicate(*db, clock, registry);
             if (!demo_key_file.empty()) {

@@ -129,23 +129,27 @@ std::vector<ApiKeyInfo> list_api_keys(Database& db, const std::optional<std::str
     return out;
 }
 
-bool revoke_api_key(Database& db, const Clock& clock, const std::string& key_id) {
-    if (key_id.empty()) return false;
+std::vector<std::string> active_keys_matching(Database& db, const std::string& key) {
+    std::string wanted = key;
+    for (const std::string ellipsis : {"\u2026", "..."})
+        if (wanted.size() >= ellipsis.size() && wanted.ends_with(ellipsis)) wanted.resize(wanted.size() - ellipsis.size());
+    std::vector<std::string> ids;
+    if (wanted.empty()) return ids;
+    const bool shown_prefix = wanted.rfind("sk_", 0) == 0;
+    auto q = db.prepare(std::string("SELECT id FROM api_keys WHERE substr(") + (shown_prefix ? "key_prefix" : "id") +
+                        ", 1, length(?1)) = ?1 AND revoked_at IS NULL ORDER BY id");
+    q->bind(1, wanted);
+    while (q->executeStep()) ids.push_back(q->getColumn(0).getString());
+    return ids;
+}
+
+bool revoke_api_key(Database& db, const Clock& clock, const std::string& key) {
     WriteTransaction tx(db);
-    std::string id;
-    {
-        auto q = db.prepare("SELECT id FROM api_keys WHERE substr(id, 1, length(?1)) = ?1 AND revoked_at IS NULL");
-        q->bind(1, key_id);
-        int matches = 0;
-        while (q->executeStep()) {
-            id = q->getColumn(0).getString();
-            ++matches;
-        }
-        if (matches != 1) return false;
-    }
+    const auto ids = active_keys_matching(db, key);
+    if (ids.size() != 1) return false;
     auto q = db.prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ?");
     q->bind(1, to_utc_iso(clock.now()));
-    q->bind(2, id);
+    q->bind(2, ids.front());
     q->exec();
     tx.commit();
     return true;

@@ -50,8 +50,13 @@ std::optional<Syndicate> find_demo_syndicate(Database& db);
 IssuedKey issue_api_key(Database& db, const Clock& clock, const std::string& syndicate_id, Role role,
                         const std::vector<std::string>& scopes, const std::string& name);
 std::vector<ApiKeyInfo> list_api_keys(Database& db, const std::optional<std::string>& syndicate_id);
-// True when a key with this id (or unique id prefix) was active and is now revoked.
-bool revoke_api_key(Database& db, const Clock& clock, const std::string& key_id);
+// The active keys a `keys revoke` argument names: keys whose id starts with it, or, for an
+// argument starting with "sk_", whose shown prefix (`keys list`'s "sk_l56E0…", with or without
+// the ellipsis) starts with it.
+std::vector<std::string> active_keys_matching(Database& db, const std::string& key);
+// True when exactly one active key matches (active_keys_matching) and it is now revoked; an
+// ambiguous or unknown argument revokes nothing.
+bool revoke_api_key(Database& db, const Clock& clock, const std::string& key);
 
 // The caller a presented secret stands for; nullopt for an unknown, malformed or revoked key.
 std::optional<CallerContext> authenticate(Database& db, const std::string& secret);

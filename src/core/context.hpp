@@ -16,6 +16,9 @@ struct CallerContext {
     Role role = Role::member;
     std::string user_id{};   // set for a user calling through an OAuth application
     std::string client_id{}; // that application
+    // The HTTP bridge's public base URL (https://host/api) when the call came over HTTP; empty
+    // over stdio. A remote caller is given download addresses, never the server's file paths.
+    std::string remote_base{};
 
     bool has_scope(const std::string& scope) const {
         return std::find(scopes.begin(), scopes.end(), scope) != scopes.end() ||

@@ -57,6 +57,7 @@ inline constexpr const char* invalid_email = "INVALID_EMAIL";
 inline constexpr const char* fraction_out_of_range = "FRACTION_OUT_OF_RANGE";
 inline constexpr const char* duplicate_unit_number = "DUPLICATE_UNIT_NUMBER";
 inline constexpr const char* fraction_sum_out_of_range = "FRACTION_SUM_OUT_OF_RANGE";
+inline constexpr const char* co_owner_fraction_exceeds_unit = "CO_OWNER_FRACTION_EXCEEDS_UNIT";
 inline constexpr const char* link_conflict = "LINK_CONFLICT";
 inline constexpr const char* unit_in_use = "UNIT_IN_USE";
 inline constexpr const char* bulk_limit_exceeded = "BULK_LIMIT_EXCEEDED";

@@ -24,6 +24,7 @@
 #include "http/oauth_endpoints.hpp"
 #include "http/openapi.hpp"
 #include "http/rest_routes.hpp"
+#include "http/document_download.hpp"
 #include "http/server.hpp"
 #include "jsonrpc/dispatcher.hpp"
 #include "mcp/server.hpp"
@@ -95,6 +96,20 @@ bool calls_a_tool(const json& message) {
     };
     if (message.is_array()) return std::any_of(message.begin(), message.end(), is_call);
     return is_call(message);
+}
+
+// The download route of generated documents (document_download.hpp): true when it answered.
+bool serve_download(const Request& req, Response& res, const std::string& path,
+                    const std::optional<CallerContext>& caller, Database& db) {
+    try {
+        auto answer = document_download(req.method, path, caller, db);
+        if (!answer) return false;
+        res.set_header("Content-Disposition", answer->content_disposition);
+        res.set_content(std::move(answer->body), answer->content_type);
+        return true;
+    } catch (const DomainError& e) {
+        throw Refusal{e};
+    }
 }
 
 // Text for a log line: control characters (a decoded %0A in a path) shown as \xHH, so no request
@@ -281,6 +296,7 @@ void HttpBridge::Impl::handle(const Request& req, Response& res) {
         std::optional<CallerContext> caller;
         try {
             caller = authenticate(req, res, w);
+            if (caller) caller->remote_base = oauth_settings.base_url;  // remote: download addresses, not paths
         } catch (const Refusal&) {
             spend(std::nullopt, req);
             throw;
@@ -311,6 +327,7 @@ void HttpBridge::Impl::handle(const Request& req, Response& res) {
             res.set_content(openapi_text, "application/json");
             return;
         }
+        if (serve_download(req, res, path, caller, *w.db)) return;
         handle_rest(req, res, path, caller);
     } catch (const Refusal& r) {
         refuse(r);

@@ -12,6 +12,7 @@
 #include "core/text.hpp"
 
 #include "core/error.hpp"
+#include "http/pages.hpp"
 #include "mcp/server.hpp"
 
 namespace syndic {
@@ -123,8 +124,10 @@ const std::vector<ErrorResponse>& error_responses() {
         {415, "UnsupportedMediaType", "The request has a body that is not `application/json`.", {"UNSUPPORTED_MEDIA_TYPE"},
          {{"error", {{"code", "UNSUPPORTED_MEDIA_TYPE"}, {"message", "The request body must be application/json."}}}}},
         {422, "UnprocessableContent", "The arguments are well formed but break a rule of the syndicate: the sum of "
-                                      "fractions, the 21 days of notice, the 500 rows of a bulk call.",
-         {codes::fraction_sum_out_of_range, codes::notice_period_too_short, codes::bulk_limit_exceeded},
+                                      "fractions, a unit's fraction its co-owners share, the 21 days of notice, the 500 "
+                                      "rows of a bulk call.",
+         {codes::fraction_sum_out_of_range, codes::co_owner_fraction_exceeds_unit, codes::notice_period_too_short,
+          codes::bulk_limit_exceeded},
          {{"error", {{"code", codes::fraction_sum_out_of_range}, {"message", "The sum of unit fractions would be 101.2, outside 99.5-100.5."},
                      {"field", "/fractionPercent"}, {"currentSum", 100}, {"resultingSum", 101.2}, {"min", 99.5}, {"max", 100.5}}}}},
         {429, "RateLimited", "Too many requests for the plan; retry after `Retry-After` seconds.", {"RATE_LIMITED"},
@@ -154,7 +157,26 @@ const ErrorResponse& error_response(int status) {
 
 ojson ref_to(const std::string& where) { return {{"$ref", where}}; }
 
-ojson components(const std::string& mcp_path) {
+// OAuth 2.1 as the bridge serves it: the authorization code flow with PKCE (S256), at the
+// bridge's own /oauth/authorize and /oauth/token, for the scopes the tools require.
+ojson oauth2_scheme(const ToolRegistry& registry, const std::string& oauth_base) {
+    ojson scopes = ojson::object();
+    for (const auto& scope : registry.all_scopes()) scopes[scope] = http::scope_description("en", scope);
+    return {{"type", "oauth2"},
+            {"description", "OAuth 2.1 access tokens (JWTs) from the authorization code flow with PKCE (S256 only), "
+                            "sent as `Authorization: Bearer <token>` exactly as an API key is. A person signs in and "
+                            "consents to the scopes asked; the token carries them. Clients register dynamically "
+                            "(RFC 7591) or through `syndic-mcp clients create`; the server's metadata is at "
+                            "/.well-known/oauth-authorization-server."},
+            {"flows",
+             {{"authorizationCode",
+               {{"authorizationUrl", oauth_base + "/oauth/authorize"},
+                {"tokenUrl", oauth_base + "/oauth/token"},
+                {"refreshUrl", oauth_base + "/oauth/token"},
+                {"scopes", std::move(scopes)}}}}}};
+}
+
+ojson components(const std::string& mcp_path, ojson oauth2) {
     ojson responses = ojson::object();
     for (const auto& r : error_responses()) {
         ojson response = {{"description", r.description + " Codes: " + code_list(r.error_codes) + "."}};
@@ -213,9 +235,10 @@ ojson components(const std::string& mcp_path) {
                {{"type", "http"},
                 {"scheme", "bearer"},
                 {"description", "An API key (`sk_` and 43 letters or digits, from `syndic-mcp init`, `demo` or `keys create`) "
-                                "as `Authorization: Bearer sk_...`; OAuth 2.1 access tokens (JWTs) will be taken the same way. "
+                                "as `Authorization: Bearer sk_...`; OAuth 2.1 access tokens are taken the same way (scheme `oauth2`). "
                                 "Each operation needs its `x-required-scope`, and admin-only ones an admin key. " +
-                                    mcp_path + " needs credentials for tools/call only."}}}}},
+                                    mcp_path + " needs credentials for tools/call only."}}},
+              {"oauth2", std::move(oauth2)}}},
             {"schemas", {{"Error", error}, {"JsonRpcRequest", request}, {"JsonRpcResponse", response}}},
             {"responses", responses}};
 }
@@ -249,7 +272,7 @@ ojson tool_operation(const ToolInfo& info, const json& doc) {
                 {"summary", info.title},
                 {"description", description},
                 {"tags", {info.module}},
-                {"security", {{{"bearer", ojson::array()}}}},
+                {"security", {{{"bearer", ojson::array()}}, {{"oauth2", {info.required_scope}}}}},
                 {"x-required-scope", info.required_scope}};
     if (info.admin_only) op["x-admin-only"] = true;
 
@@ -330,7 +353,7 @@ ojson openapi_document(const ToolRegistry& registry, const std::string& base_url
          "tool's scope, as its REST route does. A tool's refusal is a JSON-RPC error in a 200 answer (`message` the "
          "machine code, `data.detail` the sentence); a notification is answered 202 without a body."},
         {"tags", {"mcp"}},
-        {"security", {{{"bearer", ojson::array()}}, ojson::object()}},
+        {"security", {{{"bearer", ojson::array()}}, {{"oauth2", ojson::array()}}, ojson::object()}},
         {"requestBody",
          {{"required", true},
           {"content",
@@ -368,14 +391,14 @@ ojson openapi_document(const ToolRegistry& registry, const std::string& base_url
          "otherwise) with the tool's result as JSON. A refusal answers `{\"error\": {\"code\": ..., \"message\": "
          "...}}` with the status of its code (see components/responses); a path no route has is 404 ROUTE_NOT_FOUND, "
          "a route's path with another method 405 METHOD_NOT_ALLOWED. Every operation needs `Authorization: Bearer "
-         "sk_...` with the scope it names (`x-required-scope`)."}};
+         "...`, an API key (`sk_...`) or an OAuth 2.1 access token, with the scope it names (`x-required-scope`)."}};
 
     ojson document = {{"openapi", "3.1.0"},
                       {"info", std::move(info)},
                       {"servers", {{{"url", base.origin}, {"description", "the syndic-mcp HTTP bridge"}}}},
                       {"tags", std::move(tags)},
                       {"paths", std::move(paths)}};
-    document["components"] = components(mcp_path);
+    document["components"] = components(mcp_path, oauth2_scheme(registry, base.origin + base.path));
     return document;
 }
 

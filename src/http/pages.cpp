@@ -104,6 +104,8 @@ std::string scope_description(const std::string& lang, const std::string& scope)
                               "read the contractors register (contact details, RBQ licence, NEQ)"}},
         {"write:contractors", {"ajouter, modifier et retirer des entrepreneurs du registre",
                                "add, change and remove contractors in the register"}},
+        {"read:audit", {"consulter le journal des modifications : qui a changé quoi et quand, valeurs avant et après",
+                        "read the audit trail: who changed what and when, with the values before and after"}},
     };
     const auto it = known.find(scope);
     if (it == known.end()) return scope;

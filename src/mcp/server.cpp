@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 
@@ -159,6 +160,18 @@ jsonrpc::Reply McpServer::call_tool(const jsonrpc::Request& r) {
         throw jsonrpc::Error(jsonrpc::invalid_params, "UNKNOWN_TOOL",
                              {{"detail", "No tool named " + name + " on this server; tools/list shows those it offers."}});
 
+    // One line per call at info level: the tool, "ok" or the refusal's code, the time taken and
+    // the key's id; never the arguments (personal data) nor any secret.
+    struct CallLog {
+        const std::string& tool;
+        std::string outcome = codes::internal_error;
+        std::string key_id = "-";
+        std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+        ~CallLog() {
+            const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - start;
+            spdlog::info("tools/call {} {} {:.1f} ms key {}", tool, outcome, took.count(), key_id);
+        }
+    } log{name};
     try {
         std::optional<CallerContext> caller;
         if (options_.caller) caller = options_.caller();
@@ -168,6 +181,7 @@ jsonrpc::Reply McpServer::call_tool(const jsonrpc::Request& r) {
         Database& db = database_();
         if (!caller) caller = with_storage_refusals(db, [&] { return authenticate(db, *options_.api_key); });
         if (!caller) throw DomainError(codes::not_authenticated, "The API key is unknown or revoked.");
+        log.key_id = caller->api_key_id.empty() ? "-" : caller->api_key_id;
 
         CallControl control;
         control.cancelled = [this, id_key] { return is_cancelled(id_key); };
@@ -184,8 +198,10 @@ jsonrpc::Reply McpServer::call_tool(const jsonrpc::Request& r) {
         }
         // A call that completed is answered even if a cancellation came late: its work is done.
         const std::string result = registry_.call_text(name, args, *caller, db, clock_, control);
+        log.outcome = "ok";
         return jsonrpc::Reply::serialized(tool_result_text(result));
     } catch (const DomainError& e) {
+        log.outcome = e.code();
         if (e.code() == codes::cancelled) throw jsonrpc::NoResponse{};
         spdlog::debug("{} refused: {} {}", name, e.code(), e.detail());
         throw jsonrpc::Error(domain_error_code, e.code(), error_data(e));

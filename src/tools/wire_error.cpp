@@ -34,7 +34,7 @@ int http_status(const std::string& code) {
         code == codes::invalid_status_transition || code == codes::not_archived)
         return 409;
     if (code == codes::fraction_sum_out_of_range || code == codes::notice_period_too_short ||
-        code == codes::bulk_limit_exceeded)
+        code == codes::bulk_limit_exceeded || code == codes::co_owner_fraction_exceeds_unit)
         return 422;
     if (code == codes::rate_limited) return 429;
     return 400;

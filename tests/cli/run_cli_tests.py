@@ -35,6 +35,82 @@ def error_code(answer):
     return answer.get("error", {}).get("message")
 
 
+def keys_revoke_section(env):
+    """keys revoke takes the prefix keys list shows (sk_l56E0…), with or without the ellipsis; an ambiguous one revokes nothing."""
+    made = [json.loads(run("keys", "create", "--name", "p%d" % i, "--json", env=env).stdout) for i in range(2)]
+    listed = run("keys", "list", env=env).stdout
+    shown = next(line.split()[1] for line in listed.splitlines() if line.startswith(made[0]["apiKeyId"]))
+    check("keys list shows the prefix with an ellipsis", shown.startswith("sk_") and shown.endswith("\u2026"), listed)
+    r = run("keys", "revoke", shown, env=env)
+    check("keys revoke sk_xxxxx… (as listed) revokes that key", r.returncode == 0, r.stderr)
+    check("...which is refused at once", error_code(call(env, made[0]["apiKey"], "list_units", {})) == "NOT_AUTHENTICATED")
+    check("...and the other key still works", "result" in call(env, made[1]["apiKey"], "list_units", {}))
+    before = run("keys", "list", "--json", env=env).stdout
+    r = run("keys", "revoke", "sk_", env=env)
+    check("an ambiguous prefix is refused, saying so", r.returncode == 1 and "active keys match" in r.stderr, r.stderr)
+    check("...and revokes nothing", run("keys", "list", "--json", env=env).stdout == before)
+    r = run("keys", "revoke", made[1]["apiKey"][:8], env=env)
+    check("keys revoke sk_xxxxx (no ellipsis)", r.returncode == 0 and
+          error_code(call(env, made[1]["apiKey"], "list_units", {})) == "NOT_AUTHENTICATED", r.stderr)
+
+
+def walkthrough_twice(tmp):
+    """The README's commands that create syndicates and keys, run twice as a new user would, create them once."""
+    folder = os.path.join(tmp, "walk")
+    os.makedirs(folder)
+    env = dict(os.environ, SYNDIC_DB=os.path.join(folder, "syndic.db"))
+    name = "Syndicat de la copropriété Les Érables"
+    keys = []
+    for attempt in (1, 2):
+        init = run("init", "--name", name, env=env)
+        check("init %s" % ("creates the syndicate" if attempt == 1 else "again refuses, creating nothing"),
+              (init.returncode == 0) == (attempt == 1), init.stderr)
+        keys.append(run("demo", env=env).stdout.strip())          # KEY=$(build/syndic-mcp demo)
+        keys.append(run("demo", "--key-file", os.path.join(folder, "demo-admin.key"), "--log-level", "warn",
+                        env=env).stdout.strip())                    # what tools/run does
+    check("demo prints the same key every time", len(set(keys)) == 1 and keys[0].startswith("sk_"), str(keys))
+    listed = json.loads(run("keys", "list", "--json", env=env).stdout)
+    syndicates = sorted({k["syndicateId"] for k in listed})
+    check("twice through the walk-through: two syndicates (yours and the demo), one admin key each",
+          len(listed) == 2 and len(syndicates) == 2, json.dumps(listed))
+    r = run("init", "--name", "  syndicat de la COPROPRIÉTÉ les érables ", env=env)
+    check("init refuses the same name in other case or spacing", r.returncode == 1 and "exists already" in r.stderr, r.stderr)
+    r = run("init", "--name", name, "--force", "--json", env=env)
+    check("init --force creates another syndicate of that name", r.returncode == 0 and
+          len(json.loads(run("keys", "list", "--json", env=env).stdout)) == 3, r.stderr)
+
+
+def tools_run_builds_the_server_alone(tmp):
+    """tools/run builds the server alone, not the tests and benchmarks (6 min 52 s on a fresh machine)."""
+    root = os.path.join(tmp, "repo")
+    os.makedirs(os.path.join(root, "tools"))
+    os.makedirs(os.path.join(root, "build"))
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools")
+    for script in ("run", "build"):
+        with open(os.path.join(here, script)) as src, open(os.path.join(root, "tools", script), "w") as dst:
+            dst.write(src.read())
+        os.chmod(os.path.join(root, "tools", script), 0o755)
+    # tools/setup installs packages: here it has nothing to install. ninja records what it is asked
+    # to build; the server it "builds" is the real one.
+    fake = os.path.join(tmp, "fakebin")
+    os.makedirs(fake)
+    for path, text in ((os.path.join(root, "tools", "setup"), "#!/bin/sh\nexit 0\n"),
+                       (os.path.join(fake, "ninja"), "#!/bin/sh\necho \"$@\" >> %s/ninja.log\n" % tmp)):
+        with open(path, "w") as f:
+            f.write(text)
+        os.chmod(path, 0o755)
+    open(os.path.join(root, "build", "build.ninja"), "w").close()
+    os.symlink(os.path.abspath(BIN), os.path.join(root, "build", "syndic-mcp"))
+    os.makedirs(os.path.join(tmp, "run"))
+    env = dict(os.environ, PATH=fake + ":" + os.environ["PATH"], SYNDIC_DB=os.path.join(tmp, "run", "syndic.db"))
+    env.pop("SYNDIC_API_KEY", None)
+    r = subprocess.run([os.path.join(root, "tools", "run")], env=env, input='{"jsonrpc":"2.0","id":1,"method":"ping"}\n',
+                       capture_output=True, text=True, timeout=60)
+    asked = open(os.path.join(tmp, "ninja.log")).read().split() if os.path.exists(os.path.join(tmp, "ninja.log")) else []
+    check("tools/run asks ninja for syndic-mcp alone", asked[-1:] == ["syndic-mcp"], " ".join(asked) + r.stderr)
+    check("...and serves", '"result"' in r.stdout, r.stdout + r.stderr)
+
+
 def clients_section(env):
     """clients create|list|disable: applications registered by an administrator."""
     r = run("clients", "create", "--name", "Gestion Plus", "--redirect-uri", "https://app.example.org/callback", env=env)
@@ -248,8 +324,11 @@ with tempfile.TemporaryDirectory() as tmp:
     check("a revoked key is refused at once", error_code(call(env, reader, "list_units", {})) == "NOT_AUTHENTICATED")
     check("an unknown scope is refused", run("keys", "create", "--scopes", "read:everything", env=env).returncode != 0)
 
+    keys_revoke_section(env)
     users_section(env, tmp)
     clients_section(env)
+    walkthrough_twice(tmp)
+    tools_run_builds_the_server_alone(tmp)
 
     r = run("quorum", env=env)
     check("quorum shows 51 by default", r.stdout.strip() == "51")
@@ -314,5 +393,20 @@ with tempfile.TemporaryDirectory() as tmp:
     r = run("serve", "--log-file", log, env=env, stdin='{"jsonrpc":"2.0","id":1,"method":"ping"}\n')
     check("--log-file: logs in the file", os.path.exists(log) and "serving MCP on stdio" in open(log).read())
     check("--log-file: nothing on stderr", r.stderr == "", r.stderr)
+
+    # One line per tools/call at info: tool, outcome (ok or the code), milliseconds, key id; no arguments.
+    call_log = os.path.join(tmp, "calls.log")
+    keys = json.loads(run("keys", "list", "--json", env=env).stdout)
+    admin_id = next(k["apiKeyId"] for k in keys if k["prefix"] == admin[:8])
+    lines = "\n".join(json.dumps({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {"name": n, "arguments": a}})
+                      for i, (n, a) in enumerate([("list_units", {"search": "Zorglub-4512"}),
+                                                  ("get_unit", {"id": "Zorglub-9871"})])) + "\n"
+    run("serve", "--log-file", call_log, env=dict(env, SYNDIC_API_KEY=admin), stdin=lines)
+    logged = open(call_log).read() if os.path.exists(call_log) else ""
+    import re
+    check("each tools/call is logged at info with its outcome, time and key",
+          re.search(r"\[info\] tools/call list_units ok [0-9.]+ ms key " + admin_id, logged) is not None
+          and re.search(r"\[info\] tools/call get_unit UNIT_NOT_FOUND [0-9.]+ ms key " + admin_id, logged) is not None, logged)
+    check("...never its arguments nor the key", "Zorglub" not in logged and admin not in logged, logged)
 
 checks.finish()

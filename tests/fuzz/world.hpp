@@ -57,6 +57,7 @@ inline bool known_tool_code(const std::string& code) {
         codes::document_not_found,  codes::invalid_date_range,  codes::duplicate_peril,
         codes::duplicate_neq,       codes::invalid_neq,         codes::invalid_rbq_licence,
         codes::storage_full,        codes::storage_unavailable, codes::database_unusable,
+        codes::co_owner_fraction_exceeds_unit,
     };
     return known.count(code) > 0;
 }

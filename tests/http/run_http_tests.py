@@ -577,6 +577,12 @@ def test_co_owners(s, k, demo):
     body = {"firstName": "Roxanne", "lastName": "Théberge", "email": "roxanne.theberge@example.ca",
             "unitId": unit["id"], "fractionPercent": 2.5, "language": "fr"}
     r = s.rest("POST", "/co-owners", body, key=a)
+    expect("POST /co-owners beyond what the unit's co-owners may hold: 422 CO_OWNER_FRACTION_EXCEEDS_UNIT", r, 422,
+           "CO_OWNER_FRACTION_EXCEEDS_UNIT")
+    isabelle = next(c for c in demo["co_owners"] if c["unitNumber"] == "102" and not c["isPrimary"])
+    r = s.rest("PATCH", f"/co-owners/{isabelle['id']}", {"fractionPercent": isabelle["fractionPercent"] - 2.5}, key=a)
+    expect("PATCH a co-owner of 102 down by 2.5, leaving room in the unit: 200", r, 200)
+    r = s.rest("POST", "/co-owners", body, key=a)
     ok = expect("POST /co-owners: 201", r, 201)
     cid = r.json.get("id") if ok else None
     check("...the created co-owner", ok and bool(cid) and r.json.get("lastName") == "Théberge"
@@ -586,7 +592,7 @@ def test_co_owners(s, k, demo):
     r = s.rest("GET", f"/co-owners/{cid}", key=a)
     check("GET /co-owners/{id}: 200, the record as created",
           r.status == 200 and r.json.get("email") == body["email"] and close(r.json.get("fractionPercent"), 2.5), str(r))
-    r = s.rest("POST", "/co-owners", dict(body, firstName="Roxanne-bis"),
+    r = s.rest("POST", "/co-owners", dict(body, firstName="Roxanne-bis", fractionPercent=0),
                key=a, content_type="application/json; charset=utf-8")
     expect("POST with Content-Type application/json; charset=utf-8: 201", r, 201)
 
@@ -825,8 +831,10 @@ def test_meetings(s, k, demo, tmp):
     r = s.rest("PATCH", f"/meetings/{mid}", {"status": "draft"}, key=a)
     expect("PATCH a meeting back to draft: 409 INVALID_STATUS_TRANSITION", r, 409, "INVALID_STATUS_TRANSITION")
 
-    present = demo["co_owners"][:3]
-    proxy = demo["co_owners"][3]
+    # The co-owners as they are now: unit changes above scaled their shares of their units.
+    now = s.rest("GET", "/co-owners?pageSize=200", key=a).json["data"]
+    present = now[:3]
+    proxy = now[3]
     attendees = [{"coOwnerId": c["id"], "attendance": "present"} for c in present]
     attendees.append({"coOwnerId": proxy["id"], "attendance": "proxy", "proxyHolder": "Jeanne Roy"})
     r = s.rest("POST", f"/meetings/{mid}/attendance", {"attendees": attendees}, key=a)
@@ -860,15 +868,37 @@ def test_meetings(s, k, demo, tmp):
     r = s.rest("POST", f"/meetings/{mid}/minutes", {"draft": True, "language": "en"}, key=a)
     ok = expect("POST /meetings/{id}/minutes: 201", r, 201)
     doc = r.json if ok else {}
-    check("...a PDF written", ok and doc.get("draft") is True and doc.get("pages", 0) >= 1
-          and os.path.isfile(doc.get("path", "")) and open(doc["path"], "rb").read(5) == b"%PDF-", str(r))
+    url = doc.get("downloadUrl", "")
+    check("...a remote caller gets a download address, never the server's path", ok and doc.get("draft") is True
+          and doc.get("pages", 0) >= 1 and "path" not in doc
+          and url == f"{s.base}/documents/{doc.get('documentId')}/content", str(r))
     r = s.rest("GET", f"/meetings/{mid}", key=a)
-    check("...a later GET lists the document", r.status == 200
-          and doc.get("documentId") in [d.get("id", d.get("documentId")) for d in r.json.get("documents", [])], str(r))
+    check("...a later GET lists the document, with its download address and no path", r.status == 200
+          and [(d.get("documentId"), d.get("downloadUrl"), "path" in d) for d in r.json.get("documents", [])]
+          == [(doc.get("documentId"), url, False)], str(r))
+    test_document_download(s, k, doc, url[len(s.base):] if url.startswith(s.base) else f"/documents/{doc.get('documentId')}/content")
     r = s.rest("GET", "/meetings/no-such-meeting", key=a)
     expect("GET /meetings/{unknown}: 404 MEETING_NOT_FOUND", r, 404, "MEETING_NOT_FOUND")
     r = s.rest("GET", "/meetings/no-such-meeting/quorum", key=a)
     expect("GET /meetings/{unknown}/quorum: 404 MEETING_NOT_FOUND", r, 404, "MEETING_NOT_FOUND")
+
+
+def test_document_download(s, k, doc, route):
+    """GET <base>/documents/{id}/content: the PDF itself, to a caller of its syndicate who may read meetings."""
+    import hashlib
+    r = s.rest("GET", route, key=k["admin"])
+    check("GET /documents/{id}/content: 200 application/pdf, the very file (size and SHA-256)", r.status == 200
+          and r.media_type == "application/pdf" and r.body[:5] == b"%PDF-" and len(r.body) == doc.get("sizeBytes")
+          and hashlib.sha256(r.body).hexdigest() == doc.get("sha256"), str(r)[:200])
+    disposition = r.header("content-disposition") or ""
+    check("...Content-Disposition: attachment with the file's name",
+          re.fullmatch(r'attachment; filename="minutes-[0-9a-z.-]+\.pdf"', disposition) is not None, disposition)
+    expect("...without credentials: 401 NOT_AUTHENTICATED", s.rest("GET", route), 401, "NOT_AUTHENTICATED")
+    expect("...with a key without read:meetings: 403 INSUFFICIENT_SCOPE", s.rest("GET", route, key=k["reader"]),
+           403, "INSUFFICIENT_SCOPE")
+    # Another syndicate's caller is DOCUMENT_NOT_FOUND: tests/unit/meetings_test.cpp (document_file).
+    expect("GET /documents/{unknown}/content: 404 DOCUMENT_NOT_FOUND",
+           s.rest("GET", "/documents/no-such-document/content", key=k["admin"]), 404, "DOCUMENT_NOT_FOUND")
 
 
 def test_audit(s, k, demo):

@@ -300,9 +300,9 @@ TEST_CASE("create_co_owner") {
         CHECK(fx.call("get_co_owner", {{"id", c["id"]}}) == c);
         CHECK(ids_of(fx.call("list_co_owners")) == std::vector<std::string>{c["id"]});
     }
-    SUBCASE("defaults: fraction 0, French, not primary, not resident, no portal access") {
+    SUBCASE("defaults: the unit's fraction for a sole co-owner, French, not primary, not resident, no portal access") {
         const auto c = fx.co_owner(unit["id"], "Luc", "Gagnon");
-        CHECK(c["fractionPercent"] == 0);
+        CHECK(c["fractionPercent"] == 50);
         CHECK(c["language"] == "fr");
         CHECK(c["isPrimary"] == false);
         CHECK(c["isResident"] == false);
@@ -315,7 +315,9 @@ TEST_CASE("create_co_owner") {
     }
     SUBCASE("the 0 and 100 bounds and 100-character names (characters, not bytes) are accepted") {
         CHECK(fx.co_owner(unit["id"], "A", "B", {{"fractionPercent", 0}})["fractionPercent"] == 0);
-        CHECK(fx.co_owner(unit["id"], "C", "D", {{"fractionPercent", 100}})["fractionPercent"] == 100);
+        CHECK_NOTHROW(fx.registry.check_arguments(
+            "create_co_owner", {{"unitId", unit["id"]}, {"firstName", "C"}, {"lastName", "D"}, {"fractionPercent", 100}}));
+        CHECK(fx.co_owner(unit["id"], "C", "D", {{"fractionPercent", 50}})["fractionPercent"] == 50);
         const std::string hundred(100, 'x');
         CHECK(fx.co_owner(unit["id"], hundred, "E")["firstName"] == hundred);
         std::string accented;
@@ -434,7 +436,7 @@ TEST_CASE("update_co_owner") {
                                     {"isPrimary", true},
                                     {"language", "en"},
                                     {"hasPortalAccess", true}});
-    const auto luc = fx.co_owner(u102["id"], "Luc", "Gagnon", {{"isPrimary", true}});
+    const auto luc = fx.co_owner(u102["id"], "Luc", "Gagnon", {{"isPrimary", true}, {"fractionPercent", 25}});
     fx.clock.advance(std::chrono::hours(2));
 
     SUBCASE("happy path: only the fields given change") {
@@ -774,12 +776,14 @@ TEST_CASE("lists, totals and searches stay true through every kind of write") {
         const auto first = firsts[next(firsts.size())], last = lasts[next(lasts.size())];
         const std::string email = "p" + std::to_string(i) + "@exemple.qc.ca";
         const bool portal = next(2) == 0;
-        add(fx.co_owner(unit, first, last, {{"email", email}, {"hasPortalAccess", portal}}), unit, first, last, email, portal);
+        add(fx.co_owner(unit, first, last, {{"email", email}, {"hasPortalAccess", portal}, {"fractionPercent", 0}}), unit,
+            first, last, email, portal);
     }
     json rows = json::array();
     for (int i = 0; i < 15; ++i)
         rows.push_back(row(units[next(units.size())], firsts[next(firsts.size())], lasts[next(lasts.size())],
-                           {{"email", "lot" + std::to_string(i) + "@exemple.qc.ca"}, {"hasPortalAccess", i % 3 == 0}}));
+                           {{"email", "lot" + std::to_string(i) + "@exemple.qc.ca"}, {"hasPortalAccess", i % 3 == 0},
+                            {"fractionPercent", 0}}));
     const auto bulk = fx.call("bulk_create_co_owners", {{"coOwners", rows}});
     REQUIRE(bulk["createdCount"] == 15);
     for (const auto& c : bulk["created"]) {

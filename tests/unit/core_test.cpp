@@ -336,7 +336,7 @@ TEST_CASE("json_value_count: one plus each comma, [ and { outside strings; it st
 
 TEST_CASE("an in-memory database is migrated to the latest version (9)") {
     auto db = Database::open(":memory:");
-    CHECK(db->schema_version() == 9);
+    CHECK(db->schema_version() == 10);
     for (const char* table : {"syndicates", "api_keys", "units", "unit_links", "co_owners"}) {
         SQLite::Statement q(db->sql(), "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?");
         q.bind(1, table);
@@ -357,14 +357,14 @@ TEST_CASE("a file database: WAL, foreign keys, busy timeout, shared by several o
     auto db = Database::open(path);  // creates the missing folders
     REQUIRE(std::filesystem::exists(path));
     CHECK(db->path() == path);
-    CHECK(db->schema_version() == 9);
+    CHECK(db->schema_version() == 10);
     CHECK(db->sql().execAndGet("PRAGMA journal_mode").getString() == "wal");
     CHECK(db->sql().execAndGet("PRAGMA foreign_keys").getInt() == 1);
     CHECK(db->sql().execAndGet("PRAGMA busy_timeout").getInt() > 0);
 
     SUBCASE("a second opener sees the first one's writes and the same settings") {
         auto other = Database::open(path);
-        CHECK(other->schema_version() == 9);
+        CHECK(other->schema_version() == 10);
         CHECK(other->sql().execAndGet("PRAGMA foreign_keys").getInt() == 1);
         CHECK(other->sql().execAndGet("PRAGMA busy_timeout").getInt() > 0);
         CHECK(other->sql().execAndGet("PRAGMA journal_mode").getString() == "wal");
@@ -389,7 +389,7 @@ TEST_CASE("a file database: WAL, foreign keys, busy timeout, shared by several o
         insert_syndicate(*db, "kept");
         db.reset();
         auto again = Database::open(path);
-        CHECK(again->schema_version() == 9);
+        CHECK(again->schema_version() == 10);
         CHECK(has_syndicate(*again, "kept"));
     }
 }

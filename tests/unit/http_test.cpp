@@ -14,6 +14,7 @@
 #include "http/access_policy.hpp"
 #include "http/body_coding.hpp"
 #include "http/message.hpp"
+#include "http/pages.hpp"
 #include "http/rate_limiter.hpp"
 #include "http/rest_routes.hpp"
 #include "modules/modules.hpp"
@@ -289,6 +290,15 @@ TEST_CASE("request bodies: gzip and deflate inflated within the limit; others re
     Request br;
     br.headers.emplace("Content-Encoding", "br");
     CHECK(decode_body(br, 100, problem) == 415);
+TEST_CASE("the consent page words every scope a tool requires, in French and in English") {
+    for (const auto& scope : registry().all_scopes()) {
+        CAPTURE(scope);
+        const auto fr = scope_description("fr", scope), en = scope_description("en", scope);
+        CHECK(fr != scope);
+        CHECK(en != scope);
+        CHECK(fr != en);
+    }
+    CHECK(scope_description("en", "read:audit").find("audit trail") != std::string::npos);
 }
 
 }  // TEST_SUITE

@@ -3,6 +3,7 @@
 // status that only moves forward, and the minutes as a real PDF read back with poppler-utils.
 // Every call goes through the registry, as a client's would.
 #include "fixture.hpp"
+#include "modules/documents/document_files.hpp"
 
 #include <stdlib.h>  // mkdtemp
 
@@ -840,7 +841,7 @@ TEST_CASE("record_attendance") {
     SUBCASE("name and fraction are kept as recorded, even when the co-owner changes or is archived") {
         fx.notice(m);
         fx.attend(m, json::array({present(fx.emilie), by_proxy(fx.francois, "Marc Gagnon")}));
-        fx.call("update_co_owner", {{"id", fx.emilie["id"]}, {"lastName", "Bélanger-Roy"}, {"fractionPercent", 35}});
+        fx.call("update_co_owner", {{"id", fx.emilie["id"]}, {"lastName", "Bélanger-Roy"}, {"fractionPercent", 25}});
         fx.call("delete_co_owner", {{"id", fx.francois["id"]}});
         const auto g = fx.get(m);
         REQUIRE(g["attendees"].size() == 2);
@@ -853,7 +854,7 @@ TEST_CASE("record_attendance") {
         // Recording Émilie again takes her name and fraction as they are now.
         const auto again = fx.attend(m, json::array({present(fx.emilie)}));
         CHECK(again["attendees"][0]["name"] == "Émilie Bélanger-Roy");
-        CHECK(again["attendees"][0]["fractionPercent"] == 35);
+        CHECK(again["attendees"][0]["fractionPercent"] == 25);
     }
     SUBCASE("proxy needs a proxyHolder; present and absent take none") {
         fx.notice(m);
@@ -1505,6 +1506,46 @@ TEST_CASE("review: notices across a change of time, stale minutes, justification
         pclose(pipe);
         CHECK(text.find("Ligne 2 avant NUL") != std::string::npos);
         CHECK(text.find("après le NUL") != std::string::npos);
+    }
+}
+
+TEST_CASE("a remote caller gets a download address for the minutes, never the server's path") {
+    Building fx;
+    const auto m = fx.meeting();
+    auto remote = fx.admin;
+    remote.remote_base = "https://syndic.example.org/api";
+    const auto d = fx.call_as(remote, "generate_minutes", {{"meetingId", m["id"]}, {"draft", true}});
+    CHECK_FALSE(d.contains("path"));
+    const std::string id = d["documentId"];
+    CHECK(d["downloadUrl"] == "https://syndic.example.org/api/documents/" + id + "/content");
+    const auto shown = fx.call_as(remote, "get_meeting", {{"id", m["id"]}});
+    REQUIRE(shown["documents"].size() == 1);
+    CHECK_FALSE(shown["documents"][0].contains("path"));
+    CHECK(shown["documents"][0]["downloadUrl"] == d["downloadUrl"]);
+    // A local (stdio) caller still gets the path.
+    const auto local = fx.call("get_meeting", {{"id", m["id"]}});
+    CHECK(local["documents"][0]["path"].get<std::string>().ends_with(".pdf"));
+
+    SUBCASE("the file, for a caller of its syndicate who may read meetings") {
+        const auto file = syndic::document_file(*fx.db, remote, id);
+        CHECK(file.path == local["documents"][0]["path"]);
+        CHECK(file.media_type == "application/pdf");
+        CHECK(file.file_name.starts_with("minutes-"));
+        CHECK(file.size_bytes == d["sizeBytes"]);
+    }
+    SUBCASE("another syndicate's caller: DOCUMENT_NOT_FOUND (tenancy)") {
+        CHECK_THROWS_WITH_AS(syndic::document_file(*fx.db, fx.other_admin, id), doctest::Contains("No document"),
+                             syndic::DomainError);
+    }
+    SUBCASE("a key without read:meetings: INSUFFICIENT_SCOPE") {
+        auto reader = fx.admin;
+        reader.scopes = {"read:co-owners"};
+        try {
+            syndic::document_file(*fx.db, reader, id);
+            FAIL("expected INSUFFICIENT_SCOPE");
+        } catch (const syndic::DomainError& e) {
+            CHECK(e.code() == "INSUFFICIENT_SCOPE");
+        }
     }
 }
 

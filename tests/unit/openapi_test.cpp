@@ -301,7 +301,7 @@ TEST_CASE("bearer credentials and scopes on every tool; the document itself is o
     CHECK(bearer["description"].get<std::string>().find("sk_") != std::string::npos);
     for (const auto& tool : registry.tools()) {
         const auto& op = operation(doc, lower(tool.http.method), "/api" + tool.http.path);
-        CHECK(op["security"] == ojson::parse(R"([{"bearer": []}])"));
+        CHECK(op["security"] == ojson::parse(R"([{"bearer": []}, {"oauth2": [")" + tool.required_scope + R"("]}])"));
         CHECK(op["x-required-scope"] == tool.required_scope);
         CHECK(op.value("x-admin-only", false) == tool.admin_only);
     }
@@ -313,7 +313,28 @@ TEST_CASE("bearer credentials and scopes on every tool; the document itself is o
     const auto& mcp = operation(doc, "post", "/api/mcp");
     CHECK(response_codes(mcp) == std::vector<std::string>{"200", "202", "401", "403", "429"});
     CHECK(mcp["requestBody"]["content"]["application/json"]["schema"]["$ref"] == "#/components/schemas/JsonRpcRequest");
-    CHECK(mcp["security"] == ojson::parse(R"([{"bearer": []}, {}])"));  // tools/list needs none
+    CHECK(mcp["security"] == ojson::parse(R"([{"bearer": []}, {"oauth2": []}, {}])"));  // tools/list needs none
+}
+
+TEST_CASE("OAuth 2.1 is a security scheme: the authorization code flow at the bridge's own endpoints, every scope worded") {
+    const ToolRegistry registry(all_tool_handlers());
+    const auto doc = openapi_document(registry, "https://syndic.example.org/api/");
+    const auto& schemes = doc["components"]["securitySchemes"];
+    CHECK(schemes["bearer"]["description"].get<std::string>().find("will be") == std::string::npos);
+    REQUIRE(schemes.contains("oauth2"));
+    const auto& oauth2 = schemes["oauth2"];
+    CHECK(oauth2["type"] == "oauth2");
+    CHECK(oauth2["description"].get<std::string>().find("PKCE") != std::string::npos);
+    const auto& flow = oauth2["flows"]["authorizationCode"];
+    CHECK(flow["authorizationUrl"] == "https://syndic.example.org/api/oauth/authorize");
+    CHECK(flow["tokenUrl"] == "https://syndic.example.org/api/oauth/token");
+    CHECK(flow["refreshUrl"] == "https://syndic.example.org/api/oauth/token");
+    std::vector<std::string> scopes;
+    for (const auto& [scope, text] : flow["scopes"].items()) {
+        scopes.push_back(scope);
+        CHECK_MESSAGE(text.get<std::string>() != scope, scope);  // a sentence, not the name again
+    }
+    CHECK(scopes == registry.all_scopes());
 }
 
 TEST_CASE("servers and paths follow the base URL") {

@@ -6,6 +6,7 @@
 #include "core/json_writer.hpp"
 #include "core/text.hpp"
 #include "modules/common.hpp"
+#include "modules/units/unit_shares.hpp"
 #include "modules/units/units.hpp"
 #include "storage/database.hpp"
 
@@ -102,18 +103,55 @@ void require_unit(Database& db, const std::string& syndicate_id, const std::stri
         throw DomainError(codes::unit_not_found, "No unit with id " + unit_id + " in this syndicate.").at(field);
 }
 
-// At most one active primary co-owner per unit (other than `except_id`).
-void require_no_other_primary(Database& db, const std::string& unit_id, const std::string& except_id,
-                              const std::string& field) {
+// At most one active primary co-owner per unit (other than `except_id`). Returns the id of the
+// unit's primary co-owner when `take_over` asks to replace it (the caller demotes it after its
+// other checks), nullopt when there is none; DUPLICATE_PRIMARY when there is one and no take-over.
+std::optional<std::string> other_primary(Database& db, const std::string& unit_id, const std::string& except_id,
+                                         const std::string& field, bool take_over) {
     auto q = db.prepare(
-        "SELECT first_name || ' ' || last_name FROM co_owners "
+        "SELECT id, first_name || ' ' || last_name FROM co_owners "
         "WHERE unit_id = ? AND is_primary = 1 AND deleted_at IS NULL AND id <> ?");
     q->bind(1, unit_id);
     q->bind(2, except_id);
-    if (q->executeStep())
-        throw DomainError(codes::duplicate_primary,
-                          "The unit already has a primary co-owner (" + q->getColumn(0).getString() + ").")
-            .at(field);
+    if (!q->executeStep()) return std::nullopt;
+    if (take_over) return q->getColumn(0).getString();
+    throw DomainError(codes::duplicate_primary,
+                      "The unit already has a primary co-owner (" + q->getColumn(1).getString() +
+                          "); give takeOverPrimary: true to make this one primary in its place.")
+        .at(field)
+        .with("primaryCoOwnerId", q->getColumn(0).getString());
+}
+
+void require_no_other_primary(Database& db, const std::string& unit_id, const std::string& except_id,
+                              const std::string& field) {
+    other_primary(db, unit_id, except_id, field, false);
+}
+
+// The former primary co-owner loses the role, in the same transaction as the write that gives it.
+void demote_primary(Database& db, const std::optional<std::string>& id, const std::string& now) {
+    if (!id) return;
+    auto q = db.prepare("UPDATE co_owners SET is_primary = 0, updated_at = ? WHERE id = ?");
+    q->bind(1, now);
+    q->bind(2, *id);
+    q->exec();
+}
+
+// An active co-owner of the same unit with the same name and e-mail (ignoring case and accents;
+// two without e-mail match on the name), other than `except_id`: probably the same person
+// entered twice. Not refused (two people of one family may share a name and an address).
+std::optional<std::string> possible_duplicate(Database& db, const std::string& unit_id, const std::string& first,
+                                              const std::string& last, const json& email, const std::string& except_id) {
+    auto q = db.prepare(
+        "SELECT id, email FROM co_owners WHERE unit_id = ? AND deleted_at IS NULL AND sort_key = ? AND id <> ? "
+        "ORDER BY created_at, id");
+    q->bind(1, unit_id);
+    q->bind(2, fold_for_search(last) + '\x1f' + fold_for_search(first));
+    q->bind(3, except_id);
+    const std::string wanted = email.is_string() ? fold_for_search(email.get<std::string>()) : "";
+    while (q->executeStep())
+        if ((q->getColumn(1).isNull() ? "" : fold_for_search(q->getColumn(1).getString())) == wanted)
+            return q->getColumn(0).getString();
+    return std::nullopt;
 }
 
 std::string search_text(const std::string& first, const std::string& last, const json& email) {
@@ -141,19 +179,28 @@ void index_for_search(Database& db, const std::vector<std::int64_t>& rowids) {
 }
 
 // Creates one co-owner from validated arguments; `prefix` is the JSON Pointer of the row. Every
-// check comes before the one INSERT. Returns its id; the caller indexes `rowid` for search.
+// check comes before the writes (the former primary's demotion, the one INSERT). Returns its id;
+// the caller indexes `rowid` for search. `duplicate` names a co-owner it probably repeats.
 std::string insert_co_owner(Database& db, const Clock& clock, const std::string& syndicate_id, const json& a,
-                            const std::string& prefix, std::int64_t& rowid) {
+                            const std::string& prefix, std::int64_t& rowid, std::optional<std::string>& duplicate) {
     const std::string unit_id = a["unitId"];
     require_unit(db, syndicate_id, unit_id, prefix + "/unitId");
     const bool primary = a.value("isPrimary", false);
-    if (primary) require_no_other_primary(db, unit_id, "", prefix + "/isPrimary");
+    const auto former_primary =
+        primary ? other_primary(db, unit_id, "", prefix + "/isPrimary", a.value("takeOverPrimary", false)) : std::nullopt;
+    // The co-owners of a unit share its fraction; a sole co-owner holds it all by default.
+    const auto lot = lot_share(db, syndicate_id, unit_id);
+    const auto fraction = a.contains("fractionPercent") ? Fraction::from_percent(a["fractionPercent"].get<double>())
+                                                        : unheld_fraction(lot);
+    check_co_owner_fraction(lot, fraction, prefix + "/fractionPercent");
 
     const std::string first = nonblank_text(a["firstName"], prefix + "/firstName");
     const std::string last = nonblank_text(a["lastName"], prefix + "/lastName");
     const json email = nullable_trimmed(a.value("email", json(nullptr)));
+    duplicate = possible_duplicate(db, unit_id, first, last, email, "");
     const std::string id = new_uuid();
     const std::string now = to_utc_iso(clock.now());
+    demote_primary(db, former_primary, now);
     auto q = db.prepare(
         "INSERT INTO co_owners (id, syndicate_id, unit_id, first_name, last_name, email, phone, fraction_units, "
         "is_resident, is_primary, language, has_portal_access, search_text, sort_key, created_at, updated_at) "
@@ -165,7 +212,7 @@ std::string insert_co_owner(Database& db, const Clock& clock, const std::string&
     q->bind(5, last);
     if (email.is_string()) q->bind(6, email.get<std::string>());
     if (auto phone = optional_arg<std::string>(a, "phone")) q->bind(7, trim(*phone));
-    q->bind(8, Fraction::from_percent(a.value("fractionPercent", 0.0)).units());
+    q->bind(8, fraction.units());
     q->bind(9, a.value("isResident", false) ? 1 : 0);
     q->bind(10, primary ? 1 : 0);
     q->bind(11, a.value("language", std::string("fr")));
@@ -283,9 +330,11 @@ ToolResult get_co_owner(const ToolCall& call) {
 json create_co_owner(const ToolCall& call) {
     WriteTransaction tx(call.db);
     std::int64_t rowid = 0;
-    const auto id = insert_co_owner(call.db, call.clock, call.caller.syndicate_id, call.args, "", rowid);
+    std::optional<std::string> duplicate;
+    const auto id = insert_co_owner(call.db, call.clock, call.caller.syndicate_id, call.args, "", rowid, duplicate);
     index_for_search(call.db, {rowid});
     json result = require_co_owner(call.db, call.caller.syndicate_id, id).record;
+    if (duplicate) result["possibleDuplicateOf"] = *duplicate;
     tx.commit();
     return result;
 }
@@ -300,8 +349,11 @@ json update_co_owner(const ToolCall& call) {
     const std::string unit_id = a.value("unitId", current.unit_id);
     if (a.contains("unitId")) require_unit(call.db, syndicate, unit_id, "/unitId");
     const bool primary = a.value("isPrimary", current.is_primary);
-    if (primary && (a.contains("isPrimary") || a.contains("unitId")))
-        require_no_other_primary(call.db, unit_id, current.id, a.contains("isPrimary") ? "/isPrimary" : "/unitId");
+    const auto former_primary =
+        primary && (a.contains("isPrimary") || a.contains("unitId"))
+            ? other_primary(call.db, unit_id, current.id, a.contains("isPrimary") ? "/isPrimary" : "/unitId",
+                            a.value("takeOverPrimary", false) && a.value("isPrimary", false))
+            : std::nullopt;
 
     const std::string first =
         a.contains("firstName") ? nonblank_text(a["firstName"], "/firstName") : before["firstName"].get<std::string>();
@@ -309,8 +361,16 @@ json update_co_owner(const ToolCall& call) {
         a.contains("lastName") ? nonblank_text(a["lastName"], "/lastName") : before["lastName"].get<std::string>();
     const json email = a.contains("email") ? nullable_trimmed(a["email"]) : before["email"];
     const json phone = a.contains("phone") ? nullable_trimmed(a["phone"]) : before["phone"];
-    const double fraction = a.value("fractionPercent", before["fractionPercent"].get<double>());
+    const auto fraction = Fraction::from_percent(a.value("fractionPercent", before["fractionPercent"].get<double>()));
+    if (a.contains("fractionPercent") || a.contains("unitId"))
+        check_co_owner_fraction(lot_share(call.db, syndicate, unit_id, current.id), fraction,
+                                a.contains("fractionPercent") ? "/fractionPercent" : "/unitId");
 
+    const bool names_changed = a.contains("firstName") || a.contains("lastName") || a.contains("email") || a.contains("unitId");
+    const auto duplicate =
+        names_changed ? possible_duplicate(call.db, unit_id, first, last, email, current.id) : std::nullopt;
+    const auto now = to_utc_iso(call.clock.now());
+    demote_primary(call.db, former_primary, now);
     auto q = call.db.prepare(
         "UPDATE co_owners SET unit_id = ?, first_name = ?, last_name = ?, email = ?, phone = ?, fraction_units = ?, "
         "is_resident = ?, is_primary = ?, language = ?, has_portal_access = ?, search_text = ?, sort_key = ?, "
@@ -320,17 +380,18 @@ json update_co_owner(const ToolCall& call) {
     q->bind(3, last);
     if (email.is_string()) q->bind(4, email.get<std::string>());
     if (phone.is_string()) q->bind(5, phone.get<std::string>());
-    q->bind(6, Fraction::from_percent(fraction).units());
+    q->bind(6, fraction.units());
     q->bind(7, a.value("isResident", before["isResident"].get<bool>()) ? 1 : 0);
     q->bind(8, primary ? 1 : 0);
     q->bind(9, a.value("language", before["language"].get<std::string>()));
     q->bind(10, a.value("hasPortalAccess", before["hasPortalAccess"].get<bool>()) ? 1 : 0);
     q->bind(11, search_text(first, last, email));
     q->bind(12, sort_key(first, last));
-    q->bind(13, to_utc_iso(call.clock.now()));
+    q->bind(13, now);
     q->bind(14, current.id);
     q->exec();
     json result = require_co_owner(call.db, syndicate, current.id).record;
+    if (duplicate) result["possibleDuplicateOf"] = *duplicate;
     tx.commit();
     return result;
 }
@@ -362,6 +423,8 @@ json restore_co_owner(const ToolCall& call) {
                                                      " has been deleted, so the co-owner cannot be restored.")
             .at("/id");
     if (current.is_primary) require_no_other_primary(call.db, current.unit_id, current.id, "/id");
+    check_co_owner_fraction(lot_share(call.db, syndicate, current.unit_id, current.id),
+                            Fraction::from_percent(current.record["fractionPercent"].get<double>()), "/id");
     auto q = call.db.prepare("UPDATE co_owners SET deleted_at = NULL, updated_at = ? WHERE id = ?");
     q->bind(1, to_utc_iso(call.clock.now()));
     q->bind(2, current.id);
@@ -392,9 +455,11 @@ json bulk_create_co_owners(const ToolCall& call) {
             // A row's checks all come before its one INSERT, which SQLite applies whole or not at
             // all: no savepoint per row (each would make the search index flush).
             std::int64_t rowid = 0;
-            const auto id = insert_co_owner(call.db, call.clock, call.caller.syndicate_id, rows[i], prefix, rowid);
+            std::optional<std::string> duplicate;
+            const auto id = insert_co_owner(call.db, call.clock, call.caller.syndicate_id, rows[i], prefix, rowid, duplicate);
             rowids.push_back(rowid);
             created.push_back({{"index", i}, {"id", id}});
+            if (duplicate) created.back()["possibleDuplicateOf"] = *duplicate;
         } catch (const DomainError& e) {
             std::string field = e.field();
             if (field.rfind(prefix, 0) != 0) field = prefix + field;

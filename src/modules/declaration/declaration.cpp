@@ -3,9 +3,11 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <map>
 #include <vector>
 
 #include "modules/common.hpp"
+#include "modules/units/unit_shares.hpp"
 #include "modules/units/units.hpp"
 #include "storage/database.hpp"
 
@@ -63,6 +65,14 @@ json rebalance_fractions(const ToolCall& call) {
                                     [](const Share& a, const Share& b) { return a.before < b.before; });
     largest->after += Fraction::from_units(target - assigned);
 
+    // Each lot (a unit and its linked parking and storage units) before and after, so its
+    // co-owners keep their share of it.
+    std::map<std::string, std::pair<Fraction, Fraction>> lots;
+    for (const auto& s : shares) {
+        auto& lot = lots[lot_of(call.db, s.id)];
+        lot.first += s.before;
+        lot.second += s.after;
+    }
     json changes = json::array();
     for (const auto& s : shares) {
         if (s.after == s.before) continue;
@@ -77,6 +87,10 @@ json rebalance_fractions(const ToolCall& call) {
         q->bind(3, s.id);
         q->exec();
     }
+    if (!dry_run)
+        for (const auto& [lot_id, fractions] : lots)
+            scale_lot_co_owners(call.db, syndicate, lot_id, fractions.first, fractions.second,
+                                to_utc_iso(call.clock.now()));
     json result = fraction_sum_json(dry_run ? FractionSum{Fraction::percent(100), before.unit_count}
                                             : unit_fraction_sum(call.db, syndicate));
     result["previousSum"] = percent(before.sum);

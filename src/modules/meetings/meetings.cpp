@@ -14,6 +14,7 @@
 #include "core/ids.hpp"
 #include "core/text.hpp"
 #include "modules/common.hpp"
+#include "modules/documents/document_files.hpp"
 #include "modules/documents/pdf_writer.hpp"
 #include "storage/durable_file.hpp"
 #include "modules/meetings/wording.hpp"
@@ -315,7 +316,20 @@ json list_meetings(const ToolCall& call) {
     return page_envelope(std::move(data), page, total);
 }
 
-json get_meeting(const ToolCall& call) { return full_meeting(call.db, call.caller.syndicate_id, call.args["id"]); }
+// A meeting's documents as the caller sees them: a remote caller gets download addresses, never
+// the server's paths.
+json for_caller(json meeting, const CallerContext& caller) {
+    for (auto& d : meeting["documents"]) {
+        const std::string path = d["path"];
+        d.erase("path");
+        add_document_location(d, caller, d["documentId"], path);
+    }
+    return meeting;
+}
+
+json get_meeting(const ToolCall& call) {
+    return for_caller(full_meeting(call.db, call.caller.syndicate_id, call.args["id"]), call.caller);
+}
 
 json create_meeting(const ToolCall& call) {
     const auto& a = call.args;
@@ -401,7 +415,7 @@ json update_meeting(const ToolCall& call) {
     const bool changed = a.contains("title") || a.contains("location") || a.contains("type") ||
                          a.contains("scheduledAt") || a.contains("agenda") || (a.contains("status") && a["status"] != m.status);
     if (changed) touch(call.db, m.id, call.clock);
-    json result = full_meeting(call.db, syndicate, m.id);
+    json result = for_caller(full_meeting(call.db, syndicate, m.id), call.caller);
     tx.commit();
     return result;
 }
@@ -843,8 +857,10 @@ json generate_minutes(const ToolCall& call) {
         tx.commit();
     }
     call.report_progress(2, 2);
-    return {{"documentId", document_id}, {"meetingId", m.id}, {"path", path},      {"pages", pages},
-            {"sizeBytes", size},         {"sha256", digest},  {"draft", draft},    {"language", language}};
+    json result = {{"documentId", document_id}, {"meetingId", m.id}, {"pages", pages},   {"sizeBytes", size},
+                   {"sha256", digest},          {"draft", draft},    {"language", language}};
+    add_document_location(result, call.caller, document_id, path);
+    return result;
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "core/ids.hpp"
 #include "core/text.hpp"
 #include "modules/common.hpp"
+#include "modules/units/unit_shares.hpp"
 #include "storage/database.hpp"
 
 namespace syndic {
@@ -307,7 +308,10 @@ json create_unit(const ToolCall& call) {
     }
     write_unit(call.db, id, unit_fields(a), now);  // the optional fields, areas completed
     auto unit = require_unit(call.db, syndicate, id, "/id");
-    if (a.contains("linkedUnits")) set_links(call.db, syndicate, unit, a["linkedUnits"].get<std::vector<std::string>>());
+    if (a.contains("linkedUnits")) {
+        set_links(call.db, syndicate, unit, a["linkedUnits"].get<std::vector<std::string>>());
+        check_lots_held(call.db, syndicate, "/linkedUnits");
+    }
     json result = unit_json(call.db, syndicate, std::move(unit), false);
     tx.commit();
     return result;
@@ -327,16 +331,24 @@ json update_unit(const ToolCall& call) {
         throw DomainError(codes::link_conflict, "Unit " + unit.number +
                                                     " is linked to other units; remove its links before changing its type.")
             .at("/type");
+    const auto lot = lot_share(call.db, syndicate, unit.id);
+    Fraction lot_after = lot.fraction;
     if (a.contains("fractionPercent")) {
+        const auto fraction = Fraction::from_percent(a["fractionPercent"].get<double>());
         const auto before = unit_fraction_sum(call.db, syndicate).sum;
-        const auto after = before - unit.fraction + Fraction::from_percent(a["fractionPercent"].get<double>());
-        check_fraction_sum(before, after);
+        check_fraction_sum(before, before - unit.fraction + fraction);
+        lot_after = lot.fraction - unit.fraction + fraction;
     }
+    const auto now = to_utc_iso(call.clock.now());
     const auto fields = unit_fields(a);
-    if (!fields.columns.empty() || a.contains("linkedUnits"))
-        write_unit(call.db, unit.id, fields, to_utc_iso(call.clock.now()));
+    if (!fields.columns.empty() || a.contains("linkedUnits")) write_unit(call.db, unit.id, fields, now);
+    // The unit's co-owners keep their share of its lot when its fraction changes.
+    scale_lot_co_owners(call.db, syndicate, lot.lot_id, lot.fraction, lot_after, now);
     auto updated = require_unit(call.db, syndicate, unit.id, "/id");
-    if (a.contains("linkedUnits")) set_links(call.db, syndicate, updated, a["linkedUnits"].get<std::vector<std::string>>());
+    if (a.contains("linkedUnits")) {
+        set_links(call.db, syndicate, updated, a["linkedUnits"].get<std::vector<std::string>>());
+        check_lots_held(call.db, syndicate, "/linkedUnits");
+    }
     json result = unit_json(call.db, syndicate, std::move(updated), false);
     tx.commit();
     return result;
@@ -381,6 +393,7 @@ json delete_unit(const ToolCall& call) {
         q->bind(2, unit.id);
         q->exec();
     }
+    check_lots_held(call.db, syndicate, "/id");  // the apartment it was linked to keeps its co-owners
     auto q = call.db.prepare(std::string("SELECT ") + unit_columns + " FROM units WHERE id = ?");
     q->bind(1, unit.id);
     q->executeStep();

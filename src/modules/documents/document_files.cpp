@@ -1,0 +1,42 @@
+#include "modules/documents/document_files.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+
+#include "core/error.hpp"
+#include "storage/database.hpp"
+
+namespace syndic {
+
+DocumentFile document_file(Database& db, const CallerContext& caller, const std::string& document_id) {
+    if (!caller.has_scope("read:meetings"))
+        throw DomainError(codes::insufficient_scope, "Downloading a meeting's document needs the scope read:meetings.")
+            .with("requiredScope", std::string("read:meetings"));
+    auto q = db.prepare(
+        "SELECT id, coalesce(meeting_id, ''), path, size_bytes FROM documents WHERE id = ? AND syndicate_id = ?");
+    q->bind(1, document_id);
+    q->bind(2, caller.syndicate_id);
+    if (!q->executeStep())
+        throw DomainError(codes::document_not_found, "No document with id " + document_id + " in this syndicate.").at("/id");
+    DocumentFile file{q->getColumn(0).getString(), q->getColumn(1).getString(), q->getColumn(2).getString(), "",
+                      "application/pdf", q->getColumn(3).getInt64()};
+    file.file_name = std::filesystem::path(file.path).filename().string();
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(file.path, ec))
+        throw DomainError(codes::document_not_found, "The file of document " + document_id + " is no longer on the server.")
+            .at("/id");
+    return file;
+}
+
+std::string document_download_url(const CallerContext& caller, const std::string& document_id) {
+    return caller.remote_base + "/documents/" + document_id + "/content";
+}
+
+void add_document_location(nlohmann::json& record, const CallerContext& caller, const std::string& document_id,
+                           const std::string& path) {
+    if (caller.remote_base.empty()) record["path"] = path;
+    else record["downloadUrl"] = document_download_url(caller, document_id);
+}
+
+}  // namespace syndic

@@ -1,0 +1,38 @@
+// The files behind the documents the server generates (minutes): finding a document's file for
+// the caller's syndicate, and how a document's location is shown to a caller (its path on this
+// machine over stdio, a download address over HTTP). Knows storage and the caller; not HTTP.
+#pragma once
+#include <nlohmann/json_fwd.hpp>
+
+#include <cstdint>
+#include <string>
+
+#include "core/context.hpp"
+
+namespace syndic {
+
+class Database;
+
+struct DocumentFile {
+    std::string id;
+    std::string meeting_id;
+    std::string path;        // on this machine
+    std::string file_name;   // the name to save it under
+    std::string media_type;  // application/pdf
+    std::int64_t size_bytes = 0;
+};
+
+// The file of a document of the caller's syndicate whose meeting the caller may read
+// (read:meetings, else INSUFFICIENT_SCOPE); DOCUMENT_NOT_FOUND for a document of another
+// syndicate, an unknown one, or one whose file is gone.
+DocumentFile document_file(Database& db, const CallerContext& caller, const std::string& document_id);
+
+// Where a remote caller downloads a document: <base>/documents/{id}/content.
+std::string document_download_url(const CallerContext& caller, const std::string& document_id);
+
+// Puts the document's location in `record`: "path" for a local (stdio) caller, "downloadUrl"
+// for a remote one.
+void add_document_location(nlohmann::json& record, const CallerContext& caller, const std::string& document_id,
+                           const std::string& path);
+
+}  // namespace syndic
