@@ -290,6 +290,8 @@ TEST_CASE("request bodies: gzip and deflate inflated within the limit; others re
     Request br;
     br.headers.emplace("Content-Encoding", "br");
     CHECK(decode_body(br, 100, problem) == 415);
+}
+
 TEST_CASE("the consent page words every scope a tool requires, in French and in English") {
     for (const auto& scope : registry().all_scopes()) {
         CAPTURE(scope);
