@@ -52,8 +52,10 @@ void check_database_at_start(const std::string& db_path) {
     try {
         SQLite::Database db(db_path, SQLite::OPEN_READONLY);
         version = db.execAndGet("PRAGMA user_version").getInt();
-    } catch (const SQLite::Exception& e) {
-        throw std::runtime_error("cannot read " + db_path + ": " + e.what());
+    } catch (const SQLite::Exception&) {
+        // Not a database, unreadable, locked: the first call refuses it with its code and cause
+        // (storage/storage_error.hpp), where the host shows it, rather than a server that exits.
+        return;
     }
     Database::refuse_newer_schema(db_path, version);
 }

@@ -260,7 +260,8 @@ std::vector<int> error_statuses(const std::string& method, bool names_record, bo
 }
 
 ojson tool_operation(const ToolInfo& info, const json& doc) {
-    const auto& input = doc["inputSchema"];
+    json input = doc["inputSchema"];
+    strip_private_keywords(input);
     const auto& http = info.http;
     const auto in_path = path_parameters(http.path);
     const bool has_body = http.method == "POST" || http.method == "PUT" || http.method == "PATCH";

@@ -375,16 +375,27 @@ ToolRegistry::ToolRegistry(const ToolTable& table, const std::vector<std::string
         if (!modules.empty() && std::find(modules.begin(), modules.end(), t->module) == modules.end()) continue;
         offered_.push_back(t.get());
         const auto& d = t->document;
+        json input = d["inputSchema"];
+        strip_private_keywords(input);
         descriptors_->push_back({{"name", d["name"]},
                                  {"title", d["title"]},
                                  {"description", d["description"]},
-                                 {"inputSchema", d["inputSchema"]},
+                                 {"inputSchema", std::move(input)},
                                  {"outputSchema", d["outputSchema"]},
                                  {"annotations", d["annotations"]}});
     }
 }
 
 ToolRegistry::~ToolRegistry() = default;
+
+void strip_private_keywords(json& schema) {
+    if (schema.is_object()) {
+        schema.erase("x-multiline");
+        for (auto& [key, value] : schema.items()) strip_private_keywords(value);
+    } else if (schema.is_array()) {
+        for (auto& value : schema) strip_private_keywords(value);
+    }
+}
 
 std::vector<ToolInfo> ToolRegistry::tools() const {
     std::vector<ToolInfo> out;

@@ -136,4 +136,9 @@ private:
     bool check_outputs_ = false;
 };
 
+// Removes the keywords only this server reads ("x-multiline": a text field that may hold line
+// breaks) from a schema, wherever they nest, before it is served to hosts or put in OpenAPI:
+// strict validators refuse keywords they do not know.
+void strip_private_keywords(nlohmann::json& schema);
+
 }  // namespace syndic

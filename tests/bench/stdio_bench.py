@@ -223,10 +223,10 @@ def measure(binary, folder, n, calls, startups):
         "search: a surname (n/70)": lambda i: ("list_co_owners", {"search": surname_term(), "pageSize": 50}),
         "create_co_owner": lambda i: ("create_co_owner", {
             "unitId": units[rng.randrange(len(units))], "firstName": rng.choice(FIRST_NAMES),
-            "lastName": rng.choice(LAST_NAMES), "email": f"nouveau{i}@exemple.qc.ca", "fractionPercent": 0.001}),
+            "lastName": rng.choice(LAST_NAMES), "email": f"nouveau{i}@exemple.qc.ca", "fractionPercent": 0}),
         "bulk_create_co_owners 500": lambda i: ("bulk_create_co_owners", {"coOwners": [
             {"unitId": units[rng.randrange(len(units))], "firstName": rng.choice(FIRST_NAMES),
-             "lastName": rng.choice(LAST_NAMES), "email": f"lot{i}.{j}@exemple.qc.ca", "fractionPercent": 0.001}
+             "lastName": rng.choice(LAST_NAMES), "email": f"lot{i}.{j}@exemple.qc.ca", "fractionPercent": 0}
             for j in range(500)]}),
     }
     peak = rss

@@ -186,7 +186,7 @@ def writer(name, client, ledger, units, shared_owners, shared_units, deadline, s
             tag = f"{name}-{n}"
             args = {"unitId": rng.choice(units), "firstName": "Écrit", "lastName": f"Par {tag}",
                     "email": f"{tag.lower()}@exemple.qc.ca", "phone": f"+1514{rng.randrange(10**7):07d}",
-                    "fractionPercent": round(rng.uniform(0, 2), 6), "isResident": rng.random() < 0.5,
+                    "fractionPercent": 0, "isResident": rng.random() < 0.5,
                     "language": rng.choice(["fr", "en"]), "hasPortalAccess": rng.random() < 0.5}
             record = attempt("create", "create_co_owner", args)
             if record is not None:

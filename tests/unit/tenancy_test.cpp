@@ -691,7 +691,7 @@ TEST_CASE("send_meeting_notice: B sends no notice for A's meetings, to anyone") 
     REQUIRE(q.executeStep());
     CHECK(q.getColumn(0).getString() == "luc@example.org");
     CHECK(q.getColumn(1).getString() == fx.other_syndicate);
-    CHECK(q.getColumn(2).getString() == fx.b_luc["id"]);
+    CHECK(q.getColumn(2).getString() == fx.b_luc["id"].get<std::string>());
     CHECK_FALSE(q.executeStep());
     CHECK(fx.rows_of_a() == a_before);
 }
