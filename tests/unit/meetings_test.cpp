@@ -686,12 +686,12 @@ TEST_CASE("send_meeting_notice") {
         REQUIRE(rows.size() == 3);
         // Ordered by recipient: emilie..., francois..., john...; the archived Zoé gets nothing.
         CHECK(rows[0].recipient == "emilie.belanger@example.ca");
-        CHECK(rows[0].co_owner_id == fx.emilie["id"]);
+        CHECK(rows[0].co_owner_id == fx.emilie["id"].get<std::string>());
         CHECK(rows[0].language == "fr");
         CHECK(rows[1].recipient == "francois.cote@example.ca");
         CHECK(rows[1].language == "fr");
         CHECK(rows[2].recipient == "john.smith@example.com");
-        CHECK(rows[2].co_owner_id == fx.john["id"]);
+        CHECK(rows[2].co_owner_id == fx.john["id"].get<std::string>());
         CHECK(rows[2].language == "en");
         CHECK(fx.count("SELECT count(*) FROM outbox WHERE recipient = ?", "zoe.archambault@example.ca") == 0);
         CHECK(fx.count("SELECT count(*) FROM outbox WHERE co_owner_id = ?", fx.marc["id"]) == 0);
@@ -1528,7 +1528,7 @@ TEST_CASE("a remote caller gets a download address for the minutes, never the se
 
     SUBCASE("the file, for a caller of its syndicate who may read meetings") {
         const auto file = syndic::document_file(*fx.db, remote, id);
-        CHECK(file.path == local["documents"][0]["path"]);
+        CHECK(file.path == local["documents"][0]["path"].get<std::string>());
         CHECK(file.media_type == "application/pdf");
         CHECK(file.file_name.starts_with("minutes-"));
         CHECK(file.size_bytes == d["sizeBytes"]);
