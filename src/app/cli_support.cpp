@@ -1,0 +1,47 @@
+#include "app/cli_support.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+
+#include "app/secrets_options.hpp"
+#include "auth/credentials.hpp"
+
+namespace syndic::cli {
+
+std::string env(const char* name) {
+    const char* value = std::getenv(name);
+    return value ? value : "";
+}
+
+std::string default_db_path() {
+    if (auto p = env("SYNDIC_DB"); !p.empty()) return p;
+    if (auto x = env("XDG_DATA_HOME"); !x.empty()) return x + "/syndic-mcp/syndic.db";
+    if (auto h = env("HOME"); !h.empty()) return h + "/.local/share/syndic-mcp/syndic.db";
+    return "syndic.db";
+}
+
+
+// The syndicate a command works on: the one given, else the only one.
+std::string pick_syndicate(Database& db, const std::string& given) {
+    const auto all = list_syndicates(db);
+    if (!given.empty()) {
+        for (const auto& s : all)
+            if (s.id == given) return s.id;
+        throw std::runtime_error("no syndicate with id " + given + " in " + db.path());
+    }
+    if (all.size() == 1) return all.front().id;
+    if (all.empty()) throw std::runtime_error("the database has no syndicate yet: run `syndic-mcp init --name \"...\"`");
+    std::string list;
+    for (const auto& s : all) list += "\n  " + s.id + "  " + s.name;
+    throw std::runtime_error("the database has several syndicates; pass --syndicate ID:" + list);
+}
+
+std::unique_ptr<Database> open_existing(const std::string& path) {
+    if (path != ":memory:" && !std::filesystem::exists(path))
+        throw std::runtime_error("no database at " + path + ": create it with `syndic-mcp init --name \"...\"` (or pass --db)");
+    check_database_at_start(path);
+    return Database::open(path);
+}
+
+}  // namespace syndic::cli

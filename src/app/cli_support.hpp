@@ -1,0 +1,27 @@
+// What every sub-command of the command line shares: the database path and logging options, the
+// default database, picking the syndicate a command works on, opening an existing database.
+// Knows no sub-command.
+#pragma once
+#include <memory>
+#include <string>
+
+#include "storage/database.hpp"
+
+namespace syndic::cli {
+
+std::string env(const char* name);
+// $SYNDIC_DB, else $XDG_DATA_HOME/syndic-mcp/syndic.db, else ~/.local/share/syndic-mcp/syndic.db.
+std::string default_db_path();
+
+struct Common {
+    std::string db_path = default_db_path();
+    std::string log_level = "info";
+    std::string log_file;
+};
+
+// The syndicate a command works on: the one given, else the only one.
+std::string pick_syndicate(Database& db, const std::string& given);
+// The database at `path`, which must exist (checked for a newer schema and its modes first).
+std::unique_ptr<Database> open_existing(const std::string& path);
+
+}  // namespace syndic::cli
