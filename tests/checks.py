@@ -44,9 +44,19 @@ def every_row(path):
     return out
 
 
-def catalogue():
-    """The tools the tests expect (tests/catalogue.json): [{name, module, scope, route, created}]."""
+def catalogue(binary):
+    """The tools the server offers, read from its registry (`syndic-mcp tools --json`, every
+    module): [{name, module, scope, adminOnly, route: "METHOD /path", created: its route answers
+    201}], in catalogue order. Nothing here is written by hand: a new module's tools appear with no
+    edit. The one pinned copy of the contract is tests/catalogue.json (see update_catalogue.py)."""
     import json
-    import os
-    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "catalogue.json"), encoding="utf-8") as f:
-        return json.load(f)["tools"]
+    import subprocess
+    for args in (["tools", "--json", "--modules", "all"], ["tools", "--json"]):
+        r = subprocess.run([binary, *args], capture_output=True, text=True, timeout=60)
+        if r.returncode == 0:
+            break
+    else:
+        raise RuntimeError(f"{binary} tools --json failed: {r.stderr}")
+    return [{"name": t["name"], "module": t["module"], "scope": t["requiredScope"], "adminOnly": t["adminOnly"],
+             "route": f'{t["http"]["method"]} {t["http"]["path"]}', "created": t["http"].get("status") == 201}
+            for t in json.loads(r.stdout)]

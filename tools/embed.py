@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Writes a C++ source that embeds files into the executable (used by meson at build time).
 
-usage: embed.py --out OUT.cpp --function NAME --root DIR [--json] FILE...
+usage: embed.py --out OUT.cpp --function NAME (--root DIR | --flat) [--json] FILE...
 
 The generated source defines `std::span<const syndic::EmbeddedFile> NAME()` listing each file by
-its path relative to ROOT, in sorted order. With --json, every file must be JSON, and any object
+its path relative to ROOT (with --flat: by its file name alone, which must then be unique), in
+sorted order. With --json, every file must be JSON, and any object
 with a key "$embed": "relative/path.json" is replaced by that file's (recursively resolved)
 content, with the object's other keys added to it (or replacing the file's), so shared record
 shapes are written once; the embedded text is the resolved, minified JSON.
@@ -15,6 +16,17 @@ import os
 import sys
 
 
+def no_duplicate_keys(pairs):
+    """A key written twice in one object (a code declared twice in a manifest) is an error, not
+    the last one silently kept."""
+    seen = {}
+    for key, value in pairs:
+        if key in seen:
+            raise ValueError(f"the key {key!r} appears twice in one object")
+        seen[key] = value
+    return seen
+
+
 def resolve(value, base_dir, seen):
     if isinstance(value, dict):
         merged = {}
@@ -23,7 +35,7 @@ def resolve(value, base_dir, seen):
             if path in seen:
                 sys.exit(f"embed.py: $embed cycle through {path}")
             with open(path, encoding="utf-8") as f:
-                inner = json.load(f)
+                inner = json.load(f, object_pairs_hook=no_duplicate_keys)
             merged = resolve(inner, os.path.dirname(path), seen | {path})
             if not isinstance(merged, dict) and len(value) > 1:
                 sys.exit(f"embed.py: {path} is not an object, so no keys can be added to it")
@@ -42,19 +54,28 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     ap.add_argument("--function", required=True)
-    ap.add_argument("--root", required=True)
+    where = ap.add_mutually_exclusive_group(required=True)
+    where.add_argument("--root")
+    where.add_argument("--flat", action="store_true")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
 
+    def name_of(path):
+        return os.path.basename(path) if args.flat else os.path.relpath(path, args.root).replace(os.sep, "/")
+
     entries = []
-    for path in sorted(args.files, key=lambda p: os.path.relpath(p, args.root)):
-        rel = os.path.relpath(path, args.root).replace(os.sep, "/")
+    names = [name_of(p) for p in args.files]
+    for name in names:
+        if names.count(name) > 1:
+            sys.exit(f"embed.py: two files are embedded as {name}")
+    for path in sorted(args.files, key=name_of):
+        rel = name_of(path)
         if args.json:
             with open(path, encoding="utf-8") as f:
                 try:
-                    doc = json.load(f)
-                except json.JSONDecodeError as e:
+                    doc = json.load(f, object_pairs_hook=no_duplicate_keys)
+                except (json.JSONDecodeError, ValueError) as e:
                     sys.exit(f"embed.py: {path}: {e}")
             doc = resolve(doc, os.path.dirname(path), {os.path.normpath(path)})
             data = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")

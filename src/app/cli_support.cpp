@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <sstream>
 #include <stdexcept>
 
 #include "app/secrets_options.hpp"
@@ -12,6 +13,17 @@ namespace syndic::cli {
 std::string env(const char* name) {
     const char* value = std::getenv(name);
     return value ? value : "";
+}
+
+std::vector<std::string> split_list(const std::string& text) {
+    std::vector<std::string> out;
+    std::stringstream in(text);
+    for (std::string item; std::getline(in, item, ',');) {
+        const auto first = item.find_first_not_of(' ');
+        if (first == std::string::npos) continue;
+        out.push_back(item.substr(first, item.find_last_not_of(' ') - first + 1));
+    }
+    return out;
 }
 
 std::string default_db_path() {

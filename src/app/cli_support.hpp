@@ -4,12 +4,15 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "storage/database.hpp"
 
 namespace syndic::cli {
 
 std::string env(const char* name);
+// "a, b,,c" into {"a", "b", "c"}: items trimmed, empty ones dropped.
+std::vector<std::string> split_list(const std::string& text);
 // $SYNDIC_DB, else $XDG_DATA_HOME/syndic-mcp/syndic.db, else ~/.local/share/syndic-mcp/syndic.db.
 std::string default_db_path();
 

@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <string_view>
 
+#include <nlohmann/json.hpp>
+
 #include "core/ids.hpp"
+#include "storage/settings.hpp"
 
 namespace syndic {
 namespace {
@@ -59,20 +62,14 @@ std::string create_syndicate(Database& db, const Clock& clock, const std::string
     return id;
 }
 
+// The meetings' setting requiredQuorumPercent, through the settings API (storage/settings).
 Fraction required_quorum(Database& db, const std::string& syndicate_id) {
-    auto q = db.prepare("SELECT quorum_units FROM syndicates WHERE id = ?");
-    q->bind(1, syndicate_id);
-    if (!q->executeStep()) throw std::runtime_error("no syndicate with id " + syndicate_id);
-    return Fraction::from_units(q->getColumn(0).getInt64());
+    return Fraction::from_percent(setting_number(db, syndicate_id, "requiredQuorumPercent"));
 }
 
 void set_required_quorum(Database& db, const std::string& syndicate_id, Fraction quorum) {
-    if (quorum <= Fraction{} || quorum > Fraction::percent(100))
-        throw std::invalid_argument("a quorum is more than 0 and at most 100 percent");
-    auto q = db.prepare("UPDATE syndicates SET quorum_units = ? WHERE id = ?");
-    q->bind(1, quorum.units());
-    q->bind(2, syndicate_id);
-    q->exec();
+    set_setting(db, syndicate_id, "requiredQuorumPercent", nlohmann::json::parse(quorum.to_string()),
+                to_utc_iso(SystemClock().now()));
 }
 
 std::vector<Syndicate> list_syndicates(Database& db) {

@@ -10,6 +10,7 @@
 
 #include "core/clock.hpp"
 #include "http/rate_limiter.hpp"
+#include "mcp/tool_errors.hpp"
 #include "tools/registry.hpp"
 
 namespace syndic::http {
@@ -26,6 +27,7 @@ struct BridgeOptions {
     std::size_t tools_page_size = 0;
     std::size_t max_body_bytes = 4 * 1024 * 1024;
     std::size_t max_connections = 512;  // open at once; beyond it the oldest idle one is closed, or the new one refused
+    ToolErrors tool_errors = ToolErrors::jsonrpc;  // how /mcp answers a tool's refusal (--tool-errors)
 };
 
 class HttpBridge {

@@ -1,8 +1,9 @@
 // The authorization server and the protected-resource side of the HTTP bridge (docs/oauth.md):
 // discovery documents (RFC 8414, RFC 9728), client registration (RFC 7591), the authorization
 // endpoint with its sign-in and consent pages, the token and revocation endpoints, the JWKS, and
-// turning a Bearer JWT into the caller's context. Knows HTTP requests and the auth/ parts; the
-// bridge routes to it.
+// turning a Bearer JWT into the caller's context. This file holds the discovery documents and the
+// route table (method + path -> one function per endpoint, in oauth_token, oauth_authorize and
+// oauth_registration). Knows HTTP requests and the auth/ parts; the bridge routes to it.
 #pragma once
 #include <optional>
 #include <string>

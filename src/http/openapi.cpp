@@ -13,6 +13,7 @@
 
 #include "core/error.hpp"
 #include "http/pages.hpp"
+#include "tools/manifests.hpp"
 #include "mcp/server.hpp"
 
 namespace syndic {
@@ -84,68 +85,76 @@ std::string code_list(const std::vector<std::string>& codes) {
     return out;
 }
 
+// "Codes:" and one Markdown line per code with its manifest's description.
+std::string code_lines(const std::vector<const ErrorDecl*>& codes) {
+    std::string out = "Codes:";
+    for (const auto* c : codes) out += "\n- `" + c->code + "`: " + c->description;
+    return out;
+}
+
 // The shared error responses (components/responses), by status; each operation refers to some.
+// What a status means is written here; the codes it lists, each with its one line, come from the
+// manifests (schemas/<module>/module.json, schemas/platform.json), so a module's new code is listed
+// under its status without an edit here.
 struct ErrorResponse {
     int status;
     std::string name;
     std::string description;
-    std::vector<std::string> error_codes;
-    ojson example;
+    ojson example;  // null: the first code the manifests declare with this status, its line as message
+    std::vector<const ErrorDecl*> error_codes = {};  // filled from the manifests
 };
 
-const std::vector<ErrorResponse>& error_responses() {
-    static const std::vector<ErrorResponse> table = {
-        {400, "BadRequest", "The request body is not JSON, the arguments fail the tool's input schema (`errors` lists each field), dates are out of order or in the future, or an NEQ or RBQ licence number is malformed.",
-         {codes::validation_failed, codes::invalid_email, codes::fraction_out_of_range, codes::invalid_date_range,
-          codes::invalid_neq, codes::invalid_rbq_licence, "INVALID_JSON"},
+std::vector<ErrorResponse> status_table() {
+    return {
+        {400, "BadRequest", "The request body is not JSON, or the arguments fail the tool's input schema (`errors` lists each field) or a rule on one argument.",
          {{"error", {{"code", codes::validation_failed}, {"message", "The arguments do not match the tool's input schema."},
                      {"field", "/pageSize"}, {"errors", {{{"field", "/pageSize"}, {"reason", "must be at most 200"}}}}}}}},
         {401, "Unauthorized", "No valid credentials: the `Authorization: Bearer` header is missing, or its key is unknown or revoked.",
-         {codes::not_authenticated},
          {{"error", {{"code", codes::not_authenticated}, {"message", "This call needs a valid API key (Authorization: Bearer sk_...)."}}}}},
         {403, "Forbidden", "The credentials lack the operation's scope (`requiredScope`), the operation is for admins only, or "
-                           "the request's Origin is not allowed.",
-         {codes::insufficient_scope, codes::admin_required, "ORIGIN_NOT_ALLOWED"},
+                           "the request's Origin or Host is not allowed.",
          {{"error", {{"code", codes::insufficient_scope}, {"message", "This API key lacks the scope write:co-owners."},
                      {"requiredScope", "write:co-owners"}}}}},
         {404, "NotFound", "A record the path or the arguments name does not exist in the caller's syndicate (another "
-                          "syndicate's records are not found either), or no route has this path.",
-         {codes::co_owner_not_found, codes::unit_not_found, codes::meeting_not_found, codes::resolution_not_found,
-          codes::water_heater_not_found, codes::insurance_policy_not_found, codes::contractor_not_found,
-          codes::document_not_found, "ROUTE_NOT_FOUND"},
-         {{"error", {{"code", codes::unit_not_found}, {"message", "No unit with id 7f3c in this syndicate."}, {"field", "/unitId"}}}}},
-        {409, "Conflict", "The change contradicts the register as it is: a duplicate, a link already taken, a unit still "
-                          "in use, a status that cannot follow, a co-owner that is not archived.",
-         {codes::duplicate_primary, codes::duplicate_unit_number, codes::duplicate_peril, codes::duplicate_neq,
-          codes::link_conflict, codes::unit_in_use, codes::invalid_status_transition, codes::not_archived},
-         {{"error", {{"code", codes::duplicate_primary}, {"message", "Unit 301 already has a primary co-owner."}, {"field", "/isPrimary"}}}}},
-        {413, "PayloadTooLarge", "The request body is larger than the bridge accepts.", {"PAYLOAD_TOO_LARGE"},
+                          "syndicate's records are not found either), or no route has this path.", nullptr},
+        {409, "Conflict", "The change contradicts the register as it is: a duplicate, a link already taken, a record still "
+                          "in use, a status that cannot follow.", nullptr},
+        {413, "PayloadTooLarge", "The request body is larger than the bridge accepts.",
          {{"error", {{"code", "PAYLOAD_TOO_LARGE"}, {"message", "The request body is too large."}}}}},
-        {415, "UnsupportedMediaType", "The request has a body that is not `application/json`.", {"UNSUPPORTED_MEDIA_TYPE"},
+        {415, "UnsupportedMediaType", "The request has a body that is not `application/json`.",
          {{"error", {{"code", "UNSUPPORTED_MEDIA_TYPE"}, {"message", "The request body must be application/json."}}}}},
-        {422, "UnprocessableContent", "The arguments are well formed but break a rule of the syndicate: the sum of "
-                                      "fractions, a unit's fraction its co-owners share, the 21 days of notice, the 500 "
-                                      "rows of a bulk call.",
-         {codes::fraction_sum_out_of_range, codes::co_owner_fraction_exceeds_unit, codes::notice_period_too_short,
-          codes::bulk_limit_exceeded},
-         {{"error", {{"code", codes::fraction_sum_out_of_range}, {"message", "The sum of unit fractions would be 101.2, outside 99.5-100.5."},
-                     {"field", "/fractionPercent"}, {"currentSum", 100}, {"resultingSum", 101.2}, {"min", 99.5}, {"max", 100.5}}}}},
-        {429, "RateLimited", "Too many requests for the plan; retry after `Retry-After` seconds.", {"RATE_LIMITED"},
+        {422, "UnprocessableContent", "The arguments are well formed but break a rule of the syndicate.", nullptr},
+        {429, "RateLimited", "Too many requests for the plan; retry after `Retry-After` seconds.",
          {{"error", {{"code", "RATE_LIMITED"}, {"message", "Too many requests; retry in 30 seconds."}, {"retryAfterSeconds", 30}}}}},
         {503, "ServiceUnavailable", "The storage cannot serve the call: the database is locked by another writer beyond the "
                                     "busy timeout (retry), cannot be written (read-only, an I/O error), or is not a usable "
                                     "database; `file` and `cause` say which and why. Nothing was changed.",
-         {codes::server_busy, codes::storage_unavailable, codes::database_unusable},
          {{"error", {{"code", codes::storage_unavailable}, {"message", "The database syndic.db cannot be written: attempt to "
                                                                        "write a readonly database; nothing was changed."},
                      {"file", "syndic.db"}, {"cause", "attempt to write a readonly database"}}}}},
         {507, "InsufficientStorage", "The disk (or quota, or file size limit) is full: nothing was changed and no file was "
                                      "left; `file` and `cause` say which and why.",
-         {codes::storage_full},
          {{"error", {{"code", codes::storage_full}, {"message", "Could not write the file exports/minutes-2027-01-20-9b1f-final-fr-1a2b.pdf: "
                                                                 "No space left on device (ENOSPC); nothing was recorded."},
                      {"file", "exports/minutes-2027-01-20-9b1f-final-fr-1a2b.pdf"}, {"cause", "No space left on device (ENOSPC)"}}}}},
     };
+}
+
+const std::vector<ErrorResponse>& error_responses() {
+    static const std::vector<ErrorResponse> table = [] {
+        auto responses = status_table();
+        std::vector<const Manifest*> manifests{&platform_manifest()};
+        for (const auto& m : module_manifests()) manifests.push_back(&m);
+        for (auto& r : responses) {
+            for (const auto* m : manifests)
+                for (const auto& e : m->errors)
+                    if (e.status == r.status && e.layer != "protocol") r.error_codes.push_back(&e);
+            if (r.error_codes.empty()) throw std::logic_error("no manifest declares a code with status " + std::to_string(r.status));
+            if (r.example.is_null())
+                r.example = {{"error", {{"code", r.error_codes.front()->code}, {"message", r.error_codes.front()->description}}}};
+        }
+        return responses;
+    }();
     return table;
 }
 
@@ -179,7 +188,7 @@ ojson oauth2_scheme(const ToolRegistry& registry, const std::string& oauth_base)
 ojson components(const std::string& mcp_path, ojson oauth2) {
     ojson responses = ojson::object();
     for (const auto& r : error_responses()) {
-        ojson response = {{"description", r.description + " Codes: " + code_list(r.error_codes) + "."}};
+        ojson response = {{"description", r.description + "\n\n" + code_lines(r.error_codes)}};
         if (r.status == 401)
             response["headers"]["WWW-Authenticate"] = {{"description", "`Bearer`: the scheme the credentials must use"},
                                                        {"schema", {{"type", "string"}}}};
@@ -187,7 +196,8 @@ ojson components(const std::string& mcp_path, ojson oauth2) {
             response["headers"]["Retry-After"] = {{"description", "seconds to wait before the next request"},
                                                   {"schema", {{"type", "integer"}, {"minimum", 0}}}};
         response["content"]["application/json"] = {{"schema", ref_to("#/components/schemas/Error")}, {"example", r.example}};
-        response["x-error-codes"] = r.error_codes;
+        response["x-error-codes"] = ojson::array();
+        for (const auto* c : r.error_codes) response["x-error-codes"].push_back(c->code);
         responses[r.name] = std::move(response);
     }
 

@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <map>
+
+#include "tools/manifests.hpp"
 
 namespace syndic::http {
 
@@ -80,36 +81,12 @@ std::string page_language(const std::string& accept_language) {
     return "fr";
 }
 
+// The texts of the scope's manifest (schemas/<module>/module.json, "scopes"); the scope's own name
+// when none gives them (the registry refuses to start with a tool whose scope has none).
 std::string scope_description(const std::string& lang, const std::string& scope) {
-    static const std::map<std::string, std::pair<const char*, const char*>> known = {
-        {"read:co-owners", {"consulter le registre des copropriétaires et des unités (noms, coordonnées, quotes-parts)",
-                            "read the register of co-owners and units (names, contact details, fractions)"}},
-        {"write:co-owners", {"ajouter, modifier et archiver des copropriétaires et des unités",
-                             "add, change and archive co-owners and units"}},
-        {"read:meetings", {"consulter les assemblées, les présences, les votes et les procès-verbaux",
-                           "read meetings, attendance, votes and minutes"}},
-        {"write:meetings", {"convoquer et tenir des assemblées : avis, présences, résolutions, votes, procès-verbaux",
-                            "call and hold meetings: notices, attendance, resolutions, votes, minutes"}},
-        {"write:declaration", {"rééquilibrer les quotes-parts de la déclaration de copropriété",
-                               "rebalance the fractions of the declaration of co-ownership"}},
-        {"read:water-heaters", {"consulter le registre des chauffe-eau et leurs dates de remplacement",
-                                "read the water heater register and its replacement dates"}},
-        {"write:water-heaters", {"ajouter, modifier et retirer des chauffe-eau du registre",
-                                 "add, change and remove water heaters in the register"}},
-        {"read:insurance", {"consulter les polices d'assurance du syndicat, leurs garanties et franchises",
-                            "read the syndicate's insurance policies, coverages and deductibles"}},
-        {"write:insurance", {"ajouter, modifier et retirer des polices d'assurance",
-                             "add, change and remove insurance policies"}},
-        {"read:contractors", {"consulter le registre des entrepreneurs (coordonnées, licence RBQ, NEQ)",
-                              "read the contractors register (contact details, RBQ licence, NEQ)"}},
-        {"write:contractors", {"ajouter, modifier et retirer des entrepreneurs du registre",
-                               "add, change and remove contractors in the register"}},
-        {"read:audit", {"consulter le journal des modifications : qui a changé quoi et quand, valeurs avant et après",
-                        "read the audit trail: who changed what and when, with the values before and after"}},
-    };
-    const auto it = known.find(scope);
-    if (it == known.end()) return scope;
-    return en(lang) ? it->second.second : it->second.first;
+    const auto* texts = find_scope_text(scope);
+    if (!texts) return scope;
+    return en(lang) ? texts->en : texts->fr;
 }
 
 std::string sign_in_page(const std::string& lang, const std::string& action, const FormFields& hidden,

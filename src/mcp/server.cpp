@@ -12,6 +12,7 @@
 #include "core/json_parse.hpp"
 #include "storage/database.hpp"
 #include "storage/storage_error.hpp"
+#include "tools/manifests.hpp"
 #include "tools/wire_error.hpp"
 
 #ifndef SYNDIC_VERSION
@@ -38,7 +39,9 @@ McpServer::McpServer(const ToolRegistry& registry, std::function<Database&()> da
       database_(std::move(database)),
       clock_(clock),
       options_(std::move(options)),
-      send_(std::move(send_notification)) {}
+      send_(std::move(send_notification)) {
+    for (auto& tool : registry_.tools()) tools_.emplace(tool.name, std::move(tool));
+}
 
 void McpServer::attach(jsonrpc::Dispatcher& d) {
     d.method("initialize", [this](const jsonrpc::Request& r) { return initialize(r); });
@@ -66,15 +69,51 @@ json McpServer::initialize(const jsonrpc::Request& r) {
     return {{"protocolVersion", version},
             {"capabilities", {{"tools", {{"listChanged", false}}}}},
             {"serverInfo", {{"name", "syndic-mcp"}, {"title", "Syndic MCP (copropriété)"}, {"version", server_version()}}},
-            {"instructions",
-             "Registers of a Quebec co-ownership syndicate (syndicat de copropriété): units, co-owners and "
-             "their fractions, meetings with their votes and minutes, water heaters, insurance policies and "
-             "contractors, and the audit trail. Dates are America/Montreal. Failures are JSON-RPC errors whose message is a machine code (e.g. "
-             "UNIT_NOT_FOUND) and whose data.detail explains it."}};
+            {"instructions", server_instructions(registry_)}};
+}
+
+namespace {
+
+// The registry's own check (scope, then role), asked without calling.
+bool may_call(const ToolInfo& tool, const CallerContext& caller) {
+    return caller.has_scope(tool.required_scope) && (!tool.admin_only || caller.is_admin());
+}
+
+}  // namespace
+
+CallerContext McpServer::authenticated_caller() {
+    if (options_.caller) {
+        if (auto caller = options_.caller()) return *caller;
+        throw DomainError(codes::not_authenticated, options_.no_credentials);
+    }
+    if (!options_.api_key || options_.api_key->empty()) throw DomainError(codes::not_authenticated, options_.no_credentials);
+    Database& db = database_();
+    auto caller = with_storage_refusals(db, [&] { return authenticate(db, *options_.api_key); });
+    if (!caller) throw DomainError(codes::not_authenticated, "The API key is unknown or revoked.");
+    return *caller;
+}
+
+std::vector<const json*> McpServer::visible_tools() {
+    const auto& all = registry_.descriptors();
+    std::optional<CallerContext> caller;
+    try {
+        caller = authenticated_caller();
+    } catch (const std::exception& e) {
+        // No caller known (no key, an unknown one, no database): the whole catalogue, as the
+        // calls themselves will say what is wrong.
+        spdlog::debug("tools/list for an unknown caller: {}", e.what());
+    }
+    std::vector<const json*> visible;
+    visible.reserve(all.size());
+    for (const auto& descriptor : all) {
+        const auto tool = tools_.find(descriptor["name"].get_ref<const std::string&>());
+        if (!caller || (tool != tools_.end() && may_call(tool->second, *caller))) visible.push_back(&descriptor);
+    }
+    return visible;
 }
 
 json McpServer::list_tools(const jsonrpc::Request& r) {
-    const auto& all = registry_.descriptors();
+    const auto all = visible_tools();
     std::size_t start = 0;
     const bool has_cursor = r.params.is_object() && r.params.contains("cursor") && !r.params["cursor"].is_null();
     if (has_cursor) {
@@ -91,7 +130,9 @@ json McpServer::list_tools(const jsonrpc::Request& r) {
     }
     const std::size_t page = options_.tools_page_size ? options_.tools_page_size : all.size();
     const std::size_t end = std::min(all.size(), start + page);
-    json result = {{"tools", json(all.begin() + static_cast<long>(start), all.begin() + static_cast<long>(end))}};
+    json tools = json::array();
+    for (std::size_t i = start; i < end; ++i) tools.push_back(*all[i]);
+    json result = {{"tools", std::move(tools)}};
     if (end < all.size()) result["nextCursor"] = std::to_string(end);
     return result;
 }
@@ -173,15 +214,9 @@ jsonrpc::Reply McpServer::call_tool(const jsonrpc::Request& r) {
         }
     } log{name};
     try {
-        std::optional<CallerContext> caller;
-        if (options_.caller) caller = options_.caller();
-        else if (!options_.api_key || options_.api_key->empty())
-            throw DomainError(codes::not_authenticated,
-                              "No credentials: set SYNDIC_API_KEY (or --api-key) to an API key of the syndicate.");
+        const CallerContext caller = authenticated_caller();
         Database& db = database_();
-        if (!caller) caller = with_storage_refusals(db, [&] { return authenticate(db, *options_.api_key); });
-        if (!caller) throw DomainError(codes::not_authenticated, "The API key is unknown or revoked.");
-        log.key_id = caller->api_key_id.empty() ? "-" : caller->api_key_id;
+        log.key_id = caller.api_key_id.empty() ? "-" : caller.api_key_id;
 
         CallControl control;
         control.cancelled = [this, id_key] { return is_cancelled(id_key); };
@@ -197,15 +232,21 @@ jsonrpc::Reply McpServer::call_tool(const jsonrpc::Request& r) {
             };
         }
         // A call that completed is answered even if a cancellation came late: its work is done.
-        const std::string result = registry_.call_text(name, args, *caller, db, clock_, control);
+        const std::string result = registry_.call_text(name, args, caller, db, clock_, control);
         log.outcome = "ok";
         return jsonrpc::Reply::serialized(tool_result_text(result));
     } catch (const DomainError& e) {
         log.outcome = e.code();
         if (e.code() == codes::cancelled) throw jsonrpc::NoResponse{};
         spdlog::debug("{} refused: {} {}", name, e.code(), e.detail());
-        throw jsonrpc::Error(domain_error_code, e.code(), error_data(e));
+        return refused(e);
     }
+}
+
+jsonrpc::Reply McpServer::refused(const DomainError& e) const {
+    const bool as_result = options_.tool_errors == ToolErrors::result && !(options_.credential_errors_stay && credential_refusal(e));
+    if (as_result) return jsonrpc::Reply::serialized(tool_error_result(e));
+    throw jsonrpc_error(e);
 }
 
 void McpServer::peek(const std::string& line) {

@@ -1,18 +1,21 @@
-// MCP over JSON-RPC: initialize with version negotiation, ping, tools/list (with cursor pages),
-// tools/call and cancellation. Turns tool calls into registry calls under the caller's
-// credentials; knows nothing of transports or of what a tool does.
+// MCP over JSON-RPC: initialize with version negotiation, ping, tools/list (the caller's tools,
+// with cursor pages), tools/call and cancellation. Turns tool calls into registry calls under the
+// caller's credentials; knows nothing of transports or of what a tool does.
 #pragma once
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "core/clock.hpp"
 #include "core/context.hpp"
 #include "jsonrpc/dispatcher.hpp"
+#include "mcp/refusals.hpp"
 #include "tools/registry.hpp"
 
 namespace syndic {
@@ -27,8 +30,14 @@ struct McpOptions {
     std::optional<std::string> api_key;  // the credential every call on this connection uses
     std::size_t tools_page_size = 0;     // 0: tools/list answers in one page unless given a cursor
     // When set, who makes the tool calls, in place of api_key: a transport that authenticated the
-    // request itself (the HTTP bridge). Throws DomainError NOT_AUTHENTICATED when nobody did.
-    std::function<CallerContext()> caller;
+    // request itself (the HTTP bridge); nullopt when the request carried no credentials.
+    std::function<std::optional<CallerContext>()> caller = nullptr;
+    // The explanation of NOT_AUTHENTICATED when no credentials were given.
+    std::string no_credentials = "No credentials: set SYNDIC_API_KEY (or --api-key) to an API key of the syndicate.";
+    ToolErrors tool_errors = ToolErrors::jsonrpc;
+    // Whether refusals of the credentials (credential_refusal) stay JSON-RPC errors in the result
+    // mode: over HTTP they are answered 401/403 with WWW-Authenticate, for the client to act on.
+    bool credential_errors_stay = false;
 };
 
 // The text of a tools/call result for a tool's result, given as compact JSON text:
@@ -50,6 +59,12 @@ private:
     nlohmann::json initialize(const jsonrpc::Request& request);
     nlohmann::json list_tools(const jsonrpc::Request& request);
     jsonrpc::Reply call_tool(const jsonrpc::Request& request);
+    // Who calls: the transport's caller, else the API key's; throws DomainError NOT_AUTHENTICATED.
+    CallerContext authenticated_caller();
+    // The descriptors tools/list shows: those the caller may call when the caller is known (a key
+    // or bearer that authenticates), else every offered tool.
+    std::vector<const nlohmann::json*> visible_tools();
+    jsonrpc::Reply refused(const DomainError& error) const;
     void cancelled(const nlohmann::json& params);
     bool is_cancelled(const std::string& id_key);
     void started(const std::string& id_key);
@@ -60,6 +75,7 @@ private:
     const Clock& clock_;
     McpOptions options_;
     std::function<void(const std::string&)> send_;
+    std::map<std::string, ToolInfo, std::less<>> tools_;  // the offered tools by name
 
     std::mutex cancel_mutex_;
     std::set<std::string> cancelled_ids_;   // request ids (as JSON text) cancelled before or while running

@@ -28,21 +28,56 @@ struct Migration {
     std::string_view sql;
 };
 
-// Migrations are "NNN_name.sql"; their number is the schema version they bring.
+// The number a migration file's name starts with (after any folder), 0 when it has none.
+int migration_number(std::string_view name) {
+    if (const auto slash = name.rfind('/'); slash != std::string_view::npos) name.remove_prefix(slash + 1);
+    int number = 0;
+    auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), number);
+    if (ec != std::errc{} || number <= 0 || end == name.data() + name.size() || *end != '_' || !name.ends_with(".sql"))
+        return 0;
+    return number;
+}
+
+// The embedded migrations in the order they apply; their names checked first.
 std::vector<Migration> migrations() {
     std::vector<Migration> list;
-    for (const auto& file : embedded_migrations()) {
-        int number = 0;
-        auto [end, ec] = std::from_chars(file.name.data(), file.name.data() + file.name.size(), number);
-        if (ec != std::errc{} || number <= 0)
-            throw std::logic_error("migration file without a number: " + std::string(file.name));
-        list.push_back({number, file.name, file.content});
-    }
+    std::vector<std::string> names;
+    for (const auto& file : embedded_migrations()) names.emplace_back(file.name);
+    check_migration_names(names);
+    for (const auto& file : embedded_migrations()) list.push_back({migration_number(file.name), file.name, file.content});
     std::sort(list.begin(), list.end(), [](auto& a, auto& b) { return a.number < b.number; });
     return list;
 }
 
 }  // namespace
+
+void check_migration_names(const std::vector<std::string>& names) {
+    std::map<int, std::vector<std::string>> by_number;
+    for (const auto& name : names) {
+        const int number = migration_number(name);
+        if (number == 0)
+            throw std::logic_error("migration file without a number: " + name +
+                                   " (migrations are named NNN_name.sql, NNN the schema version they bring)");
+        by_number[number].push_back(name);
+    }
+    int expected = 1;
+    std::string previous;
+    for (const auto& [number, files] : by_number) {
+        if (files.size() > 1) {
+            std::string listed;
+            for (const auto& f : files) listed += (listed.empty() ? "" : " and ") + f;
+            throw std::logic_error("two migration files bring schema version " + std::to_string(number) + ": " + listed +
+                                   "; a database already at that version would skip one of them. Give each its own number.");
+        }
+        if (number != expected)
+            throw std::logic_error("no migration file brings schema version " + std::to_string(expected) +
+                                   (previous.empty() ? " (the numbers start at 001)" : " (after " + previous + ")") +
+                                   ", yet " + files.front() + " brings " + std::to_string(number) +
+                                   ": migration numbers follow each other without a gap.");
+        previous = files.front();
+        ++expected;
+    }
+}
 
 Database::Database(const std::string& path, int flags)
     : path_(path),

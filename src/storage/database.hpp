@@ -18,6 +18,13 @@
 
 namespace syndic {
 
+// Migration files are "NNN_name.sql" (a folder before the name is allowed), their numbers 1, 2,
+// 3... with neither a gap nor a duplicate: NNN is the schema version the file brings, and a
+// database at version N skips every file numbered N or less, so a second file of one number would
+// be skipped on an existing database. Throws std::logic_error naming the files at fault. Checked
+// whenever the embedded migrations are read (every open, and at start-up).
+void check_migration_names(const std::vector<std::string>& names);
+
 class Database {
 public:
     // Opens (creating the file and its folder if missing) and migrates. ":memory:" for tests. A

@@ -22,7 +22,7 @@ namespace fs = std::filesystem;
 }
 
 std::string octal(int mode) {
-    char text[8];
+    char text[16];  // "%04o" of any int fits
     std::snprintf(text, sizeof text, "%04o", mode);
     return text;
 }

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cmath>
+#include <functional>
 #include <mutex>
 #include <regex>
 #include <map>
@@ -20,6 +21,8 @@
 #include "storage/audit_trail.hpp"
 #include "storage/database.hpp"
 #include "storage/storage_error.hpp"
+#include "tools/field_codes.hpp"
+#include "tools/manifests.hpp"
 
 namespace syndic {
 
@@ -175,21 +178,17 @@ std::vector<FieldError> schema_errors(const valijson::Schema& schema, const json
     return kept;
 }
 
-// The fields the interface gives codes of their own (section 7): an e-mail that is a string but
-// not a valid address, a fraction that is a number outside 0..100.
-std::string code_for(const FieldError& e, const json& args) {
+// A field whose schema names a code of its own ("x-error-code", tools/field_codes.hpp): an e-mail
+// that is a string but not a valid address, a fraction that is a number outside 0..100.
+std::string code_for(const FieldError& e, const json& args, const json& input_schema) {
     if (e.reason == reason_unknown_property || e.reason == reason_required) return codes::validation_failed;
-    const auto slash = e.field.rfind('/');
-    const std::string last = slash == std::string::npos ? e.field : e.field.substr(slash + 1);
     const json* value = nullptr;
     try {
         value = &args.at(json::json_pointer(e.field));
     } catch (const std::exception&) {
         return codes::validation_failed;
     }
-    if (last == "email" && value->is_string()) return codes::invalid_email;
-    if (last == "fractionPercent" && value->is_number()) return codes::fraction_out_of_range;
-    return codes::validation_failed;
+    return field_error_code(input_schema, e.field, *value).value_or(codes::validation_failed);
 }
 
 // Every string pattern must come with a maxLength, so no regex ever runs on a long text.
@@ -288,6 +287,39 @@ void check_http_route(const json& doc, Fail fail) {
                 fail("a " + method + " route takes '" + name + "' from the query string, so it must be a string, number or boolean");
 }
 
+// An input property may be nullable, spelled "type": [T, "null"] in its schema file (null clears
+// the field): validation keeps that type, tools/list shows T alone (hosts that accept one type per
+// property refuse arrays). Any other type array in an input schema is refused.
+template <class Fail>
+void check_input_types(const json& schema, Fail fail) {
+    if (schema.is_object()) {
+        if (schema.contains("type") && schema["type"].is_array()) {
+            const auto& t = schema["type"];
+            if (t.size() != 2 || std::count(t.begin(), t.end(), "null") != 1 || !(t[0].is_string() && t[1].is_string()))
+                fail("an input type array must be [T, \"null\"] (a nullable field), not " + t.dump());
+        }
+        for (const auto& [key, sub] : schema.items()) check_input_types(sub, fail);
+    } else if (schema.is_array()) {
+        for (const auto& sub : schema) check_input_types(sub, fail);
+    }
+}
+
+// The input schema as tools/list serves it: no private keywords, nullable types as their one type.
+json portable_input_schema(json schema) {
+    strip_private_keywords(schema);
+    const std::function<void(json&)> collapse = [&](json& s) {
+        if (s.is_object()) {
+            if (s.contains("type") && s["type"].is_array())
+                s["type"] = s["type"][0] == "null" ? s["type"][1] : s["type"][0];
+            for (auto& [key, sub] : s.items()) collapse(sub);
+        } else if (s.is_array()) {
+            for (auto& sub : s) collapse(sub);
+        }
+    };
+    collapse(schema);
+    return schema;
+}
+
 void check_descriptor(const std::string& file, const std::string& module, const json& doc) {
     auto fail = [&](const std::string& why) { throw std::logic_error("schemas/" + file + ": " + why); };
     if (!doc.is_object()) fail("not a JSON object");
@@ -309,6 +341,7 @@ void check_descriptor(const std::string& file, const std::string& module, const 
         for (const char* banned : {"oneOf", "anyOf", "allOf", "$ref"})
             if (s.contains(banned)) fail(std::string(key) + " may not use " + banned + " at the top");
     }
+    check_input_types(doc["inputSchema"], fail);
     check_http_route(doc, fail);
 }
 
@@ -323,11 +356,13 @@ void ToolCall::throw_if_cancelled() const {
         throw DomainError(codes::cancelled, "The caller cancelled this request.");
 }
 
-ToolRegistry::ToolRegistry(const ToolTable& table, const std::vector<std::string>& modules) {
+ToolRegistry::ToolRegistry(const ToolTable& table, const std::vector<std::string>& modules, bool read_only) {
     for (const auto& file : embedded_schemas()) {
         const std::string path(file.name);
         // Shared shapes live in folders named records/ and are already embedded into the tools.
         if (path.rfind("records/", 0) == 0 || path.find("/records/") != std::string::npos) continue;
+        if (is_manifest_file(path)) continue;  // tools/manifests reads those
+        if (path == "presets.json") continue;  // the modules and presets --modules names (tools/surface)
         const auto slash = path.find('/');
         if (slash == std::string::npos || path.find('/', slash + 1) != std::string::npos)
             throw std::logic_error("schemas/" + path + ": a tool's schema is schemas/<module>/<tool name>.json");
@@ -351,6 +386,10 @@ ToolRegistry::ToolRegistry(const ToolTable& table, const std::vector<std::string
         if (!bound.insert(name).second) throw std::logic_error("handler bound twice: " + name);
         (*it)->handler = handler;
     }
+    std::vector<ToolFacts> facts;
+    for (const auto& t : catalogue_)
+        facts.push_back({t->file, t->module, t->info.required_scope, field_error_codes(t->document["inputSchema"])});
+    check_manifests(module_manifests(), platform_manifest(), facts);
     std::map<std::string, const Tool*> names, shapes;
     for (const auto& t : catalogue_) {
         if (!t->handler) throw std::logic_error("schema without a handler: schemas/" + t->file);
@@ -373,14 +412,13 @@ ToolRegistry::ToolRegistry(const ToolTable& table, const std::vector<std::string
     descriptors_ = std::make_unique<json>(json::array());
     for (const auto& t : catalogue_) {
         if (!modules.empty() && std::find(modules.begin(), modules.end(), t->module) == modules.end()) continue;
+        if (read_only && !t->info.read_only) continue;
         offered_.push_back(t.get());
         const auto& d = t->document;
-        json input = d["inputSchema"];
-        strip_private_keywords(input);
         descriptors_->push_back({{"name", d["name"]},
                                  {"title", d["title"]},
                                  {"description", d["description"]},
-                                 {"inputSchema", std::move(input)},
+                                 {"inputSchema", portable_input_schema(d["inputSchema"])},
                                  {"outputSchema", d["outputSchema"]},
                                  {"annotations", d["annotations"]}});
     }
@@ -391,6 +429,7 @@ ToolRegistry::~ToolRegistry() = default;
 void strip_private_keywords(json& schema) {
     if (schema.is_object()) {
         schema.erase("x-multiline");
+        schema.erase(error_code_keyword);
         for (auto& [key, value] : schema.items()) strip_private_keywords(value);
     } else if (schema.is_array()) {
         for (auto& value : schema) strip_private_keywords(value);
@@ -400,6 +439,18 @@ void strip_private_keywords(json& schema) {
 std::vector<ToolInfo> ToolRegistry::tools() const {
     std::vector<ToolInfo> out;
     for (const auto* t : offered_) out.push_back(t->info);
+    return out;
+}
+
+std::vector<std::string> ToolRegistry::built_modules() {
+    std::vector<std::string> out;
+    for (const auto& file : embedded_schemas()) {
+        const std::string path(file.name);
+        const auto slash = path.find('/');
+        if (slash == std::string::npos || path.find("/records/") != std::string::npos) continue;
+        const auto module = path.substr(0, slash);
+        if (module != "records" && std::find(out.begin(), out.end(), module) == out.end()) out.push_back(module);
+    }
     return out;
 }
 
@@ -442,7 +493,7 @@ void ToolRegistry::check_arguments(std::string_view name, const json& args) cons
     std::string code = codes::validation_failed;
     const FieldError* first = &errors.front();
     for (const auto& e : errors) {
-        const auto c = code_for(e, args);
+        const auto c = code_for(e, args, source);
         if (c != codes::validation_failed) {
             code = c;
             first = &e;
@@ -450,8 +501,7 @@ void ToolRegistry::check_arguments(std::string_view name, const json& args) cons
         }
     }
     std::string detail;
-    if (code == codes::invalid_email) detail = "The e-mail address is not valid.";
-    else if (code == codes::fraction_out_of_range) detail = "fractionPercent must be between 0 and 100.";
+    if (code != codes::validation_failed) detail = find_error(code)->description;  // declared: start-up checks it
     else detail = "The arguments do not match the tool's input schema: " +
                   (first->field.empty() ? std::string("arguments") : first->field) + ": " + first->reason + ".";
     throw DomainError(code, detail).at(first->field).with_errors(errors);

@@ -93,18 +93,23 @@ struct ToolInfo {
 class ToolRegistry {
 public:
     // Every tool of the embedded schemas, bound to the handlers of `table`; throws
-    // std::logic_error when a schema has no handler, a handler no schema, or a schema is malformed.
+    // std::logic_error when a schema has no handler, a handler no schema, a schema is malformed, or
+    // the module manifests fail their checks (tools/manifests.hpp, check_manifests).
     // `modules` keeps only those modules (empty: all); an unknown module name throws
-    // std::invalid_argument.
-    ToolRegistry(const ToolTable& table, const std::vector<std::string>& modules = {});
+    // std::invalid_argument. `read_only` keeps only the tools whose annotations say readOnlyHint:
+    // the others are neither listed nor callable.
+    ToolRegistry(const ToolTable& table, const std::vector<std::string>& modules = {}, bool read_only = false);
     ~ToolRegistry();
 
     std::vector<ToolInfo> tools() const;               // offered tools, in catalogue order
     std::vector<std::string> all_modules() const;      // every module of the catalogue
+    // The modules whose schemas are embedded (what all_modules() gives, without a registry).
+    static std::vector<std::string> built_modules();
     std::vector<std::string> all_scopes() const;       // every scope a tool requires
     bool offers(std::string_view name) const;
 
-    // The descriptors tools/list serves, in catalogue order.
+    // The descriptors tools/list serves, in catalogue order; a nullable input, [T, "null"] in its
+    // schema file, is served as T (one type per property; null is still accepted).
     const nlohmann::json& descriptors() const;
     // An offered tool's whole schema file (with requiredScope and http); std::out_of_range if none.
     const nlohmann::json& schema_document(std::string_view name) const;
@@ -118,7 +123,7 @@ public:
                           Database& db, const Clock& clock, const CallControl& control = {}) const;
 
     // Validates arguments against a tool's input schema (also for rows of a bulk call); throws
-    // DomainError VALIDATION_FAILED, INVALID_EMAIL or FRACTION_OUT_OF_RANGE.
+    // DomainError VALIDATION_FAILED, or the "x-error-code" of the failing field (INVALID_EMAIL...).
     void check_arguments(std::string_view name, const nlohmann::json& args) const;
 
     // When on, every result is checked against the tool's outputSchema (tests turn it on).
@@ -137,7 +142,7 @@ private:
 };
 
 // Removes the keywords only this server reads ("x-multiline": a text field that may hold line
-// breaks) from a schema, wherever they nest, before it is served to hosts or put in OpenAPI:
+// breaks; "x-error-code": the code a field's failure gets, tools/field_codes.hpp) from a schema, wherever they nest, before it is served to hosts or put in OpenAPI:
 // strict validators refuse keywords they do not know.
 void strip_private_keywords(nlohmann::json& schema);
 

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tools/manifests.hpp"
+
 namespace syndic {
 
 nlohmann::json error_data(const DomainError& error) {
@@ -16,28 +18,12 @@ nlohmann::json error_data(const DomainError& error) {
     return data;
 }
 
+// The status the code's manifest declares (schemas/<module>/module.json, schemas/platform.json). A
+// code no manifest declares is a server bug, so it answers 500 rather than pass for the caller's
+// fault; the manifests test checks every code the program names is declared.
 int http_status(const std::string& code) {
-    if (code == codes::not_authenticated) return 401;
-    if (code == codes::insufficient_scope || code == codes::admin_required || code == codes::origin_not_allowed ||
-        code == codes::host_not_allowed)
-        return 403;
-    if (code == codes::method_not_allowed) return 405;
-    if (code == codes::not_acceptable) return 406;
-    if (code == codes::payload_too_large) return 413;
-    if (code == codes::headers_too_large) return 431;
-    if (code == codes::unsupported_media_type) return 415;
-    if (code == codes::internal_error) return 500;
-    if (code == codes::server_busy || code == codes::storage_unavailable || code == codes::database_unusable) return 503;
-    if (code == codes::storage_full) return 507;
-    if (code.size() > 10 && code.ends_with("_NOT_FOUND")) return 404;
-    if (code.rfind("DUPLICATE_", 0) == 0 || code == codes::link_conflict || code == codes::unit_in_use ||
-        code == codes::invalid_status_transition || code == codes::not_archived)
-        return 409;
-    if (code == codes::fraction_sum_out_of_range || code == codes::notice_period_too_short ||
-        code == codes::bulk_limit_exceeded || code == codes::co_owner_fraction_exceeds_unit)
-        return 422;
-    if (code == codes::rate_limited) return 429;
-    return 400;
+    const auto* declared = find_error(code);
+    return declared ? declared->status : 500;
 }
 
 }  // namespace syndic

@@ -13,6 +13,7 @@ inline constexpr int domain_error_code = -32000;
 
 // {"detail":..., "field":..., figures..., "errors":[...]} for JSON-RPC error.data.
 nlohmann::json error_data(const DomainError& error);
+// The HTTP status the code's manifest declares; 500 for a code no manifest declares.
 int http_status(const std::string& code);
 
 }  // namespace syndic

@@ -27,7 +27,7 @@ def run(*args, env=None, stdin=None):
 
 def call(env, key, tool, arguments, *extra):
     request = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": tool, "arguments": arguments}})
-    answer = run("serve", *extra, env=dict(env, SYNDIC_API_KEY=key), stdin=request + "\n").stdout
+    answer = run("serve", "--modules", "all", *extra, env=dict(env, SYNDIC_API_KEY=key), stdin=request + "\n").stdout
     return json.loads(answer.splitlines()[0])
 
 
@@ -133,6 +133,38 @@ def clients_section(env):
     check("clients list shows it disabled", "DISABLED" in run("clients", "list", env=env).stdout)
 
 
+def settings_section(env):
+    """`settings [NAME [VALUE]]`: every setting with its value and default, one, or one set after its check."""
+    r = run("settings", env=env)
+    lines = {line.split()[0]: line.split() for line in r.stdout.splitlines() if line.strip()}
+    check("settings lists every setting with its value and default",
+          r.returncode == 0 and lines.get("requiredQuorumPercent", [])[1:4] == ["40.5", "(default", "51)"]
+          and lines.get("waterHeaterReplacementYears", [])[1:4] == ["12", "(default", "10)"], r.stdout + r.stderr)
+    listed = json.loads(run("settings", "--json", env=env).stdout or "[]")
+    age = [s for s in listed if s.get("name") == "waterHeaterReplacementYears"]
+    check("settings --json gives value, default, bounds and module",
+          age and age[0]["value"] == 12 and age[0]["default"] == 10 and age[0]["minimum"] == 1 and age[0]["maximum"] == 30
+          and age[0]["module"] == "water-heaters" and age[0]["isSet"] is True, str(listed)[:400])
+    check("settings NAME shows one", run("settings", "waterHeaterReplacementYears", env=env).stdout.strip() == "12")
+    r = run("settings", "waterHeaterReplacementYears", "15", env=env)
+    check("settings NAME VALUE sets it, and the shortcut sees it",
+          r.returncode == 0 and r.stdout.strip() == "15" and run("water-heater-age", env=env).stdout.strip() == "15",
+          r.stdout + r.stderr)
+    for bad in ("0", "31", "12.5", "douze"):
+        r = run("settings", "waterHeaterReplacementYears", bad, env=env)
+        check(f"settings refuses waterHeaterReplacementYears {bad}: exit 1, a clear message, nothing changed",
+              r.returncode == 1 and "waterHeaterReplacementYears" in r.stderr and "Nothing was changed" in r.stderr
+              and run("settings", "waterHeaterReplacementYears", env=env).stdout.strip() == "15", r.stderr)
+    r = run("settings", "noSuchSetting", env=env)
+    check("settings refuses an unknown name, listing the known ones",
+          r.returncode == 1 and "requiredQuorumPercent" in r.stderr, r.stderr)
+    r = run("settings", "requiredQuorumPercent", "66.666667", env=env)
+    check("settings sets the quorum; `quorum` shows it as before",
+          r.returncode == 0 and run("quorum", env=env).stdout.strip() == "66.666667", r.stdout + r.stderr)
+    run("quorum", "40.5", env=env)
+    run("water-heater-age", "12", env=env)
+
+
 def audit_section(env, admin, tmp):
     """Changes made from the command line are in the audit trail, as the operating-system user (issue 15)."""
     import pwd
@@ -147,7 +179,8 @@ def audit_section(env, admin, tmp):
                                       ("cli:users create", "user", "create"), ("cli:users disable", "user", "update"),
                                       ("cli:clients create", "oauth-client", "create"),
                                       ("cli:clients disable", "oauth-client", "update"),
-                                      ("cli:quorum", "syndicate", "update"), ("cli:water-heater-age", "syndicate", "update")):
+                                      ("cli:quorum", "setting", "create"), ("cli:water-heater-age", "setting", "create"),
+                                      ("cli:settings", "setting", "update")):
         found = events(tool)
         check(f"audit trail: `{tool[4:]}` is there, by {actor}",
               found and all(e.get("actor", {}).get("kind") == "system" and e.get("actor", {}).get("id") == actor
@@ -157,7 +190,8 @@ def audit_section(env, admin, tmp):
           and "passwordHash" not in everything and "secretHash" not in everything, everything[:300])
     quorum = events("cli:quorum")
     check("audit trail: the quorum's change, before and after",
-          quorum and quorum[0].get("changes", {}).get("quorumUnits") == {"before": 51000000, "after": 40500000}, str(quorum)[:400])
+          quorum and quorum[-1].get("changes", {}).get("value") == {"before": None, "after": "40.5"}
+          and quorum[-1].get("recordId", "").endswith("/requiredQuorumPercent"), str(quorum)[:400])
     refused = run("quorum", "0", env=env)
     check("a refused command leaves no event", refused.returncode != 0 and len(events("cli:quorum")) == len(quorum))
     copy = os.path.join(tmp, "audit-copy.db")
@@ -277,11 +311,11 @@ with tempfile.TemporaryDirectory() as tmp:
     check("openapi refuses a base URL without scheme", r.returncode == 1 and "base URL" in r.stderr and r.stdout == "", r.stderr)
 
     # serve opens the database only when a call needs it, and never creates one (decisions 9).
-    r = run("serve", env=dict(env, SYNDIC_API_KEY="sk_" + "a" * 43),
+    r = run("serve", "--modules", "all", env=dict(env, SYNDIC_API_KEY="sk_" + "a" * 43),
             stdin='{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n'
                   '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_units","arguments":{}}}\n')
     answers = [json.loads(line) for line in r.stdout.splitlines()]
-    check("serve without a database still lists its tools", len(answers[0]["result"]["tools"]) == len(catalogue()))
+    check("serve without a database still lists its tools", len(answers[0]["result"]["tools"]) == len(catalogue(BIN)))
     check("...and refuses calls", error_code(answers[1]) == "NOT_AUTHENTICATED")
     check("...without creating the database", not os.path.exists(db))
     check("stdout holds only protocol lines", len(answers) == 2)
@@ -350,6 +384,7 @@ with tempfile.TemporaryDirectory() as tmp:
           run("water-heater-age", "0", env=env).returncode != 0 and run("water-heater-age", "31", env=env).returncode != 0
           and run("water-heater-age", env=env).stdout.strip() == "12")
 
+    settings_section(env)
     audit_section(env, admin, tmp)
 
     first = run("demo", "--json", env=env)
@@ -362,9 +397,10 @@ with tempfile.TemporaryDirectory() as tmp:
     check("...readable by its owner only", (os.stat(key_file).st_mode & 0o777) == 0o600)
     check("keys create needs --syndicate once there are two", run("keys", "create", env=env).returncode != 0)
 
-    tools = json.loads(run("tools", "--json", env=env).stdout)
-    check("tools --json: every tool with its scope",
-          sorted((t["name"], t["requiredScope"]) for t in tools) == sorted((t["name"], t["scope"]) for t in catalogue()))
+    tools = json.loads(run("tools", "--json", "--modules", "all", env=env).stdout)
+    listing = run("tools", "--modules", "all", env=env).stdout.splitlines()
+    check("tools --json: every tool with its scope, as the listing shows it",
+          len(tools) > 0 and all(any(line.split()[:2] == [t["name"], t["requiredScope"]] for line in listing) for t in tools))
     check("tools --json: each tool's REST route",
           {t["name"]: (t["http"]["method"], t["http"]["path"]) for t in tools}.get("update_co_owner") == ("PATCH", "/co-owners/{id}"))
     check("tools: the catalogue shows each route",
@@ -375,6 +411,23 @@ with tempfile.TemporaryDirectory() as tmp:
 
     listing = run("serve", "--modules", "units", env=env, stdin='{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n').stdout
     check("serve --modules offers only those tools", len(json.loads(listing)["result"]["tools"]) == 5)
+    # The tool surface (docs/decisions.md, "Tool surface"): the default set, presets, --read-only.
+    names = lambda out: {line.split()[0] for line in out.splitlines() if line.startswith("  ")}
+    everything, default = names(run("tools", "--modules", "all", env=env).stdout), names(run("tools", env=env).stdout)
+    check("tools without --modules: the default set", "create_unit" in default and "list_meetings" in default
+          and "list_water_heaters" not in default and default < everything)
+    check("SYNDIC_MODULES=all: every tool", names(run("tools", env=dict(env, SYNDIC_MODULES="all")).stdout) == everything)
+    check("--modules treasurer: the built part of the preset (insurance)",
+          names(run("tools", "--modules", "treasurer", env=env).stdout) == {t for t in everything if "insurance" in t})
+    check("--modules board (not built yet) is refused", run("tools", "--modules", "board", env=env).returncode != 0)
+    reading = names(run("tools", "--modules", "all", "--read-only", env=env).stdout)
+    check("--read-only: lists and gets only", reading and all(t.split("_")[0] in ("list", "get", "calculate") for t in reading), reading)
+    check("SYNDIC_READ_ONLY=1 as --read-only",
+          names(run("tools", "--modules", "all", env=dict(env, SYNDIC_READ_ONLY="1")).stdout) == reading)
+    check("SYNDIC_READ_ONLY=maybe is refused", run("tools", env=dict(env, SYNDIC_READ_ONLY="maybe")).returncode != 0)
+    listing = run("serve", "--read-only", env=dict(env, SYNDIC_API_KEY=admin),
+                  stdin='{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"create_unit","arguments":{"number":"X","type":"parking"}}}\n').stdout
+    check("serve --read-only: a write tool cannot be called", "error" in json.loads(listing), listing)
     other = os.path.join(tmp, "other.db")
     r = run("init", "--name", "Autre", "--db", other, env=env)
     check("--db may follow the sub-command", r.returncode == 0 and os.path.exists(other))

@@ -31,6 +31,7 @@
 #include "core/error.hpp"
 #include "modules/modules.hpp"
 #include "storage/database.hpp"
+#include "tools/manifests.hpp"
 #include "tools/registry.hpp"
 
 namespace syndic::fuzz {
@@ -44,22 +45,11 @@ using nlohmann::json;
     std::abort();
 }
 
-// Every code a tool may refuse with (core/error.hpp): anything else is a bug.
+// Every code a tool may refuse with, as the manifests declare them (schemas/*/module.json,
+// schemas/platform.json; the HTTP bridge's and the protocol's own codes aside): anything else is a bug.
 inline bool known_tool_code(const std::string& code) {
-    static const std::set<std::string> known = {
-        codes::validation_failed,   codes::insufficient_scope,  codes::admin_required,
-        codes::unit_not_found,      codes::co_owner_not_found,  codes::duplicate_primary,
-        codes::invalid_email,       codes::fraction_out_of_range, codes::duplicate_unit_number,
-        codes::fraction_sum_out_of_range, codes::link_conflict, codes::unit_in_use,
-        codes::bulk_limit_exceeded, codes::not_archived,        codes::meeting_not_found,
-        codes::resolution_not_found, codes::invalid_status_transition, codes::notice_period_too_short,
-        codes::water_heater_not_found, codes::insurance_policy_not_found, codes::contractor_not_found,
-        codes::document_not_found,  codes::invalid_date_range,  codes::duplicate_peril,
-        codes::duplicate_neq,       codes::invalid_neq,         codes::invalid_rbq_licence,
-        codes::storage_full,        codes::storage_unavailable, codes::database_unusable,
-        codes::co_owner_fraction_exceeds_unit,
-    };
-    return known.count(code) > 0;
+    const auto* declared = find_error(code);
+    return declared && declared->layer == "tool";
 }
 
 class World {

@@ -276,7 +276,11 @@ def test_signing_key(tmp):
     kid = "old-" + str(uuid.uuid4())
     jwk = json.dumps(dict(json.loads(jwk), kid=kid))
     con.executescript("DROP TABLE signing_keys; CREATE TABLE signing_keys (kid TEXT PRIMARY KEY, private_pem TEXT NOT NULL, "
-                      "public_jwk TEXT NOT NULL, created_at TEXT NOT NULL, retired_at TEXT) STRICT; PRAGMA user_version = 8;")
+                      "public_jwk TEXT NOT NULL, created_at TEXT NOT NULL, retired_at TEXT) STRICT; "
+                      # schema 8 kept the syndicates' settings in columns of their own (migration 011 moves them)
+                      "DROP TABLE settings; ALTER TABLE syndicates ADD COLUMN quorum_units INTEGER NOT NULL DEFAULT 51000000; "
+                      "ALTER TABLE syndicates ADD COLUMN water_heater_replacement_years INTEGER NOT NULL DEFAULT 10; "
+                      "PRAGMA user_version = 8;")
     con.execute("INSERT INTO signing_keys VALUES (?, ?, ?, '2026-11-20T10:00:00.000Z', NULL)", (kid, pem, jwk))
     con.commit()
     con.close()

@@ -1,5 +1,7 @@
-// The tools the tests expect, written by hand in tests/catalogue.json (the path is compiled in):
-// tests that count, name or route tools read it, so a new module changes one file, not each test.
+// The tool catalogue as the tests see it, read from the registry of every module: tests that
+// count, name or route tools follow a new module with no edit. pinned_catalogue() reads the one
+// pinned copy of the contract, tests/catalogue.json (written by tests/update_catalogue.py), which
+// only registry_test.cpp compares with the registry.
 #pragma once
 #include <nlohmann/json.hpp>
 
@@ -9,27 +11,43 @@
 #include <string>
 #include <vector>
 
+#include "modules/modules.hpp"
+#include "tools/registry.hpp"
+
 namespace syndic::test {
 
 struct CatalogueTool {
     std::string name, module, scope, method, path;
-    bool created = false;  // its route answers 201
+    bool created = false;     // its route answers 201
+    bool admin_only = false;
+
+    bool operator==(const CatalogueTool&) const = default;
 };
 
+// Every tool of every module, in catalogue order.
 inline const std::vector<CatalogueTool>& catalogue() {
     static const std::vector<CatalogueTool> tools = [] {
-        std::ifstream in(SYNDIC_TEST_CATALOGUE);
-        if (!in) throw std::runtime_error("cannot read " SYNDIC_TEST_CATALOGUE);
-        const auto document = nlohmann::json::parse(in);
         std::vector<CatalogueTool> out;
-        for (const auto& t : document.at("tools")) {
-            const std::string route = t["route"];
-            out.push_back({t["name"], t["module"], t["scope"], route.substr(0, route.find(' ')),
-                           route.substr(route.find(' ') + 1), t.value("created", false)});
-        }
+        for (const auto& t : ToolRegistry(all_tool_handlers()).tools())
+            out.push_back({t.name, t.module, t.required_scope, t.http.method, t.http.path, t.http.success_status == 201,
+                           t.admin_only});
         return out;
     }();
     return tools;
+}
+
+// tests/catalogue.json, the contract pinned (the path is compiled in).
+inline std::vector<CatalogueTool> pinned_catalogue() {
+    std::ifstream in(SYNDIC_TEST_CATALOGUE);
+    if (!in) throw std::runtime_error("cannot read " SYNDIC_TEST_CATALOGUE);
+    const auto document = nlohmann::json::parse(in);
+    std::vector<CatalogueTool> out;
+    for (const auto& t : document.at("tools")) {
+        const std::string route = t["route"];
+        out.push_back({t["name"], t["module"], t["scope"], route.substr(0, route.find(' ')),
+                       route.substr(route.find(' ') + 1), t.value("created", false), t.value("adminOnly", false)});
+    }
+    return out;
 }
 
 inline std::vector<std::string> catalogue_names() {

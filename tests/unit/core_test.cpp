@@ -1,68 +1,26 @@
-// core/ (fractions, clock, ids, text), storage/ (opening, pragmas, transactions) and auth/
-// (API keys and the caller's context): the parts every layer stands on.
-#include <doctest/doctest.h>
+// core/ (fractions, clock, ids, text, JSON writing and parsing): the parts every layer stands on.
+// Storage and auth, which stand on them, are core_database_test.cpp and core_auth_test.cpp.
+#include "core_fixture.hpp"
 
-#include <SQLiteCpp/Database.h>
-#include <SQLiteCpp/Statement.h>
 #include <date/tz.h>
 #include <nlohmann/json.hpp>
 
-#include <filesystem>
+#include <cstdint>
 #include <regex>
 #include <set>
 #include <string>
 #include <vector>
 
-#include "auth/credentials.hpp"
 #include "core/base64url.hpp"
 #include "core/clock.hpp"
-#include "core/context.hpp"
 #include "core/fraction.hpp"
 #include "core/ids.hpp"
 #include "core/json_parse.hpp"
 #include "core/json_writer.hpp"
-#include "auth/sign_in_throttle.hpp"
 #include "core/text.hpp"
-#include "storage/database.hpp"
 
 using namespace syndic;
-
-namespace {
-
-Instant at(const std::string& iso) {
-    auto t = parse_iso_instant(iso);
-    REQUIRE_MESSAGE(t.has_value(), "could not parse " << iso);
-    return *t;
-}
-
-// A fresh folder under the system's temp dir, removed with everything in it at the end.
-struct TempDir {
-    std::filesystem::path path = std::filesystem::temp_directory_path() / ("syndic-core-test-" + new_uuid());
-    TempDir() { std::filesystem::create_directories(path); }
-    ~TempDir() {
-        std::error_code ec;
-        std::filesystem::remove_all(path, ec);
-    }
-};
-
-long long count_rows(Database& db, const std::string& table) {
-    return db.sql().execAndGet("SELECT count(*) FROM " + table).getInt64();
-}
-
-void insert_syndicate(Database& db, const std::string& id) {
-    SQLite::Statement q(db.sql(), "INSERT INTO syndicates (id, name, created_at) VALUES (?, 'S', '2026-01-01T00:00:00Z')");
-    q.bind(1, id);
-    q.exec();
-}
-
-bool has_syndicate(Database& db, const std::string& id) {
-    SQLite::Statement q(db.sql(), "SELECT count(*) FROM syndicates WHERE id = ?");
-    q.bind(1, id);
-    q.executeStep();
-    return q.getColumn(0).getInt() == 1;
-}
-
-}  // namespace
+using namespace syndic::test::core_fixture;
 
 TEST_SUITE("core") {
 
@@ -331,257 +289,6 @@ TEST_CASE("json_value_count: one plus each comma, [ and { outside strings; it st
     CHECK(json_value_count(std::string(1000000, ','), 100) == 101);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Storage
-
-TEST_CASE("an in-memory database is migrated to the latest version (9)") {
-    auto db = Database::open(":memory:");
-    CHECK(db->schema_version() == 10);
-    for (const char* table : {"syndicates", "api_keys", "units", "unit_links", "co_owners"}) {
-        SQLite::Statement q(db->sql(), "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?");
-        q.bind(1, table);
-        q.executeStep();
-        CHECK_MESSAGE(q.getColumn(0).getInt() == 1, table);
-    }
-    SUBCASE("foreign keys are enforced") {
-        CHECK(db->sql().execAndGet("PRAGMA foreign_keys").getInt() == 1);
-        CHECK_THROWS(db->sql().exec(
-            "INSERT INTO api_keys (id, syndicate_id, name, key_hash, key_prefix, role, scopes, created_at) "
-            "VALUES ('k', 'no-such-syndicate', 'n', 'h', 'p', 'member', '*', '2026-01-01T00:00:00Z')"));
-    }
-}
-
-TEST_CASE("a file database: WAL, foreign keys, busy timeout, shared by several openers") {
-    TempDir dir;
-    const std::string path = (dir.path / "nested" / "folder" / "syndic.db").string();
-    auto db = Database::open(path);  // creates the missing folders
-    REQUIRE(std::filesystem::exists(path));
-    CHECK(db->path() == path);
-    CHECK(db->schema_version() == 10);
-    CHECK(db->sql().execAndGet("PRAGMA journal_mode").getString() == "wal");
-    CHECK(db->sql().execAndGet("PRAGMA foreign_keys").getInt() == 1);
-    CHECK(db->sql().execAndGet("PRAGMA busy_timeout").getInt() > 0);
-
-    SUBCASE("a second opener sees the first one's writes and the same settings") {
-        auto other = Database::open(path);
-        CHECK(other->schema_version() == 10);
-        CHECK(other->sql().execAndGet("PRAGMA foreign_keys").getInt() == 1);
-        CHECK(other->sql().execAndGet("PRAGMA busy_timeout").getInt() > 0);
-        CHECK(other->sql().execAndGet("PRAGMA journal_mode").getString() == "wal");
-
-        FixedClock clock(at("2026-11-21T15:00:00Z"));
-        const auto id = create_syndicate(*db, clock, "Syndicat A", false);
-        CHECK(has_syndicate(*other, id));
-        const auto id2 = create_syndicate(*other, clock, "Syndicat B", false);
-        CHECK(has_syndicate(*db, id2));
-    }
-    SUBCASE("a writer does not block another opener's reads") {
-        auto other = Database::open(path);
-        {
-            WriteTransaction tx(*db);
-            insert_syndicate(*db, "pending");
-            CHECK(count_rows(*other, "syndicates") == 0);  // reads go on, and see the last commit
-            tx.commit();
-        }
-        CHECK(count_rows(*other, "syndicates") == 1);
-    }
-    SUBCASE("reopening keeps the data and does not migrate again") {
-        insert_syndicate(*db, "kept");
-        db.reset();
-        auto again = Database::open(path);
-        CHECK(again->schema_version() == 10);
-        CHECK(has_syndicate(*again, "kept"));
-    }
-}
-
-TEST_CASE("WriteTransaction rolls back unless committed") {
-    auto db = Database::open(":memory:");
-    SUBCASE("not committed: nothing stays") {
-        {
-            WriteTransaction tx(*db);
-            insert_syndicate(*db, "a");
-            CHECK(has_syndicate(*db, "a"));
-        }
-        CHECK_FALSE(has_syndicate(*db, "a"));
-    }
-    SUBCASE("committed: it stays") {
-        {
-            WriteTransaction tx(*db);
-            insert_syndicate(*db, "a");
-            tx.commit();
-        }
-        CHECK(has_syndicate(*db, "a"));
-    }
-    SUBCASE("an exception unwinding through it rolls back") {
-        try {
-            WriteTransaction tx(*db);
-            insert_syndicate(*db, "a");
-            throw std::runtime_error("refused");
-        } catch (const std::runtime_error&) {
-        }
-        CHECK_FALSE(has_syndicate(*db, "a"));
-        // And the connection is usable for the next transaction.
-        WriteTransaction tx(*db);
-        insert_syndicate(*db, "b");
-        tx.commit();
-        CHECK(has_syndicate(*db, "b"));
-    }
-    SUBCASE("a nested transaction is a savepoint: its rollback keeps the outer work") {
-        {
-            WriteTransaction outer(*db);
-            insert_syndicate(*db, "outer");
-            {
-                WriteTransaction inner(*db);
-                insert_syndicate(*db, "inner");
-                CHECK(has_syndicate(*db, "inner"));
-            }
-            CHECK_FALSE(has_syndicate(*db, "inner"));
-            CHECK(has_syndicate(*db, "outer"));
-            {
-                WriteTransaction inner(*db);
-                insert_syndicate(*db, "second");
-                inner.commit();
-            }
-            outer.commit();
-        }
-        CHECK(has_syndicate(*db, "outer"));
-        CHECK(has_syndicate(*db, "second"));
-        CHECK_FALSE(has_syndicate(*db, "inner"));
-    }
-    SUBCASE("a committed nested part is undone when the outer one rolls back") {
-        {
-            WriteTransaction outer(*db);
-            insert_syndicate(*db, "outer");
-            {
-                WriteTransaction inner(*db);
-                insert_syndicate(*db, "inner");
-                inner.commit();
-            }
-        }
-        CHECK_FALSE(has_syndicate(*db, "outer"));
-        CHECK_FALSE(has_syndicate(*db, "inner"));
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Credentials
-
-TEST_CASE("API keys: only a hash is stored, and a key stands for its syndicate, role and scopes") {
-    auto db = Database::open(":memory:");
-    FixedClock clock(at("2026-11-21T15:00:00Z"));
-    const auto syndicate = create_syndicate(*db, clock, "Syndicat A", false);
-    const auto other = create_syndicate(*db, clock, "Syndicat B", false);
-    const auto key = issue_api_key(*db, clock, syndicate, Role::admin, {"read:co-owners", "write:co-owners"}, "board");
-
-    CHECK(key.secret.rfind("sk_", 0) == 0);
-    CHECK(key.secret.size() >= 3 + 43);
-
-    SUBCASE("the secret appears nowhere in the api_keys table") {
-        SQLite::Statement q(db->sql(), "SELECT * FROM api_keys");
-        int rows = 0;
-        bool hash_found = false;
-        while (q.executeStep()) {
-            ++rows;
-            for (int i = 0; i < q.getColumnCount(); ++i) {
-                if (q.getColumn(i).isNull()) continue;
-                const std::string value = q.getColumn(i).getString();
-                CHECK_MESSAGE(value.find(key.secret) == std::string::npos, "column " << q.getColumnName(i));
-                // Nor any long piece of it (a prefix to tell keys apart is fine).
-                CHECK_MESSAGE(value.find(key.secret.substr(3, 20)) == std::string::npos, "column " << q.getColumnName(i));
-                if (value == sha256_hex(key.secret)) hash_found = true;
-            }
-        }
-        CHECK(rows == 1);
-        CHECK(hash_found);
-    }
-    SUBCASE("authenticate gives the key's syndicate, role and scopes") {
-        const auto caller = authenticate(*db, key.secret);
-        REQUIRE(caller.has_value());
-        CHECK(caller->syndicate_id == syndicate);
-        CHECK(caller->api_key_id == key.id);
-        CHECK(caller->role == Role::admin);
-        CHECK(caller->is_admin());
-        CHECK(caller->scopes == std::vector<std::string>{"read:co-owners", "write:co-owners"});
-        CHECK(caller->has_scope("write:co-owners"));
-        CHECK_FALSE(caller->has_scope("write:declaration"));
-
-        const auto member_key = issue_api_key(*db, clock, other, Role::member, {"*"}, "member");
-        const auto member = authenticate(*db, member_key.secret);
-        REQUIRE(member.has_value());
-        CHECK(member->syndicate_id == other);
-        CHECK(member->role == Role::member);
-        CHECK_FALSE(member->is_admin());
-        CHECK(member->has_scope("write:declaration"));
-    }
-    SUBCASE("list_api_keys shows the key without its secret") {
-        const auto keys = list_api_keys(*db, syndicate);
-        REQUIRE(keys.size() == 1);
-        CHECK(keys[0].id == key.id);
-        CHECK(keys[0].name == "board");
-        CHECK(keys[0].role == Role::admin);
-        CHECK(keys[0].prefix.size() < key.secret.size());
-        CHECK(key.secret.rfind(keys[0].prefix, 0) == 0);
-        CHECK_FALSE(keys[0].revoked_at.has_value());
-        CHECK(list_api_keys(*db, other).empty());
-    }
-    SUBCASE("malformed and unknown keys do not authenticate") {
-        CHECK_FALSE(authenticate(*db, "").has_value());
-        CHECK_FALSE(authenticate(*db, "sk_short").has_value());
-        CHECK_FALSE(authenticate(*db, key.secret.substr(3)).has_value());           // without sk_
-        CHECK_FALSE(authenticate(*db, "pk_" + key.secret.substr(3)).has_value());   // wrong prefix
-        CHECK_FALSE(authenticate(*db, key.secret + "x").has_value());
-        std::string altered = key.secret;
-        altered.back() = altered.back() == 'a' ? 'b' : 'a';
-        CHECK_FALSE(authenticate(*db, altered).has_value());
-        CHECK_FALSE(authenticate(*db, sha256_hex(key.secret)).has_value());  // the stored hash is no key
-        CHECK_FALSE(authenticate(*db, new_api_key()).has_value());
-    }
-    SUBCASE("a revoked key no longer authenticates; revoke takes a unique id prefix") {
-        const auto second = issue_api_key(*db, clock, syndicate, Role::member, {"read:co-owners"}, "second");
-        CHECK_FALSE(revoke_api_key(*db, clock, ""));
-        CHECK_FALSE(revoke_api_key(*db, clock, "no-such-key"));
-        REQUIRE(key.id.substr(0, 8) != second.id.substr(0, 8));
-        CHECK(revoke_api_key(*db, clock, key.id.substr(0, 8)));
-        CHECK_FALSE(authenticate(*db, key.secret).has_value());
-        CHECK(authenticate(*db, second.secret).has_value());  // the other key is untouched
-        CHECK_FALSE(revoke_api_key(*db, clock, key.id));       // already revoked
-
-        const auto keys = list_api_keys(*db, syndicate);
-        REQUIRE(keys.size() == 2);
-        for (const auto& k : keys) {
-            if (k.id == key.id) CHECK(k.revoked_at == std::optional<std::string>("2026-11-21T15:00:00.000Z"));
-            else CHECK_FALSE(k.revoked_at.has_value());
-        }
-        CHECK(revoke_api_key(*db, clock, second.id));
-        CHECK_FALSE(authenticate(*db, second.secret).has_value());
-    }
-}
-
-TEST_CASE("CallerContext::has_scope: listed scopes, or every scope with *") {
-    CallerContext reader{"s", "k", {"read:co-owners"}, Role::member};
-    CHECK(reader.has_scope("read:co-owners"));
-    CHECK_FALSE(reader.has_scope("write:co-owners"));
-    CHECK_FALSE(reader.has_scope("read:meetings"));
-    CHECK_FALSE(reader.is_admin());
-
-    CallerContext all{"s", "k", {"*"}, Role::admin};
-    for (const char* scope : {"read:co-owners", "write:co-owners", "write:declaration", "read:meetings", "write:anything"})
-        CHECK_MESSAGE(all.has_scope(scope), scope);
-    CHECK(all.is_admin());
-
-    CallerContext none{"s", "k", {}, Role::admin};
-    CHECK_FALSE(none.has_scope("read:co-owners"));
-}
-
-TEST_CASE("roles read and write by name") {
-    CHECK(role_name(Role::admin) == "admin");
-    CHECK(role_name(Role::member) == "member");
-    CHECK(parse_role("admin") == Role::admin);
-    CHECK(parse_role("member") == Role::member);
-    CHECK_FALSE(parse_role("owner").has_value());
-}
-
-
 TEST_CASE("JsonWriter writes what nlohmann::json writes") {
     // Strings of every byte class (controls, quotes, backslashes, DEL, accents, 4-byte UTF-8) and
     // numbers, written both ways; the writer's text must be byte for byte nlohmann's dump.
@@ -651,21 +358,4 @@ TEST_CASE("text rules: control, format and bidi characters; multi-line fields") 
     CHECK_FALSE(forbidden_text_character("\xE2\x80\x8F" "שלום", false).has_value());  // a direction mark is allowed
 }
 
-TEST_CASE("sign-in throttle: one count per account however spelled, and per address apart") {
-    SignInThrottle t;
-    Instant now{std::chrono::hours(1000)};
-    for (int i = 0; i < 5; ++i) t.failed(" Lise@Example.ca ", "10.0.0.1", now);
-    CHECK(t.wait("lise@example.ca", "10.0.0.2", now) > 0);
-    CHECK(t.wait("\tLISE@example.CA", "10.0.0.3", now) > 0);
-    CHECK(t.wait("paul@example.ca", "10.0.0.1", now) == 0);
-    // 50 failures from one address (5 on each of 10 accounts) lock it for strangers only.
-    t.succeeded("paul@example.ca", "10.0.0.9", now);
-    for (int a = 0; a < 10; ++a)
-        for (int i = 0; i < 5; ++i) t.failed("guess" + std::to_string(a) + "@x.ca", "10.0.0.9", now);
-    CHECK(t.wait("stranger@x.ca", "10.0.0.9", now) > 60);
-    CHECK(t.wait("Paul@example.ca", "10.0.0.9", now) == 0);
-    CHECK(t.wait("stranger@x.ca", "10.0.0.8", now) == 0);
-    CHECK(t.wait("stranger@x.ca", "10.0.0.9", now + std::chrono::minutes(16)) == 0);
-}
-
-}
+}  // TEST_SUITE

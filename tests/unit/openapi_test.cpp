@@ -99,7 +99,6 @@ TEST_CASE("every offered tool is one operation, at its route, with its method") 
     ops.erase("postMcp");
     ops.erase("getOpenApi");
     CHECK(ops.size() == registry.tools().size());
-    CHECK(registry.tools().size() == catalogue().size());
     for (const auto& tool : registry.tools()) {
         CAPTURE(tool.name);
         REQUIRE(ops.count(tool.name));
@@ -208,7 +207,7 @@ TEST_CASE("GET and DELETE take their other arguments from the query string, with
     CHECK(query(list, "includeArchived")["schema"]["type"] == "boolean");
     CHECK(query(list, "hasPortalAccess")["schema"]["type"] == "boolean");
     CHECK(query(list, "search")["schema"]["type"] == "string");
-    CHECK(query(list, "search")["description"] == "part of a first name, last name or e-mail");
+    CHECK(query(list, "search")["description"] == "part of a name or e-mail");
     CHECK(query(list, "unitId")["schema"]["maxLength"] == 64);
     CHECK(list["parameters"].size() == 6);
 

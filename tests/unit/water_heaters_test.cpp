@@ -3,6 +3,7 @@
 // the status against today (overdue, due-soon within 180 days, ok, unknown); the date rules.
 // Every call goes through the registry; today is 2026-11-21 in Montreal (fixture.hpp).
 #include "fixture.hpp"
+#include "storage/settings.hpp"
 
 #include <algorithm>
 #include <string>
@@ -82,7 +83,7 @@ TEST_CASE("create_water_heater") {
         CHECK(w["status"] == "ok");
     }
     SUBCASE("the syndicate's replacement age moves replaceBy") {
-        set_water_heater_replacement_years(*fx.db, fx.syndicate, 12);
+        set_setting(*fx.db, fx.syndicate, "waterHeaterReplacementYears", 12, "2026-11-21T15:00:00.000Z");
         const auto w = heater(fx, {{"manufactureDate", "2016-01-10"}});
         CHECK(w["replacementAgeYears"] == 12);
         CHECK(w["replaceBy"] == "2028-01-10");
@@ -92,7 +93,8 @@ TEST_CASE("create_water_heater") {
                                   {{"unitId", nullptr}, {"manufactureDate", "2016-01-10"}});
         CHECK(b["replaceBy"] == "2026-01-10");
         CHECK(b["status"] == "overdue");
-        CHECK_THROWS_AS(set_water_heater_replacement_years(*fx.db, fx.syndicate, 0), std::invalid_argument);
+        CHECK_THROWS_AS(set_setting(*fx.db, fx.syndicate, "waterHeaterReplacementYears", 0, "2026-11-21T15:00:00.000Z"),
+                        syndic::DomainError);
     }
     SUBCASE("a proof of replacement names a document of the syndicate") {
         const auto doc = document(fx, fx.syndicate);

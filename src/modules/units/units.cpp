@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "modules/common.hpp"
 #include "modules/units/unit_shares.hpp"
 #include "storage/database.hpp"
+#include "storage/references.hpp"
 
 namespace syndic {
 
@@ -354,32 +356,33 @@ json update_unit(const ToolCall& call) {
     return result;
 }
 
+// A unit is deleted only when no live row of another table refers to it: every column whose
+// foreign key points at units(id), read from the schema, so a new module's table counts without
+// an edit here. Its links (unit_links) are not a use: they go with the unit. The first table in
+// use refuses, its count in the error's data as "active<Table>" (activeCoOwners...).
+void refuse_if_in_use(Database& db, const std::string& syndicate, const UnitRow& unit) {
+    for (const auto& ref : live_references(db, "units", unit.id, syndicate)) {
+        if (ref.table == "unit_links") continue;
+        // How today's referring tables are named to a person; any other table by its own name.
+        std::string what = std::to_string(ref.count) + " record(s) in " + ref.table + " referring to it; delete or move them first.";
+        if (ref.table == "co_owners") what = std::to_string(ref.count) + " active co-owner(s); archive or move them first.";
+        if (ref.table == "water_heaters")
+            what = std::to_string(ref.count) + " water heater(s) in the register; delete or move them first.";
+        std::string figure = "active";
+        bool upper = true;
+        for (char c : ref.table) {
+            if (c != '_') figure += upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+            upper = c == '_';
+        }
+        throw DomainError(codes::unit_in_use, "Unit " + unit.number + " still has " + what).at("/id").with(figure, ref.count);
+    }
+}
+
 json delete_unit(const ToolCall& call) {
     const auto& syndicate = call.caller.syndicate_id;
     WriteTransaction tx(call.db);
     const auto unit = require_unit(call.db, syndicate, call.args["id"], "/id");
-    {
-        auto q = call.db.prepare("SELECT count(*) FROM co_owners WHERE unit_id = ? AND deleted_at IS NULL");
-        q->bind(1, unit.id);
-        q->executeStep();
-        if (const auto n = q->getColumn(0).getInt64(); n > 0)
-            throw DomainError(codes::unit_in_use, "Unit " + unit.number + " still has " + std::to_string(n) +
-                                                      " active co-owner(s); archive or move them first.")
-                .at("/id")
-                .with("activeCoOwners", n);
-    }
-    {
-        auto q = call.db.prepare(
-            "SELECT count(*) FROM water_heaters WHERE syndicate_id = ? AND unit_id = ? AND deleted_at IS NULL");
-        q->bind(1, syndicate);
-        q->bind(2, unit.id);
-        q->executeStep();
-        if (const auto n = q->getColumn(0).getInt64(); n > 0)
-            throw DomainError(codes::unit_in_use, "Unit " + unit.number + " still has " + std::to_string(n) +
-                                                      " water heater(s) in the register; delete or move them first.")
-                .at("/id")
-                .with("activeWaterHeaters", n);
-    }
+    refuse_if_in_use(call.db, syndicate, unit);
     const auto before = unit_fraction_sum(call.db, syndicate).sum;
     check_fraction_sum(before, before - unit.fraction, "/id");
     {

@@ -15,9 +15,13 @@ using nlohmann::json;
 
 namespace {
 
+// The syndicate's replacement age: its setting waterHeaterReplacementYears (storage/settings), else
+// the default the module's manifest declares (a test holds the two equal).
+#define REPLACEMENT_YEARS "coalesce(CAST(s.value AS INTEGER), " SYNDIC_DEFAULT_REPLACEMENT_YEARS ")"
+#define SYNDIC_DEFAULT_REPLACEMENT_YEARS "10"
 // replaceBy: the manufacture date, else the installation date, plus the syndicate's age.
 #define REPLACE_BY \
-    "date(coalesce(r.manufacture_date, r.install_date), '+' || s.water_heater_replacement_years || ' years')"
+    "date(coalesce(r.manufacture_date, r.install_date), '+' || " REPLACEMENT_YEARS " || ' years')"
 #define STATUS                                                                                            \
     "CASE WHEN " REPLACE_BY " IS NULL THEN 'unknown' WHEN " REPLACE_BY " < " SYNDIC_TODAY " THEN 'overdue' " \
     "WHEN " REPLACE_BY " <= date(" SYNDIC_TODAY ", '+180 days') THEN 'due-soon' ELSE 'ok' END"
@@ -40,10 +44,10 @@ const RecordTable water_heaters{
      {"hasAutoShutoff", "has_auto_shutoff", boolean},
      {"replacementProofDocumentId", "replacement_proof_document_id", reference},
      {"notes", "notes", text},
-     {"replacementAgeYears", "s.water_heater_replacement_years", integer, FieldRole::computed},
+     {"replacementAgeYears", REPLACEMENT_YEARS, integer, FieldRole::computed},
      {"replaceBy", REPLACE_BY, date, FieldRole::computed},
      {"status", STATUS, text, FieldRole::computed}},
-    " JOIN syndicates s ON s.id = r.syndicate_id",
+    " LEFT JOIN settings s ON s.syndicate_id = r.syndicate_id AND s.name = 'waterHeaterReplacementYears'",
 };
 
 std::string date_of(const json& record, const char* key) {
@@ -104,21 +108,6 @@ json update_water_heater(const ToolCall& call) { return update_from_arguments(ca
 json delete_water_heater(const ToolCall& call) { return archive_record(call, water_heaters, call.args["id"]); }
 
 }  // namespace
-
-int water_heater_replacement_years(Database& db, const std::string& syndicate_id) {
-    auto q = db.prepare("SELECT water_heater_replacement_years FROM syndicates WHERE id = ?");
-    q->bind(1, syndicate_id);
-    if (!q->executeStep()) throw std::invalid_argument("no syndicate with id " + syndicate_id);
-    return q->getColumn(0).getInt();
-}
-
-void set_water_heater_replacement_years(Database& db, const std::string& syndicate_id, int years) {
-    if (years < 1 || years > 30) throw std::invalid_argument("the replacement age is 1 to 30 years");
-    auto q = db.prepare("UPDATE syndicates SET water_heater_replacement_years = ? WHERE id = ?");
-    q->bind(1, years);
-    q->bind(2, syndicate_id);
-    q->exec();
-}
 
 void register_water_heater_tools(ToolTable& table) {
     table.bind("list_water_heaters", list_water_heaters);

@@ -13,7 +13,5 @@ void register_water_heater_tools(ToolTable& table);
 
 // The age in years at which the syndicate's water heaters are to be replaced (10 by default; some
 // insurers allow 12). Setting it (1 to 30) throws std::invalid_argument outside that range.
-int water_heater_replacement_years(Database& db, const std::string& syndicate_id);
-void set_water_heater_replacement_years(Database& db, const std::string& syndicate_id, int years);
 
 }  // namespace syndic

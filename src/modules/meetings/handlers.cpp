@@ -1,0 +1,236 @@
+// One thin function per meetings tool: reads the call's arguments, checks the rules, writes
+// through the store and answers with the presenter's JSON; and the module's registration.
+#include <nlohmann/json.hpp>
+
+#include "core/ids.hpp"
+#include "core/text.hpp"
+#include "modules/common.hpp"
+#include "modules/meetings/meetings.hpp"
+#include "modules/meetings/minutes.hpp"
+#include "modules/meetings/notices.hpp"
+#include "modules/meetings/presenter.hpp"
+#include "modules/meetings/rules.hpp"
+#include "modules/meetings/store.hpp"
+#include "storage/database.hpp"
+
+namespace syndic {
+
+using nlohmann::json;
+
+namespace {
+
+using namespace meetings;
+
+Instant scheduled_instant(const json& value, const std::string& field) {
+    auto t = parse_iso_instant(value.get<std::string>());
+    if (!t)
+        throw invalid_argument(field, "is not an ISO 8601 date-time with an offset",
+                               field.substr(1) + " must be an ISO 8601 date-time with an offset, e.g. 2026-12-15T19:00:00-05:00.");
+    return *t;
+}
+
+std::vector<std::string> agenda_arg(const json& items) {
+    std::vector<std::string> agenda;
+    for (const auto& item : items) agenda.push_back(nonblank_text(item, "/agenda"));
+    return agenda;
+}
+
+json list_meetings(const ToolCall& call) {
+    const auto& a = call.args;
+    const auto& syndicate = call.caller.syndicate_id;
+    const auto page = page_request(a);
+    const MeetingFilter filter{optional_arg<std::string>(a, "status"), optional_arg<std::string>(a, "type"),
+                               time_bound(a, "from", false), time_bound(a, "to", true)};
+    std::vector<std::string> ids;
+    const auto total = meeting_ids_page(call.db, syndicate, filter, page, ids);
+    json data = json::array();
+    for (const auto& id : ids) data.push_back(meeting_json(call.db, syndicate, require_meeting(call.db, syndicate, id, "/id"), false));
+    return page_envelope(std::move(data), page, total);
+}
+
+json get_meeting(const ToolCall& call) {
+    return for_caller(full_meeting(call.db, call.caller.syndicate_id, call.args["id"]), call.caller);
+}
+
+json create_meeting(const ToolCall& call) {
+    const auto& a = call.args;
+    WriteTransaction tx(call.db);
+    const auto when = scheduled_instant(a["scheduledAt"], "/scheduledAt");
+    const std::string id = new_uuid(), now = to_utc_iso(call.clock.now());
+    const auto agenda = agenda_arg(a.value("agenda", json::array()));
+    const NewMeeting m{nonblank_text(a["title"], "/title"), a["type"].get<std::string>(),
+                       nonblank_text(a["location"], "/location"), when, agenda};
+    insert_meeting(call.db, call.caller.syndicate_id, id, m, now);
+    json result = full_meeting(call.db, call.caller.syndicate_id, id);
+    tx.commit();
+    return result;
+}
+
+json update_meeting(const ToolCall& call) {
+    const auto& a = call.args;
+    const auto& syndicate = call.caller.syndicate_id;
+    WriteTransaction tx(call.db);
+    const auto m = require_meeting(call.db, syndicate, a["id"], "/id");
+    MeetingChange change;
+    if (a.contains("status") && a["status"] != m.status) change.status = a["status"].get<std::string>();
+    change.title = a.contains("title");
+    change.location = a.contains("location");
+    change.agenda = a.contains("agenda");
+    change.scheduled_at = a.contains("scheduledAt");
+    change.type = a.contains("type");
+    check_change(call.db, m, change);
+
+    if (change.title) set_meeting_column(call.db, m.id, "title", nonblank_text(a["title"], "/title"));
+    if (change.location) set_meeting_column(call.db, m.id, "location", nonblank_text(a["location"], "/location"));
+    if (change.type) set_meeting_column(call.db, m.id, "type", a["type"].get<std::string>());
+    if (change.scheduled_at)
+        set_meeting_column(call.db, m.id, "scheduled_at", to_utc_iso(scheduled_instant(a["scheduledAt"], "/scheduledAt")));
+    if (change.agenda) set_meeting_column(call.db, m.id, "agenda", agenda_text(agenda_arg(a["agenda"])));
+    if (change.status) set_meeting_column(call.db, m.id, "status", *change.status);
+    if (change.any()) touch(call.db, m.id, call.clock);
+    json result = for_caller(full_meeting(call.db, syndicate, m.id), call.caller);
+    tx.commit();
+    return result;
+}
+
+json add_resolution(const ToolCall& call) {
+    const auto& a = call.args;
+    WriteTransaction tx(call.db);
+    const auto m = require_meeting(call.db, call.caller.syndicate_id, a["meetingId"], "/meetingId");
+    require_status(m, {"draft", "notice-sent", "held"}, "adding a resolution");
+    const auto r = insert_resolution(call.db, call.caller.syndicate_id, m.id, new_uuid(), nonblank_text(a["title"], "/title"),
+                                     trim(a.value("description", std::string())), a["majorityRequired"].get<std::string>(),
+                                     to_utc_iso(call.clock.now()));
+    touch(call.db, m.id, call.clock);
+    json result = resolution_json(r);
+    tx.commit();
+    return result;
+}
+
+// One attendee row of record_attendance, checked: listed once, a proxy holder exactly for an
+// attendance by proxy, an active co-owner of the syndicate.
+void record_attendee(const ToolCall& call, const Meeting& m, const json& rows, std::size_t i) {
+    const auto& row = rows[i];
+    const std::string prefix = "/attendees/" + std::to_string(i);
+    const std::string co_owner_id = row["coOwnerId"];
+    for (std::size_t j = 0; j < i; ++j)
+        if (rows[j]["coOwnerId"] == row["coOwnerId"])
+            throw invalid_argument(prefix + "/coOwnerId", "is listed twice", "Co-owner " + co_owner_id + " is listed twice.");
+    const std::string attendance = row["attendance"];
+    std::optional<std::string> holder;
+    if (row.contains("proxyHolder") && !row["proxyHolder"].is_null())
+        holder = nonblank_text(row["proxyHolder"], prefix + "/proxyHolder");
+    if (attendance == "proxy" && !holder)
+        throw invalid_argument(prefix + "/proxyHolder", "is required when attendance is proxy",
+                               "An attendance by proxy needs the proxyHolder's name.");
+    if (attendance != "proxy" && holder)
+        throw invalid_argument(prefix + "/proxyHolder", "is only for attendance proxy",
+                               "proxyHolder is given only for an attendance by proxy.");
+    const auto& syndicate = call.caller.syndicate_id;
+    const auto share = active_co_owner(call.db, syndicate, co_owner_id);
+    if (!share)
+        throw DomainError(codes::co_owner_not_found, "No active co-owner with id " + co_owner_id + " in this syndicate.")
+            .at(prefix + "/coOwnerId");
+    upsert_attendance(call.db, syndicate, m.id, co_owner_id, *share, attendance, holder, to_utc_iso(call.clock.now()));
+}
+
+json record_attendance(const ToolCall& call) {
+    const auto& syndicate = call.caller.syndicate_id;
+    WriteTransaction tx(call.db);
+    const auto m = require_meeting(call.db, syndicate, call.args["meetingId"], "/meetingId");
+    require_status(m, {"notice-sent", "held"}, "recording attendance");
+    const auto& rows = call.args["attendees"];
+    for (std::size_t i = 0; i < rows.size(); ++i) record_attendee(call, m, rows, i);
+    touch(call.db, m.id, call.clock);
+    json result = full_meeting(call.db, syndicate, m.id);
+    result["quorum"] = quorum_json(quorum_of(call.db, syndicate, attendees_of(call.db, m.id)));
+    tx.commit();
+    return result;
+}
+
+json record_votes(const ToolCall& call) {
+    const auto& a = call.args;
+    const auto& syndicate = call.caller.syndicate_id;
+    WriteTransaction tx(call.db);
+    const std::string resolution_id = a["resolutionId"];
+    auto found = find_resolution(call.db, syndicate, resolution_id);
+    if (found && a.contains("meetingId") && a["meetingId"] != found->meeting_id) found.reset();
+    if (!found)
+        throw DomainError(codes::resolution_not_found, "No resolution with id " + resolution_id + " in this syndicate.")
+            .at("/resolutionId");
+    const auto m = require_meeting(call.db, syndicate, found->meeting_id, "/resolutionId");
+    require_status(m, {"notice-sent", "held"}, "recording votes");
+
+    Resolution voted = *found;
+    voted.recorded = true;
+    voted.votes_for = Fraction::from_percent(a["votesFor"].get<double>());
+    voted.votes_against = Fraction::from_percent(a["votesAgainst"].get<double>());
+    voted.votes_abstain = Fraction::from_percent(a["votesAbstain"].get<double>());
+    check_votes(call.db, syndicate, m.id, voted);
+    store_votes(call.db, voted, to_utc_iso(call.clock.now()));
+    touch(call.db, m.id, call.clock);
+    json result = resolution_json(voted);
+    tx.commit();
+    return result;
+}
+
+json send_meeting_notice(const ToolCall& call) {
+    const auto& a = call.args;
+    const auto& syndicate = call.caller.syndicate_id;
+    WriteTransaction tx(call.db);
+    auto m = require_meeting(call.db, syndicate, a["meetingId"], "/meetingId");
+    require_status(m, {"draft"}, "sending the notice");
+    const auto now = call.clock.now();
+    std::optional<std::string> justification;
+    if (a.contains("justification") && !a["justification"].is_null()) {
+        justification = trim(a["justification"].get<std::string>());
+        if (justification->empty()) justification.reset();
+    }
+    m.justification = check_notice_period(m, now, justification);
+    const std::string channel = a.value("sendBy", std::string("email"));
+    const bool with_agenda = a.value("includeAgenda", true);
+    mark_notice_sent(call.db, m.id, to_utc_iso(now), channel, with_agenda, m.justification);
+    const auto queued = queue_notices(call.db, syndicate, m, channel, with_agenda, now);
+    json result = notice_sent_json(call.db, syndicate, m.id, queued);
+    tx.commit();
+    return result;
+}
+
+json calculate_quorum(const ToolCall& call) {
+    const auto m = require_meeting(call.db, call.caller.syndicate_id, call.args["meetingId"], "/meetingId");
+    return quorum_json(quorum_of(call.db, call.caller.syndicate_id, attendees_of(call.db, m.id)));
+}
+
+json generate_minutes(const ToolCall& call) {
+    const auto& a = call.args;
+    const auto& syndicate = call.caller.syndicate_id;
+    WriteTransaction tx(call.db);
+    const auto m = require_meeting(call.db, syndicate, a["meetingId"], "/meetingId");
+    const bool draft = a.value("draft", false);
+    const std::string language = a.value("language", std::string("fr"));
+    if (!draft) require_status(m, {"held", "minutes-sent"}, "final minutes (draft: false)");
+    call.report_progress(0, 2);
+    const auto record = write_minutes(call.db, syndicate, m, draft, language, call.clock.now());
+    call.report_progress(1, 2);
+    insert_minutes(call.db, syndicate, m.id, record);
+    tx.commit();
+    call.report_progress(2, 2);
+    return minutes_json(record, m.id, call.caller);
+}
+
+}  // namespace
+
+void register_meeting_tools(ToolTable& table) {
+    table.bind("list_meetings", list_meetings);
+    table.bind("get_meeting", get_meeting);
+    table.bind("create_meeting", create_meeting);
+    table.bind("update_meeting", update_meeting);
+    table.bind("add_resolution", add_resolution);
+    table.bind("record_attendance", record_attendance);
+    table.bind("record_votes", record_votes);
+    table.bind("send_meeting_notice", send_meeting_notice);
+    table.bind("calculate_quorum", calculate_quorum);
+    table.bind("generate_minutes", generate_minutes);
+}
+
+}  // namespace syndic

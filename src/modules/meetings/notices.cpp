@@ -1,0 +1,58 @@
+#include "modules/meetings/notices.hpp"
+
+namespace syndic::meetings {
+
+std::pair<std::string, std::string> notice_message(const Meeting& m, const std::string& syndicate_name,
+                                                   const std::string& first_name, const std::string& last_name,
+                                                   wording::Language lang, bool with_agenda) {
+    const bool fr = lang == wording::Language::fr;
+    const std::string when = wording::date_time(m.scheduled_at, lang);
+    std::string subject = (fr ? "Avis de convocation : " : "Notice of meeting: ") + m.title;
+    for (auto& c : subject)
+        if (c == '\r' || c == '\n') c = ' ';  // one header line
+    std::string body;
+    body += (fr ? "Bonjour " : "Dear ") + first_name + " " + last_name + ",\n\n";
+    const bool board = m.type == "board";
+    if (fr) {
+        body += std::string(board ? "Le conseil d'administration vous informe de sa prochaine réunion"
+                                  : "Vous êtes convoqué(e) à l'assemblée suivante") +
+                " : " + wording::meeting_type(m.type, lang) + ", « " + m.title + " », qui se tiendra le " + when +
+                " (heure de Montréal), à l'endroit suivant : " + m.location + ".\n";
+    } else {
+        body += std::string(board ? "The board of directors informs you of its next meeting"
+                                  : "Notice is hereby given of the following meeting") +
+                ": " + wording::meeting_type(m.type, lang) + ", \"" + m.title + "\", to be held on " + when +
+                " (Montreal time) at: " + m.location + ".\n";
+    }
+    if (with_agenda && !m.agenda.empty()) {
+        body += fr ? "\nOrdre du jour :\n" : "\nAgenda:\n";
+        int n = 1;
+        for (const auto& item : m.agenda) body += std::to_string(n++) + ". " + item + "\n";
+    }
+    if (m.justification)
+        body += (fr ? "\nMotif de l'avis à court délai : " : "\nReason for the short notice: ") + *m.justification + "\n";
+    if (!board)
+        body += fr ? "\nSi vous ne pouvez y assister, vous pouvez vous faire représenter par procuration.\n"
+                   : "\nIf you cannot attend, you may be represented by proxy.\n";
+    body += fr ? "\nLe conseil d'administration\n" : "\nThe board of directors\n";
+    body += syndicate_name + "\n";
+    return {subject, body};
+}
+
+QueuedNotices queue_notices(Database& db, const std::string& syndicate_id, const Meeting& m, const std::string& channel,
+                            bool with_agenda, Instant now) {
+    const std::string name = syndicate_name(db, syndicate_id);
+    QueuedNotices out;
+    for (auto& r : active_co_owners(db, syndicate_id)) {
+        if (!r.email) {
+            out.without_email.push_back(std::move(r));
+            continue;
+        }
+        const auto [subject, body] = notice_message(m, name, r.first, r.last, wording::language_of(r.language), with_agenda);
+        queue_message(db, syndicate_id, {m.id, r.id, channel, *r.email, r.language, subject, body}, to_utc_iso(now));
+        ++out.queued;
+    }
+    return out;
+}
+
+}  // namespace syndic::meetings

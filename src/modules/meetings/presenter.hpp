@@ -1,0 +1,36 @@
+// How the meetings module's records are shown (interface 3.4): a meeting in brief or in full,
+// its quorum and resolutions, its minutes documents with a download address for a remote caller.
+// Reads rows through the store; knows no SQL, no rules beyond the outcome and quorum it shows.
+#pragma once
+#include <nlohmann/json_fwd.hpp>
+
+#include <string>
+
+#include "modules/meetings/notices.hpp"
+#include "modules/meetings/rules.hpp"
+#include "modules/meetings/store.hpp"
+
+namespace syndic {
+struct CallerContext;
+}
+
+namespace syndic::meetings {
+
+nlohmann::json quorum_json(const Quorum& q);
+nlohmann::json resolution_json(const Resolution& r);
+// The meeting as shown; `full` adds attendees, resolutions and documents (with the server's
+// paths), otherwise their counts.
+nlohmann::json meeting_json(Database& db, const std::string& syndicate_id, const Meeting& m, bool full);
+// The meeting with `id` in full; MEETING_NOT_FOUND at /id.
+nlohmann::json full_meeting(Database& db, const std::string& syndicate_id, const std::string& id);
+// A full meeting's documents as the caller sees them: a remote caller gets download addresses,
+// never the server's paths.
+nlohmann::json for_caller(nlohmann::json meeting, const CallerContext& caller);
+// send_meeting_notice's answer: the meeting in full, how many messages were queued, and who has
+// no email.
+nlohmann::json notice_sent_json(Database& db, const std::string& syndicate_id, const std::string& meeting_id,
+                                const QueuedNotices& notices);
+// generate_minutes's answer: the document's record with its location for the caller.
+nlohmann::json minutes_json(const MinutesRecord& record, const std::string& meeting_id, const CallerContext& caller);
+
+}  // namespace syndic::meetings

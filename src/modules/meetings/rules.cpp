@@ -1,0 +1,126 @@
+#include "modules/meetings/rules.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+
+#include "auth/credentials.hpp"
+#include "core/error.hpp"
+#include "storage/settings.hpp"
+
+namespace syndic::meetings {
+
+namespace {
+
+constexpr auto notice_period = std::chrono::hours(24 * 21);
+constexpr std::int64_t notice_days = 21;
+
+}  // namespace
+
+Fraction required_quorum_of(Database& db, const std::string& syndicate_id) {
+    return Fraction::from_percent(setting_number(db, syndicate_id, "requiredQuorumPercent"));
+}
+
+Quorum quorum_of(Database& db, const std::string& syndicate_id, const std::vector<Attendee>& attendees) {
+    Quorum q;
+    for (const auto& a : attendees) {
+        if (a.attendance == "present") q.present += a.fraction;
+        else if (a.attendance == "proxy") q.proxied += a.fraction;
+    }
+    q.required = required_quorum_of(db, syndicate_id);
+    return q;
+}
+
+std::string outcome(const Resolution& r) {
+    if (!r.recorded) return "pending";
+    const auto cast = (r.votes_for + r.votes_against + r.votes_abstain).units();
+    const auto yes = r.votes_for.units();
+    bool passed = false;
+    if (r.majority == "simple") passed = cast > 0 && yes * 2 > cast;
+    else if (r.majority == "absolute") passed = cast > 0 && yes * 4 > cast * 3;
+    else passed = cast > 0 && r.votes_against.units() == 0 && r.votes_abstain.units() == 0;
+    return passed ? "passed" : "rejected";
+}
+
+void require_status(const Meeting& m, std::initializer_list<const char*> allowed, const std::string& act) {
+    for (const char* s : allowed)
+        if (m.status == s) return;
+    std::string list;
+    for (const char* s : allowed) list += (list.empty() ? "" : ", ") + std::string(s);
+    throw DomainError(codes::invalid_status_transition,
+                      "The meeting is " + m.status + "; " + act + " is possible only when it is " + list + ".")
+        .at("/meetingId")
+        .with("status", m.status);
+}
+
+void check_change(Database& db, const Meeting& m, const MeetingChange& change) {
+    auto refuse = [&](const std::string& field, const std::string& detail) {
+        return DomainError(codes::invalid_status_transition, detail).at(field).with("status", m.status);
+    };
+    if (change.status) {
+        const std::string& to = *change.status;
+        if (to == "notice-sent")
+            throw refuse("/status", "A meeting becomes notice-sent only through send_meeting_notice.");
+        if (to == "held" && m.status != "notice-sent")
+            throw refuse("/status", "Only a meeting whose notice was sent can be held; this one is " + m.status + ".");
+        if (to == "minutes-sent" && m.status != "held")
+            throw refuse("/status", "Minutes can be sent only for a held meeting; this one is " + m.status + ".");
+        // Final minutes generated after the meeting's last change say what the record says.
+        if (to == "minutes-sent" && !has_final_minutes_since(db, m.id, m.updated_at))
+            throw refuse("/status", "There are no final minutes of the meeting as it stands (none yet, or the meeting "
+                                    "changed since): generate_minutes with draft false first.");
+        if (to == "draft") throw refuse("/status", "A meeting never goes back to draft.");
+    }
+    const bool editable = m.status == "draft" || m.status == "notice-sent";
+    const std::pair<const char*, bool> record_fields[] = {
+        {"title", change.title}, {"location", change.location}, {"agenda", change.agenda}};
+    for (const auto& [key, present] : record_fields)
+        if (present && !editable)
+            throw refuse(std::string("/") + key, "The meeting is " + m.status + "; its record can no longer change.");
+    const std::pair<const char*, bool> draft_fields[] = {{"scheduledAt", change.scheduled_at}, {"type", change.type}};
+    for (const auto& [key, present] : draft_fields)
+        if (present && m.status != "draft")
+            throw refuse(std::string("/") + key, "The notice has been sent; " + std::string(key) +
+                                                     " can change only while the meeting is a draft.");
+}
+
+std::optional<std::string> check_notice_period(const Meeting& m, Instant now, std::optional<std::string> justification) {
+    // Days are counted on Montreal's calendar: across a change of time, 21 days from 19:00 to
+    // 19:00 are 21 days, though an hour more or less passes.
+    const auto ahead = montreal_wall_clock_between(now, m.scheduled_at);
+    const double days = std::floor(std::chrono::duration<double, std::ratio<86400>>(ahead).count() * 100) / 100;
+    if (m.scheduled_at <= now)
+        throw DomainError(codes::notice_period_too_short, "The meeting's time has passed; a notice is for a meeting to come.")
+            .at("/meetingId")
+            .with("daysAhead", days)
+            .with("minimumDays", notice_days);
+    if (ahead >= notice_period) return std::nullopt;  // a justification explains a short notice; this one is not short
+    if (m.type == "aga-special" && justification) return justification;
+    char shown_days[32];
+    std::snprintf(shown_days, sizeof shown_days, "%.2f", days);
+    throw DomainError(codes::notice_period_too_short,
+                      std::string("The meeting is ") + shown_days +
+                          " days away; a notice needs at least 21 days, unless the meeting is aga-special and "
+                          "the call gives a justification.")
+        .at("/meetingId")
+        .with("daysAhead", days)
+        .with("minimumDays", notice_days);
+}
+
+void check_votes(Database& db, const std::string& syndicate_id, const std::string& meeting_id, const Resolution& votes) {
+    const auto cast = votes.votes_for + votes.votes_against + votes.votes_abstain;
+    const auto attendees = attendees_of(db, meeting_id);
+    if (cast > Fraction::percent(100))
+        throw invalid_argument("/votesFor", "with votesAgainst and votesAbstain adds up to more than 100",
+                               "The votes cast add up to " + cast.to_string() + "%, more than 100%.");
+    if (attendees.empty()) return;
+    const auto represented = quorum_of(db, syndicate_id, attendees).total();
+    if (cast > represented)
+        throw invalid_argument("/votesFor", "with votesAgainst and votesAbstain exceeds the fractions present or represented",
+                               "The votes cast (" + cast.to_string() + "%) exceed the fractions present or represented (" +
+                                   represented.to_string() + "%).")
+            .with("represented", represented.to_percent());
+}
+
+}  // namespace syndic::meetings

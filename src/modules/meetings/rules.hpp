@@ -1,0 +1,55 @@
+// The rules of meetings (decisions 6): which status allows which act, the 21-day notice and its
+// aga-special exception, quorum, the majorities and what votes may add up to. Reads the module's
+// rows through the store; knows no JSON shapes, wording or tool calls.
+#pragma once
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "modules/meetings/store.hpp"
+
+namespace syndic::meetings {
+
+// The share of all fractions a meeting needs for quorum: the syndicate's setting. The one place
+// the module reads it.
+Fraction required_quorum_of(Database& db, const std::string& syndicate_id);
+
+struct Quorum {
+    Fraction present, proxied, required;
+    Fraction total() const { return present + proxied; }
+    bool reached() const { return total() >= required; }
+};
+// Fractions present and by proxy among the attendees, against the required quorum.
+Quorum quorum_of(Database& db, const std::string& syndicate_id, const std::vector<Attendee>& attendees);
+
+// pending until votes are recorded; then, of the votes cast, simple passes above 50 %, absolute
+// above 75 %, special only when every vote cast is for.
+std::string outcome(const Resolution& r);
+
+// The statuses in which an act is allowed; INVALID_STATUS_TRANSITION at /meetingId otherwise.
+void require_status(const Meeting& m, std::initializer_list<const char*> allowed, const std::string& act);
+
+// What an update_meeting call asks to change (true: the argument is present).
+struct MeetingChange {
+    std::optional<std::string> status;  // only when it differs from the meeting's
+    bool title = false, location = false, agenda = false, scheduled_at = false, type = false;
+    bool any() const { return status || title || location || agenda || scheduled_at || type; }
+};
+// Status moves forward only: notice-sent only through the notice, held after the notice,
+// minutes-sent after held with current final minutes, never back to draft. Title, location and
+// agenda change until the meeting is held; the time and type only while it is a draft.
+// INVALID_STATUS_TRANSITION at the field otherwise.
+void check_change(Database& db, const Meeting& m, const MeetingChange& change);
+
+// A notice goes out at least 21 days (on Montreal's calendar) before the meeting, or later for an
+// aga-special meeting whose call gives a justification; NOTICE_PERIOD_TOO_SHORT otherwise, and
+// always for a meeting whose time has passed. Returns the justification kept: none for a notice
+// that is not short.
+std::optional<std::string> check_notice_period(const Meeting& m, Instant now, std::optional<std::string> justification);
+
+// Votes cast add up to at most 100 % and, once attendance is recorded, to at most the fractions
+// present or represented; VALIDATION_FAILED at /votesFor otherwise.
+void check_votes(Database& db, const std::string& syndicate_id, const std::string& meeting_id, const Resolution& votes);
+
+}  // namespace syndic::meetings

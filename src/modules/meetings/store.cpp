@@ -1,0 +1,325 @@
+#include "modules/meetings/store.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <stdexcept>
+
+#include "core/error.hpp"
+#include "core/ids.hpp"
+#include "modules/common.hpp"
+#include "storage/database.hpp"
+
+namespace syndic::meetings {
+
+using nlohmann::json;
+
+Instant stored_instant(const std::string& text) {
+    if (auto t = parse_iso_instant(text)) return *t;
+    throw std::runtime_error("a stored time is not ISO 8601: " + text);
+}
+
+std::optional<Meeting> find_meeting(Database& db, const std::string& syndicate_id, const std::string& id) {
+    auto q = db.prepare(
+        "SELECT id, title, type, status, scheduled_at, location, agenda, notice_sent_at, notice_channel, "
+        "notice_with_agenda, notice_justification, created_at, updated_at FROM meetings WHERE id = ? AND syndicate_id = ?");
+    q->bind(1, id);
+    q->bind(2, syndicate_id);
+    if (!q->executeStep()) return std::nullopt;
+    Meeting m;
+    m.id = q->getColumn(0).getString();
+    m.title = q->getColumn(1).getString();
+    m.type = q->getColumn(2).getString();
+    m.status = q->getColumn(3).getString();
+    m.scheduled_at = stored_instant(q->getColumn(4).getString());
+    m.location = q->getColumn(5).getString();
+    m.agenda = json::parse(q->getColumn(6).getString()).get<std::vector<std::string>>();
+    if (!q->getColumn(7).isNull()) m.notice_sent_at = q->getColumn(7).getString();
+    if (!q->getColumn(8).isNull()) m.notice_channel = q->getColumn(8).getString();
+    m.notice_with_agenda = q->getColumn(9).getInt() != 0;
+    if (!q->getColumn(10).isNull()) m.justification = q->getColumn(10).getString();
+    m.created_at = q->getColumn(11).getString();
+    m.updated_at = q->getColumn(12).getString();
+    return m;
+}
+
+Meeting require_meeting(Database& db, const std::string& syndicate_id, const std::string& id, const std::string& field) {
+    auto m = find_meeting(db, syndicate_id, id);
+    if (!m) throw DomainError(codes::meeting_not_found, "No meeting with id " + id + " in this syndicate.").at(field);
+    return *m;
+}
+
+std::int64_t meeting_ids_page(Database& db, const std::string& syndicate_id, const MeetingFilter& filter,
+                              const PageRequest& page, std::vector<std::string>& ids) {
+    const std::string where =
+        " FROM meetings WHERE syndicate_id = ?1 AND (?2 IS NULL OR status = ?2) AND (?3 IS NULL OR type = ?3) "
+        "AND (?4 IS NULL OR scheduled_at >= ?4) AND (?5 IS NULL OR scheduled_at <= ?5)";
+    auto bind_filters = [&](SQLite::Statement& q) {
+        q.bind(1, syndicate_id);
+        if (filter.status) q.bind(2, *filter.status);
+        if (filter.type) q.bind(3, *filter.type);
+        if (filter.from) q.bind(4, *filter.from);
+        if (filter.to) q.bind(5, *filter.to);
+    };
+    return read_page(db, "SELECT count(*)" + where, "SELECT id" + where + " ORDER BY scheduled_at DESC, id LIMIT ?100 OFFSET ?101",
+                     page, bind_filters, [&](SQLite::Statement& q) { ids.push_back(q.getColumn(0).getString()); });
+}
+
+std::string agenda_text(const std::vector<std::string>& agenda) {
+    return json(agenda).dump();
+}
+
+void insert_meeting(Database& db, const std::string& syndicate_id, const std::string& id, const NewMeeting& m,
+                    const std::string& now) {
+    auto q = db.prepare(
+        "INSERT INTO meetings (id, syndicate_id, title, type, scheduled_at, location, agenda, created_at, updated_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    q->bind(1, id);
+    q->bind(2, syndicate_id);
+    q->bind(3, m.title);
+    q->bind(4, m.type);
+    q->bind(5, to_utc_iso(m.scheduled_at));
+    q->bind(6, m.location);
+    q->bind(7, agenda_text(m.agenda));
+    q->bind(8, now);
+    q->bind(9, now);
+    q->exec();
+}
+
+void set_meeting_column(Database& db, const std::string& meeting_id, const char* column, const std::string& value) {
+    auto q = db.prepare(std::string("UPDATE meetings SET ") + column + " = ? WHERE id = ?");
+    q->bind(1, value);
+    q->bind(2, meeting_id);
+    q->exec();
+}
+
+void touch(Database& db, const std::string& meeting_id, const Clock& clock) {
+    set_meeting_column(db, meeting_id, "updated_at", to_utc_iso(clock.now()));
+}
+
+std::vector<Attendee> attendees_of(Database& db, const std::string& meeting_id) {
+    std::vector<Attendee> out;
+    auto q = db.prepare(
+        "SELECT a.co_owner_id, a.name, a.fraction_units, a.attendance, a.proxy_holder FROM meeting_attendees a "
+        "JOIN co_owners c ON c.id = a.co_owner_id WHERE a.meeting_id = ? ORDER BY c.sort_key, a.co_owner_id");
+    q->bind(1, meeting_id);
+    while (q->executeStep()) {
+        Attendee a{q->getColumn(0).getString(), q->getColumn(1).getString(),
+                   Fraction::from_units(q->getColumn(2).getInt64()), q->getColumn(3).getString(), std::nullopt};
+        if (!q->getColumn(4).isNull()) a.proxy_holder = q->getColumn(4).getString();
+        out.push_back(std::move(a));
+    }
+    return out;
+}
+
+std::int64_t resolution_count(Database& db, const std::string& meeting_id) {
+    auto q = db.prepare("SELECT count(*) FROM resolutions WHERE meeting_id = ?");
+    q->bind(1, meeting_id);
+    q->executeStep();
+    return q->getColumn(0).getInt64();
+}
+
+namespace {
+
+constexpr const char* resolution_columns =
+    "id, meeting_id, position, title, description, majority_required, votes_recorded, votes_for, votes_against, "
+    "votes_abstain";
+
+Resolution read_resolution(SQLite::Statement& q) {
+    Resolution r;
+    r.id = q.getColumn(0).getString();
+    r.meeting_id = q.getColumn(1).getString();
+    r.position = q.getColumn(2).getInt();
+    r.title = q.getColumn(3).getString();
+    r.description = q.getColumn(4).getString();
+    r.majority = q.getColumn(5).getString();
+    r.recorded = q.getColumn(6).getInt() != 0;
+    r.votes_for = Fraction::from_units(q.getColumn(7).getInt64());
+    r.votes_against = Fraction::from_units(q.getColumn(8).getInt64());
+    r.votes_abstain = Fraction::from_units(q.getColumn(9).getInt64());
+    return r;
+}
+
+}  // namespace
+
+std::vector<Resolution> resolutions_of(Database& db, const std::string& meeting_id) {
+    std::vector<Resolution> out;
+    auto q = db.prepare(std::string("SELECT ") + resolution_columns + " FROM resolutions WHERE meeting_id = ? ORDER BY position");
+    q->bind(1, meeting_id);
+    while (q->executeStep()) out.push_back(read_resolution(*q));
+    return out;
+}
+
+std::vector<MinutesRecord> minutes_of(Database& db, const std::string& meeting_id) {
+    std::vector<MinutesRecord> out;
+    auto q = db.prepare(
+        "SELECT id, draft, language, path, pages, size_bytes, sha256, created_at FROM documents "
+        "WHERE meeting_id = ? AND kind = 'minutes' ORDER BY created_at, id");
+    q->bind(1, meeting_id);
+    while (q->executeStep())
+        out.push_back({q->getColumn(0).getString(), q->getColumn(1).getInt() != 0, q->getColumn(2).getString(),
+                       q->getColumn(3).getString(), q->getColumn(4).getInt64(), q->getColumn(5).getInt64(),
+                       q->getColumn(6).getString(), q->getColumn(7).getString()});
+    return out;
+}
+
+bool has_final_minutes_since(Database& db, const std::string& meeting_id, const std::string& since) {
+    auto q = db.prepare(
+        "SELECT 1 FROM documents WHERE meeting_id = ? AND kind = 'minutes' AND draft = 0 AND created_at >= ?");
+    q->bind(1, meeting_id);
+    q->bind(2, since);
+    return q->executeStep();
+}
+
+Resolution insert_resolution(Database& db, const std::string& syndicate_id, const std::string& meeting_id,
+                             const std::string& id, const std::string& title, const std::string& description,
+                             const std::string& majority, const std::string& now) {
+    std::int64_t position = 1;
+    {
+        auto q = db.prepare("SELECT coalesce(max(position), 0) + 1 FROM resolutions WHERE meeting_id = ?");
+        q->bind(1, meeting_id);
+        q->executeStep();
+        position = q->getColumn(0).getInt64();
+    }
+    {
+        auto q = db.prepare(
+            "INSERT INTO resolutions (id, meeting_id, syndicate_id, position, title, description, majority_required, "
+            "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        q->bind(1, id);
+        q->bind(2, meeting_id);
+        q->bind(3, syndicate_id);
+        q->bind(4, position);
+        q->bind(5, title);
+        q->bind(6, description);
+        q->bind(7, majority);
+        q->bind(8, now);
+        q->bind(9, now);
+        q->exec();
+    }
+    auto q = db.prepare(std::string("SELECT ") + resolution_columns + " FROM resolutions WHERE id = ?");
+    q->bind(1, id);
+    q->executeStep();
+    return read_resolution(*q);
+}
+
+std::optional<Resolution> find_resolution(Database& db, const std::string& syndicate_id, const std::string& id) {
+    auto q = db.prepare(std::string("SELECT ") + resolution_columns + " FROM resolutions WHERE id = ? AND syndicate_id = ?");
+    q->bind(1, id);
+    q->bind(2, syndicate_id);
+    if (!q->executeStep()) return std::nullopt;
+    return read_resolution(*q);
+}
+
+void store_votes(Database& db, const Resolution& r, const std::string& now) {
+    auto q = db.prepare(
+        "UPDATE resolutions SET votes_recorded = 1, votes_for = ?, votes_against = ?, votes_abstain = ?, updated_at = ? "
+        "WHERE id = ?");
+    q->bind(1, r.votes_for.units());
+    q->bind(2, r.votes_against.units());
+    q->bind(3, r.votes_abstain.units());
+    q->bind(4, now);
+    q->bind(5, r.id);
+    q->exec();
+}
+
+std::optional<CoOwnerShare> active_co_owner(Database& db, const std::string& syndicate_id, const std::string& id) {
+    auto q = db.prepare(
+        "SELECT first_name || ' ' || last_name, fraction_units FROM co_owners "
+        "WHERE id = ? AND syndicate_id = ? AND deleted_at IS NULL");
+    q->bind(1, id);
+    q->bind(2, syndicate_id);
+    if (!q->executeStep()) return std::nullopt;
+    return CoOwnerShare{q->getColumn(0).getString(), q->getColumn(1).getInt64()};
+}
+
+void upsert_attendance(Database& db, const std::string& syndicate_id, const std::string& meeting_id,
+                       const std::string& co_owner_id, const CoOwnerShare& share, const std::string& attendance,
+                       const std::optional<std::string>& proxy_holder, const std::string& now) {
+    auto q = db.prepare(
+        "INSERT INTO meeting_attendees (meeting_id, co_owner_id, syndicate_id, name, fraction_units, attendance, "
+        "proxy_holder, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT (meeting_id, co_owner_id) DO UPDATE SET name = excluded.name, "
+        "fraction_units = excluded.fraction_units, attendance = excluded.attendance, "
+        "proxy_holder = excluded.proxy_holder, recorded_at = excluded.recorded_at");
+    q->bind(1, meeting_id);
+    q->bind(2, co_owner_id);
+    q->bind(3, syndicate_id);
+    q->bind(4, share.name);
+    q->bind(5, share.fraction_units);
+    q->bind(6, attendance);
+    if (proxy_holder) q->bind(7, *proxy_holder);
+    q->bind(8, now);
+    q->exec();
+}
+
+std::string syndicate_name(Database& db, const std::string& syndicate_id) {
+    auto q = db.prepare("SELECT name FROM syndicates WHERE id = ?");
+    q->bind(1, syndicate_id);
+    q->executeStep();
+    return q->getColumn(0).getString();
+}
+
+void mark_notice_sent(Database& db, const std::string& meeting_id, const std::string& now, const std::string& channel,
+                      bool with_agenda, const std::optional<std::string>& justification) {
+    auto q = db.prepare(
+        "UPDATE meetings SET status = 'notice-sent', notice_sent_at = ?, notice_channel = ?, notice_with_agenda = ?, "
+        "notice_justification = ?, updated_at = ? WHERE id = ?");
+    q->bind(1, now);
+    q->bind(2, channel);
+    q->bind(3, with_agenda ? 1 : 0);
+    if (justification) q->bind(4, *justification);
+    q->bind(5, now);
+    q->bind(6, meeting_id);
+    q->exec();
+}
+
+std::vector<Recipient> active_co_owners(Database& db, const std::string& syndicate_id) {
+    std::vector<Recipient> out;
+    auto q = db.prepare(
+        "SELECT id, first_name, last_name, language, email FROM co_owners WHERE syndicate_id = ? AND deleted_at IS NULL "
+        "ORDER BY sort_key, id");
+    q->bind(1, syndicate_id);
+    while (q->executeStep()) {
+        Recipient r{q->getColumn(0).getString(), q->getColumn(1).getString(), q->getColumn(2).getString(),
+                    q->getColumn(3).getString(), std::nullopt};
+        if (!q->getColumn(4).isNull()) r.email = q->getColumn(4).getString();
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+void queue_message(Database& db, const std::string& syndicate_id, const OutboxMessage& message, const std::string& now) {
+    auto q = db.prepare(
+        "INSERT INTO outbox (id, syndicate_id, meeting_id, co_owner_id, channel, recipient, language, subject, body, "
+        "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    q->bind(1, new_uuid());
+    q->bind(2, syndicate_id);
+    q->bind(3, message.meeting_id);
+    q->bind(4, message.co_owner_id);
+    q->bind(5, message.channel);
+    q->bind(6, message.recipient);
+    q->bind(7, message.language);
+    q->bind(8, message.subject);
+    q->bind(9, message.body);
+    q->bind(10, now);
+    q->exec();
+}
+
+void insert_minutes(Database& db, const std::string& syndicate_id, const std::string& meeting_id,
+                    const MinutesRecord& record) {
+    auto q = db.prepare(
+        "INSERT INTO documents (id, syndicate_id, meeting_id, kind, draft, language, path, pages, size_bytes, sha256, "
+        "created_at) VALUES (?, ?, ?, 'minutes', ?, ?, ?, ?, ?, ?, ?)");
+    q->bind(1, record.document_id);
+    q->bind(2, syndicate_id);
+    q->bind(3, meeting_id);
+    q->bind(4, record.draft ? 1 : 0);
+    q->bind(5, record.language);
+    q->bind(6, record.path);
+    q->bind(7, record.pages);
+    q->bind(8, record.size_bytes);
+    q->bind(9, record.sha256);
+    q->bind(10, record.created_at);
+    q->exec();
+}
+
+}  // namespace syndic::meetings

@@ -1,0 +1,128 @@
+// The meetings module's rows: meetings, attendees, resolutions, minutes documents and the notice
+// outbox, found and written in SQL within one syndicate. Knows storage and the co-owners table;
+// not JSON shapes, the rules of meetings, wording or the tool calls.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/clock.hpp"
+#include "core/fraction.hpp"
+
+namespace syndic {
+class Database;
+struct PageRequest;
+}  // namespace syndic
+
+namespace syndic::meetings {
+
+struct Meeting {
+    std::string id;
+    std::string title;
+    std::string type;
+    std::string status;
+    Instant scheduled_at;
+    std::string location;
+    std::vector<std::string> agenda;
+    std::optional<std::string> notice_sent_at;
+    std::optional<std::string> notice_channel;
+    bool notice_with_agenda = false;
+    std::optional<std::string> justification;
+    std::string created_at, updated_at;
+};
+
+struct Attendee {
+    std::string co_owner_id;
+    std::string name;
+    Fraction fraction;
+    std::string attendance;
+    std::optional<std::string> proxy_holder;
+};
+
+struct Resolution {
+    std::string id, meeting_id, title, description, majority;
+    int position = 0;
+    bool recorded = false;
+    Fraction votes_for, votes_against, votes_abstain;
+};
+
+// A minutes document as recorded (its path is the server's).
+struct MinutesRecord {
+    std::string document_id;
+    bool draft = false;
+    std::string language, path;
+    std::int64_t pages = 0, size_bytes = 0;
+    std::string sha256, created_at;
+};
+
+// A co-owner as a notice addresses them.
+struct Recipient {
+    std::string id, first, last, language;
+    std::optional<std::string> email;
+};
+
+// A stored UTC instant; a stored text that is not one is a broken database (runtime_error).
+Instant stored_instant(const std::string& text);
+
+std::optional<Meeting> find_meeting(Database& db, const std::string& syndicate_id, const std::string& id);
+// The meeting, or MEETING_NOT_FOUND at `field`.
+Meeting require_meeting(Database& db, const std::string& syndicate_id, const std::string& id, const std::string& field);
+
+// One page of the syndicate's meeting ids (latest first) and the total over all pages.
+struct MeetingFilter {
+    std::optional<std::string> status, type, from, to;
+};
+std::int64_t meeting_ids_page(Database& db, const std::string& syndicate_id, const MeetingFilter& filter,
+                              const PageRequest& page, std::vector<std::string>& ids);
+
+struct NewMeeting {
+    std::string title, type, location;
+    Instant scheduled_at;
+    std::vector<std::string> agenda;
+};
+void insert_meeting(Database& db, const std::string& syndicate_id, const std::string& id, const NewMeeting& m,
+                    const std::string& now);
+// Sets one column of the meeting's row (the column name is the caller's constant, never input).
+void set_meeting_column(Database& db, const std::string& meeting_id, const char* column, const std::string& value);
+std::string agenda_text(const std::vector<std::string>& agenda);  // as stored: a JSON array
+void touch(Database& db, const std::string& meeting_id, const Clock& clock);
+
+std::vector<Attendee> attendees_of(Database& db, const std::string& meeting_id);
+std::int64_t resolution_count(Database& db, const std::string& meeting_id);
+std::vector<Resolution> resolutions_of(Database& db, const std::string& meeting_id);
+std::vector<MinutesRecord> minutes_of(Database& db, const std::string& meeting_id);
+// Final minutes created at or after `since` (the meeting's last change).
+bool has_final_minutes_since(Database& db, const std::string& meeting_id, const std::string& since);
+
+// Appends a resolution after the meeting's last one; returns it as stored.
+Resolution insert_resolution(Database& db, const std::string& syndicate_id, const std::string& meeting_id,
+                             const std::string& id, const std::string& title, const std::string& description,
+                             const std::string& majority, const std::string& now);
+std::optional<Resolution> find_resolution(Database& db, const std::string& syndicate_id, const std::string& id);
+void store_votes(Database& db, const Resolution& r, const std::string& now);
+
+// An active co-owner's full name and fraction (units), or nullopt.
+struct CoOwnerShare {
+    std::string name;
+    std::int64_t fraction_units = 0;
+};
+std::optional<CoOwnerShare> active_co_owner(Database& db, const std::string& syndicate_id, const std::string& id);
+void upsert_attendance(Database& db, const std::string& syndicate_id, const std::string& meeting_id,
+                       const std::string& co_owner_id, const CoOwnerShare& share, const std::string& attendance,
+                       const std::optional<std::string>& proxy_holder, const std::string& now);
+
+std::string syndicate_name(Database& db, const std::string& syndicate_id);
+// The meeting becomes notice-sent, with how and when the notice went out.
+void mark_notice_sent(Database& db, const std::string& meeting_id, const std::string& now, const std::string& channel,
+                      bool with_agenda, const std::optional<std::string>& justification);
+std::vector<Recipient> active_co_owners(Database& db, const std::string& syndicate_id);
+struct OutboxMessage {
+    std::string meeting_id, co_owner_id, channel, recipient, language, subject, body;
+};
+void queue_message(Database& db, const std::string& syndicate_id, const OutboxMessage& message, const std::string& now);
+
+void insert_minutes(Database& db, const std::string& syndicate_id, const std::string& meeting_id,
+                    const MinutesRecord& record);
+
+}  // namespace syndic::meetings

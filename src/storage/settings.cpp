@@ -1,0 +1,140 @@
+#include "storage/settings.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+#include "core/error.hpp"
+#include "storage/database.hpp"
+#include "tools/manifests.hpp"
+
+namespace syndic {
+
+using nlohmann::json;
+
+namespace {
+
+std::optional<double> bound(const json& declared, const char* key) {
+    if (!declared.contains(key)) return std::nullopt;
+    if (!declared[key].is_number())
+        throw std::logic_error(std::string("setting bound ") + key + " is not a number: " + declared.dump());
+    return declared[key].get<double>();
+}
+
+std::vector<SettingDeclaration> read_declarations() {
+    std::map<std::string, SettingDeclaration> by_name;
+    for (const auto& manifest : module_manifests()) {
+        const auto settings = module_settings(manifest);
+        for (const auto& [name, declared] : settings.items()) {
+            const auto where = "setting " + name + " of " + manifest.file;
+            if (const auto it = by_name.find(name); it != by_name.end())
+                throw std::logic_error("setting " + name + " is declared twice, by the modules " + it->second.module +
+                                       " and " + manifest.id + "; a setting name belongs to one module");
+            if (!declared.is_object() || !declared.contains("type") || !declared.contains("default"))
+                throw std::logic_error(where + " needs a type and a default");
+            SettingDeclaration d{name, manifest.id, declared["type"].get<std::string>(),
+                                 declared.value("description", std::string()),
+                                 bound(declared, "minimum"), bound(declared, "maximum"),
+                                 bound(declared, "exclusiveMinimum"), bound(declared, "exclusiveMaximum"),
+                                 declared["default"].dump()};
+            if (const auto why = setting_refusal(d, declared["default"]); !why.empty())
+                throw std::logic_error(where + ": its default " + why);
+            by_name.emplace(name, std::move(d));
+        }
+    }
+    std::vector<SettingDeclaration> out;
+    for (auto& [name, d] : by_name) out.push_back(std::move(d));
+    return out;
+}
+
+const SettingDeclaration& declared(std::string_view name) {
+    if (const auto* d = find_setting(name)) return *d;
+    throw std::invalid_argument("no module declares the setting " + std::string(name));
+}
+
+std::string number_text(double x) {
+    std::ostringstream out;
+    out.precision(15);
+    out << x;
+    return out.str();
+}
+
+std::optional<std::string> stored(Database& db, const std::string& syndicate_id, std::string_view name) {
+    auto q = db.prepare("SELECT value FROM settings WHERE syndicate_id = ? AND name = ?");
+    q->bind(1, syndicate_id);
+    q->bind(2, std::string(name));
+    if (!q->executeStep()) return std::nullopt;
+    return q->getColumn(0).getString();
+}
+
+}  // namespace
+
+const std::vector<SettingDeclaration>& setting_declarations() {
+    static const std::vector<SettingDeclaration> all = read_declarations();
+    return all;
+}
+
+const SettingDeclaration* find_setting(std::string_view name) {
+    for (const auto& d : setting_declarations())
+        if (d.name == name) return &d;
+    return nullptr;
+}
+
+std::string setting_refusal(const SettingDeclaration& d, const json& value) {
+    const bool fits = d.type == "integer"   ? value.is_number_integer()
+                      : d.type == "number"  ? value.is_number()
+                      : d.type == "string"  ? value.is_string()
+                      : d.type == "boolean" ? value.is_boolean()
+                                            : false;
+    if (!fits) return "is not " + std::string(d.type == "integer" ? "an " : "a ") + d.type + " (" + value.dump() + ")";
+    if (!value.is_number()) return "";
+    const double x = value.get<double>();
+    if (d.minimum && x < *d.minimum) return "is less than " + number_text(*d.minimum) + " (" + value.dump() + ")";
+    if (d.maximum && x > *d.maximum) return "is more than " + number_text(*d.maximum) + " (" + value.dump() + ")";
+    if (d.exclusive_minimum && x <= *d.exclusive_minimum)
+        return "must be more than " + number_text(*d.exclusive_minimum) + " (" + value.dump() + ")";
+    if (d.exclusive_maximum && x >= *d.exclusive_maximum)
+        return "must be less than " + number_text(*d.exclusive_maximum) + " (" + value.dump() + ")";
+    return "";
+}
+
+json get_setting(Database& db, const std::string& syndicate_id, std::string_view name) {
+    const auto& d = declared(name);
+    return json::parse(stored(db, syndicate_id, name).value_or(d.default_json));
+}
+
+bool setting_is_set(Database& db, const std::string& syndicate_id, std::string_view name) {
+    declared(name);
+    return stored(db, syndicate_id, name).has_value();
+}
+
+void set_setting(Database& db, const std::string& syndicate_id, std::string_view name, const json& value,
+                 const std::string& now) {
+    const auto& d = declared(name);
+    if (const auto why = setting_refusal(d, value); !why.empty())
+        throw DomainError(codes::validation_failed, "The setting " + d.name + " " + why + ": " + d.description)
+            .at("/" + d.name);
+    auto q = db.prepare(
+        "INSERT INTO settings (syndicate_id, name, value, updated_at) VALUES (?1, ?2, ?3, ?4) "
+        "ON CONFLICT (syndicate_id, name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at "
+        "WHERE value <> excluded.value");
+    q->bind(1, syndicate_id);
+    q->bind(2, d.name);
+    q->bind(3, value.dump());
+    q->bind(4, now);
+    q->exec();
+}
+
+std::int64_t setting_int(Database& db, const std::string& syndicate_id, std::string_view name) {
+    return get_setting(db, syndicate_id, name).get<std::int64_t>();
+}
+
+double setting_number(Database& db, const std::string& syndicate_id, std::string_view name) {
+    return get_setting(db, syndicate_id, name).get<double>();
+}
+
+}  // namespace syndic
