@@ -6,8 +6,11 @@
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 
-#include <filesystem>
-#include <fstream>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
@@ -91,11 +94,28 @@ std::optional<SigningKeyPair> read_signing_key(Database& db) {
         if (!q.executeStep()) return std::nullopt;
         return signing_key_pair_of(q.getColumn(0).getString(), q.getColumn(1).getString());
     }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        if (!std::filesystem::exists(path)) return std::nullopt;
-        throw std::runtime_error("cannot read the signing key file " + path);
+    // The open's own errno says whether the file is absent: asking afterwards would race with
+    // another process that renames its new key into place in between.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENOENT) return std::nullopt;
+        throw std::runtime_error("cannot read the signing key file " + path + ": " + std::strerror(errno));
     }
+    std::string content;
+    char buffer[4096];
+    for (;;) {
+        const ssize_t n = ::read(fd, buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            const int why = errno;
+            ::close(fd);
+            throw std::runtime_error("cannot read the signing key file " + path + ": " + std::strerror(why));
+        }
+        if (n == 0) break;
+        content.append(buffer, static_cast<std::size_t>(n));
+    }
+    ::close(fd);
+    std::istringstream in(content);
     std::string first;
     std::getline(in, first);
     std::stringstream rest;
