@@ -203,6 +203,11 @@ void check_patterns_bounded(const json& schema, const std::string& where) {
     }
 }
 
+bool holds_float(const json& value) {
+    if (value.is_number_float()) return true;
+    return value.is_structured() && std::any_of(value.begin(), value.end(), [](const json& v) { return holds_float(v); });
+}
+
 void integral_floats_to_integers(json& value) {
     if (value.is_number_float()) {
         const double d = value.get<double>();
@@ -481,11 +486,19 @@ const Tool& ToolRegistry::find(std::string_view name) const {
     throw std::out_of_range("unknown tool: " + std::string(name));
 }
 
+static void check_tool_arguments(const Tool& tool, const json& args);
+
 void ToolRegistry::check_arguments(std::string_view name, const json& args) const {
     const Tool* tool = nullptr;
     for (const auto& t : catalogue_)
         if (t->info.name == name) tool = t.get();
     if (!tool) throw std::out_of_range("unknown tool: " + std::string(name));
+    check_tool_arguments(*tool, args);
+}
+
+// check_arguments, for a tool found.
+static void check_tool_arguments(const Tool& t, const json& args) {
+    const Tool* tool = &t;
     const auto& source = tool->document["inputSchema"];
     const auto errors = schema_errors(compiled(tool->input_once, tool->input_schema, source), args, source, true);
     if (errors.empty()) return;
@@ -532,10 +545,13 @@ ToolResult ToolRegistry::run(const Tool& tool, const json& args, const CallerCon
             .with("requiredScope", tool.info.required_scope);
     if (tool.info.admin_only && !caller.is_admin())
         throw DomainError(codes::admin_required, "Only a syndicate admin may call " + tool.info.name + ".");
-    // JSON Schema counts 2.0 as an integer; so do we, and handlers see 2.
-    json normalized = args;
-    integral_floats_to_integers(normalized);
-    check_arguments(tool.info.name, normalized);
+    // JSON Schema counts 2.0 as an integer; so do we, and handlers see 2 (in a copy of the
+    // arguments, made only when they hold a number with a fraction part).
+    json copy;
+    const bool has_float = holds_float(args);
+    if (has_float) integral_floats_to_integers(copy = args);
+    const json& normalized = has_float ? copy : args;
+    check_tool_arguments(tool, normalized);
     // Storage that fails (full, read-only, not a database, locked beyond the busy timeout) is a
     // refusal naming the file and the cause, for stdio, MCP over HTTP and REST alike.
     return with_storage_refusals(db, [&]() -> ToolResult {
