@@ -11,7 +11,6 @@
 #include <cmath>
 #include <functional>
 #include <mutex>
-#include <regex>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -22,6 +21,7 @@
 #include "storage/database.hpp"
 #include "storage/storage_error.hpp"
 #include "tools/field_codes.hpp"
+#include "tools/linear_patterns.hpp"
 #include "tools/manifests.hpp"
 
 namespace syndic {
@@ -43,8 +43,11 @@ namespace {
 
 const valijson::Schema& compiled(std::once_flag& once, valijson::Schema& schema, const json& source) {
     std::call_once(once, [&] {
+        // The validator's copy checks its patterns with RE2, in linear time (tools/linear_patterns).
         valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
-        valijson::adapters::NlohmannJsonAdapter adapter(source);
+        add_linear_patterns(parser);
+        const json linear = with_linear_patterns(source);
+        valijson::adapters::NlohmannJsonAdapter adapter(linear);
         parser.populateSchema(adapter, schema);
     });
     return schema;
@@ -125,13 +128,22 @@ void precheck(const json* schema, const json& value, const std::string& pointer,
     }
 }
 
+// valijson's "1.000000" as "1": a digit's ".000000" dropped.
+std::string without_zero_decimals(const std::string& text) {
+    std::string out;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        out += text[i];
+        if (text[i] >= '0' && text[i] <= '9' && text.compare(i + 1, 7, ".000000") == 0) i += 7;
+    }
+    return out;
+}
+
 std::vector<FieldError> schema_errors(const valijson::Schema& schema, const json& value, const json& source, bool input) {
     std::vector<FieldError> early;
     precheck(&source, value, "", early, input);
     if (!early.empty()) return early;
 
-    // valijson compiles each pattern once into its validator's cache: one validator per thread,
-    // kept, so no call compiles a regex again.
+    // One validator per thread, kept (RE2 patterns are compiled with the schema, once).
     thread_local valijson::Validator validator;
     valijson::ValidationResults results;
     valijson::adapters::NlohmannJsonAdapter adapter(value);
@@ -160,7 +172,7 @@ std::vector<FieldError> schema_errors(const valijson::Schema& schema, const json
         if (reason.rfind("Failed to match regex", 0) == 0) reason = "does not have the expected format";
         if (reason.rfind("Value type not permitted", 0) == 0) reason = "has the wrong type";
         while (!reason.empty() && reason.back() == '.') reason.pop_back();
-        reason = std::regex_replace(reason, std::regex("(\\d)\\.000000"), "$1");
+        reason = without_zero_decimals(reason);
         if (!reason.empty()) reason[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(reason[0])));
         raw.push_back({field, reason});
     }
@@ -191,12 +203,14 @@ std::string code_for(const FieldError& e, const json& args, const json& input_sc
     return field_error_code(input_schema, e.field, *value).value_or(codes::validation_failed);
 }
 
-// Every string pattern must come with a maxLength, so no regex ever runs on a long text.
+// Every string pattern must come with a maxLength, so no regex ever runs on a long text, and be
+// one RE2 runs as ECMAScript means it.
 void check_patterns_bounded(const json& schema, const std::string& where) {
     if (schema.is_object()) {
         if (schema.contains("pattern") && !(schema.contains("maxLength") && schema["maxLength"].is_number_unsigned() &&
                                             schema["maxLength"].get<std::size_t>() <= 10000))
             throw std::logic_error(where + ": a pattern needs a maxLength of at most 10000");
+        if (schema.contains("pattern") && schema["pattern"].is_string()) check_linear_pattern(schema["pattern"].get<std::string>(), where);
         for (const auto& [key, sub] : schema.items()) check_patterns_bounded(sub, where);
     } else if (schema.is_array()) {
         for (const auto& sub : schema) check_patterns_bounded(sub, where);

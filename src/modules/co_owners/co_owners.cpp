@@ -198,7 +198,7 @@ std::string insert_co_owner(Database& db, const Clock& clock, const std::string&
     const std::string last = nonblank_text(a["lastName"], prefix + "/lastName");
     const json email = nullable_trimmed(a.value("email", json(nullptr)));
     duplicate = possible_duplicate(db, unit_id, first, last, email, "");
-    const std::string id = new_uuid();
+    const std::string id = new_record_id();
     const std::string now = to_utc_iso(clock.now());
     demote_primary(db, former_primary, now);
     auto q = db.prepare(
