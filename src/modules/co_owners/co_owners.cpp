@@ -165,24 +165,12 @@ std::string sort_key(const std::string& first, const std::string& last) {
 
 json nullable_trimmed(const json& v) { return v.is_null() ? json(nullptr) : json(trim(v.get<std::string>())); }
 
-// Adds co-owners just inserted (by rowid) to the search index, in one statement: see migration 004.
-void index_for_search(Database& db, const std::vector<std::int64_t>& rowids) {
-    if (rowids.empty()) return;
-    std::string list = "[";
-    for (const auto rowid : rowids) (list += list.size() > 1 ? "," : "") += std::to_string(rowid);
-    list += ']';
-    auto q = db.prepare(
-        "INSERT INTO co_owner_search (rowid, search_text) "
-        "SELECT rowid, search_text FROM co_owners WHERE rowid IN (SELECT value FROM json_each(?))");
-    q->bind(1, list);
-    q->exec();
-}
-
 // Creates one co-owner from validated arguments; `prefix` is the JSON Pointer of the row. Every
-// check comes before the writes (the former primary's demotion, the one INSERT). Returns its id;
-// the caller indexes `rowid` for search. `duplicate` names a co-owner it probably repeats.
+// check comes before the writes (the former primary's demotion, the one INSERT; a trigger notes the
+// new row for the search index, migration 012). Returns its id; `duplicate` names a co-owner it
+// probably repeats.
 std::string insert_co_owner(Database& db, const Clock& clock, const std::string& syndicate_id, const json& a,
-                            const std::string& prefix, std::int64_t& rowid, std::optional<std::string>& duplicate) {
+                            const std::string& prefix, std::optional<std::string>& duplicate) {
     const std::string unit_id = a["unitId"];
     require_unit(db, syndicate_id, unit_id, prefix + "/unitId");
     const bool primary = a.value("isPrimary", false);
@@ -222,7 +210,6 @@ std::string insert_co_owner(Database& db, const Clock& clock, const std::string&
     q->bind(15, now);
     q->bind(16, now);
     q->exec();
-    rowid = db.sql().getLastInsertRowid();
     return id;
 }
 
@@ -257,8 +244,10 @@ ToolResult list_co_owners(const ToolCall& call) {
                                          : "FROM co_owners c INDEXED BY co_owners_live_by_name ";
     std::string where = "WHERE c.syndicate_id = ?1 ";
     if (trigram_search) {
-        from = "FROM co_owner_search s CROSS JOIN co_owners c ON c.rowid = s.rowid ";
-        where += "AND co_owner_search MATCH ?5 ";
+        // The index's candidates and the rows it does not hold yet (migration 012); every
+        // candidate's current text is checked by instr below, so stale entries drop out.
+        from = "FROM (SELECT rowid AS row FROM co_owner_search WHERE co_owner_search MATCH ?5 "
+               "UNION SELECT row FROM co_owner_search_pending) s CROSS JOIN co_owners c ON c.rowid = s.row ";
     }
     if (unit_id) where += "AND c.unit_id = ?2 ";
     if (search) where += "AND instr(c.search_text, ?3) > 0 ";
@@ -329,10 +318,8 @@ ToolResult get_co_owner(const ToolCall& call) {
 
 json create_co_owner(const ToolCall& call) {
     WriteTransaction tx(call.db);
-    std::int64_t rowid = 0;
     std::optional<std::string> duplicate;
-    const auto id = insert_co_owner(call.db, call.clock, call.caller.syndicate_id, call.args, "", rowid, duplicate);
-    index_for_search(call.db, {rowid});
+    const auto id = insert_co_owner(call.db, call.clock, call.caller.syndicate_id, call.args, "", duplicate);
     json result = require_co_owner(call.db, call.caller.syndicate_id, id).record;
     if (duplicate) result["possibleDuplicateOf"] = *duplicate;
     tx.commit();
@@ -446,18 +433,15 @@ json bulk_create_co_owners(const ToolCall& call) {
 
     WriteTransaction tx(call.db);
     json created = json::array(), errors = json::array();
-    std::vector<std::int64_t> rowids;
     for (std::size_t i = 0; i < rows.size(); ++i) {
         call.throw_if_cancelled();
         const std::string prefix = "/coOwners/" + std::to_string(i);
         try {
             call.registry.check_arguments("create_co_owner", rows[i]);
             // A row's checks all come before its one INSERT, which SQLite applies whole or not at
-            // all: no savepoint per row (each would make the search index flush).
-            std::int64_t rowid = 0;
+            // all: no savepoint per row.
             std::optional<std::string> duplicate;
-            const auto id = insert_co_owner(call.db, call.clock, call.caller.syndicate_id, rows[i], prefix, rowid, duplicate);
-            rowids.push_back(rowid);
+            const auto id = insert_co_owner(call.db, call.clock, call.caller.syndicate_id, rows[i], prefix, duplicate);
             created.push_back({{"index", i}, {"id", id}});
             if (duplicate) created.back()["possibleDuplicateOf"] = *duplicate;
         } catch (const DomainError& e) {
@@ -468,7 +452,6 @@ json bulk_create_co_owners(const ToolCall& call) {
         if ((i + 1) % 50 == 0 || i + 1 == rows.size())
             call.report_progress(static_cast<double>(i + 1), static_cast<double>(rows.size()));
     }
-    index_for_search(call.db, rowids);
     tx.commit();
     const auto created_count = created.size(), error_count = errors.size();
     return {{"created", std::move(created)},
