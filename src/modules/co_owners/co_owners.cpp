@@ -1,5 +1,8 @@
 #include "modules/co_owners/co_owners.hpp"
 
+#include <algorithm>
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 #include "core/ids.hpp"
@@ -213,14 +216,38 @@ std::string insert_co_owner(Database& db, const Clock& clock, const std::string&
     return id;
 }
 
-// An FTS5 query matching `text` as one phrase: with the trigram tokenizer, as a substring.
-std::string fts5_phrase(const std::string& text) {
-    std::string quoted = "\"";
-    for (const char c : text) {
-        if (c == '"') quoted += '"';
-        quoted += c;
+// An FTS5 query for the rows whose text may hold `text` (three code points or more): at most four
+// of its trigrams, not overlapping (the last one ends the text), those holding a digit first
+// (rarer), then the later ones, as an AND of one-token phrases. Every row holding the text holds
+// each of its trigrams, so this is a superset, and the caller checks each candidate with instr.
+// Asking for every trigram as one phrase made FTS5 seek each of them in every segment of the
+// index: about ten times slower for an e-mail (docs/performance.md, "Search").
+std::string fts5_candidates(const std::string& text) {
+    std::vector<std::size_t> starts;  // where each code point begins, then the end
+    for (std::size_t i = 0; i < text.size(); ++i)
+        if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) starts.push_back(i);
+    const std::size_t points = starts.size();
+    starts.push_back(text.size());
+    std::vector<std::string> trigrams;
+    auto add = [&](std::size_t p) {
+        auto t = text.substr(starts[p], starts[p + 3] - starts[p]);
+        if (std::find(trigrams.begin(), trigrams.end(), t) == trigrams.end()) trigrams.push_back(std::move(t));
+    };
+    for (std::size_t p = 0; p + 3 <= points; p += 3) add(p);
+    add(points - 3);
+    const auto has_digit = [](const std::string& t) {
+        return std::any_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    std::reverse(trigrams.begin(), trigrams.end());  // the later ones first
+    std::stable_partition(trigrams.begin(), trigrams.end(), has_digit);
+    if (trigrams.size() > 4) trigrams.resize(4);
+    std::string query;
+    for (const auto& t : trigrams) {
+        query += query.empty() ? "\"" : " AND \"";
+        for (const char c : t) (query += c) += c == '"' ? "\"" : "";
+        query += '"';
     }
-    return quoted + '"';
+    return query;
 }
 
 // Each list reads only what its filters need (migration 004): the register order from the index
@@ -259,7 +286,7 @@ ToolResult list_co_owners(const ToolCall& call) {
         if (unit_id) q.bind(2, *unit_id);
         if (search) q.bind(3, *search);
         if (portal) q.bind(4, *portal ? 1 : 0);
-        if (trigram_search) q.bind(5, fts5_phrase(*search));  // one phrase: the substring
+        if (trigram_search) q.bind(5, fts5_candidates(*search));  // a superset, checked by instr
     };
     std::string text;
     text.reserve(static_cast<std::size_t>(page.size) * 560 + 100);
