@@ -5,7 +5,7 @@ and without migration 012 (the pending table), at 10k and 100k co-owners, interl
 
 "before": migrations up to 011; a create indexes its row in FTS5 in its own transaction
 (co_owners.cpp's former index_for_search). "after": with 012; a create only inserts (the trigger
-notes the row; every 64th folds). Search: the statement list_co_owners runs for a trigram search
+notes the row; every 64th folds), and a search asks for a few trigrams (fts5_candidates). Search: the statement list_co_owners runs for a trigram search
 (candidates, checked rows in register order, counted, the page's rowids kept), then the page.
 
 Usage: search_sql_bench.py SOURCE_ROOT [--sizes 10000,100000] [--rounds 5] [--creates 2000] [--searches 2000]
@@ -90,6 +90,18 @@ def creates(path, n, count, pending, seed):
     return count / seconds
 
 
+def candidates(text):
+    """co_owners.cpp's fts5_candidates: at most four non-overlapping trigrams, digits first, then the later."""
+    trigrams = []
+    for p in list(range(0, len(text) - 2, 3)) + [len(text) - 3]:
+        if text[p:p + 3] not in trigrams:
+            trigrams.append(text[p:p + 3])
+    trigrams.reverse()
+    trigrams = [t for t in trigrams if any(c.isdigit() for c in t)] + \
+        [t for t in trigrams if not any(c.isdigit() for c in t)]
+    return " AND ".join('"' + t.replace('"', '""') + '"' for t in trigrams[:4])
+
+
 def searches(path, rows, count, pending, kind, seed):
     db = sqlite3.connect(path, isolation_level=None)
     source = ("(SELECT rowid AS row FROM co_owner_search WHERE co_owner_search MATCH ?2 "
@@ -107,7 +119,8 @@ def searches(path, rows, count, pending, kind, seed):
         term = fold(last) if kind == "surname" else email.split("@")[0]
         page = []
         total = 0
-        for (rowid,) in db.execute(sql, (term, '"' + term + '"')):
+        match = candidates(term) if pending else '"' + term + '"'
+        for (rowid,) in db.execute(sql, (term, match)):
             if total < 50:
                 page.append(rowid)
             total += 1
