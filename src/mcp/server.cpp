@@ -81,16 +81,14 @@ bool may_call(const ToolInfo& tool, const CallerContext& caller) {
 
 }  // namespace
 
-const CallerContext& McpServer::authenticated_caller() {
+CallerContext McpServer::authenticated_caller() {
     if (options_.caller) {
-        auto caller = options_.caller();
-        if (!caller) throw DomainError(codes::not_authenticated, options_.no_credentials);
-        transport_caller_ = std::move(*caller);
-        return transport_caller_;
+        if (auto caller = options_.caller()) return *caller;
+        throw DomainError(codes::not_authenticated, options_.no_credentials);
     }
     if (!options_.api_key || options_.api_key->empty()) throw DomainError(codes::not_authenticated, options_.no_credentials);
     Database& db = database_();
-    const CallerContext* caller = with_storage_refusals(db, [&] { return key_callers_.caller(db, *options_.api_key); });
+    auto caller = with_storage_refusals(db, [&] { return authenticate(db, *options_.api_key); });
     if (!caller) throw DomainError(codes::not_authenticated, "The API key is unknown or revoked.");
     return *caller;
 }
@@ -196,7 +194,7 @@ jsonrpc::Reply McpServer::call_tool(const jsonrpc::Request& r) {
 
     if (!r.params.is_object() || !r.params.contains("name") || !r.params["name"].is_string())
         throw jsonrpc::Error(jsonrpc::invalid_params, "Invalid params", {{"detail", "tools/call needs params.name, a string."}});
-    const std::string& name = r.params["name"].get_ref<const std::string&>();
+    const std::string name = r.params["name"];
     static const json no_arguments = json::object();
     const json& args = r.params.contains("arguments") && !r.params["arguments"].is_null() ? r.params["arguments"] : no_arguments;
     if (!registry_.offers(name))
@@ -216,12 +214,12 @@ jsonrpc::Reply McpServer::call_tool(const jsonrpc::Request& r) {
         }
     } log{name};
     try {
-        const CallerContext& caller = authenticated_caller();
+        const CallerContext caller = authenticated_caller();
         Database& db = database_();
         log.key_id = caller.api_key_id.empty() ? "-" : caller.api_key_id;
 
         CallControl control;
-        control.cancelled = [this, key = &id_key] { return is_cancelled(*key); };  // id_key outlives the call
+        control.cancelled = [this, id_key] { return is_cancelled(id_key); };
         const json* meta = r.params.contains("_meta") ? &r.params["_meta"] : nullptr;
         if (meta && meta->is_object() && meta->contains("progressToken") &&
             ((*meta)["progressToken"].is_string() || (*meta)["progressToken"].is_number_integer())) {

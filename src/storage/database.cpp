@@ -126,10 +126,6 @@ std::unique_ptr<Database> Database::open_unchecked(const std::string& path, int&
     // 8 MiB of pages per connection (SQLite's default is 2 MiB): the indexes and recent rows of a
     // register of tens of thousands stay in memory, and resident memory stays bounded.
     db->db_.exec("PRAGMA cache_size = -8192");
-    // Temporary B-trees (an IN list, a sort) and statement journals (a multi-row write that may
-    // have to undo itself) stay in memory: SQLite's default puts them in temporary files
-    // (etilqs_*), created, written and unlinked, hundreds a minute under writes.
-    db->db_.exec("PRAGMA temp_store = MEMORY");
     db->migrate();
     return db;
 }

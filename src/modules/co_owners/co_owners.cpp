@@ -1,8 +1,5 @@
 #include "modules/co_owners/co_owners.hpp"
 
-#include <algorithm>
-#include <vector>
-
 #include <nlohmann/json.hpp>
 
 #include "core/ids.hpp"
@@ -168,12 +165,24 @@ std::string sort_key(const std::string& first, const std::string& last) {
 
 json nullable_trimmed(const json& v) { return v.is_null() ? json(nullptr) : json(trim(v.get<std::string>())); }
 
+// Adds co-owners just inserted (by rowid) to the search index, in one statement: see migration 004.
+void index_for_search(Database& db, const std::vector<std::int64_t>& rowids) {
+    if (rowids.empty()) return;
+    std::string list = "[";
+    for (const auto rowid : rowids) (list += list.size() > 1 ? "," : "") += std::to_string(rowid);
+    list += ']';
+    auto q = db.prepare(
+        "INSERT INTO co_owner_search (rowid, search_text) "
+        "SELECT rowid, search_text FROM co_owners WHERE rowid IN (SELECT value FROM json_each(?))");
+    q->bind(1, list);
+    q->exec();
+}
+
 // Creates one co-owner from validated arguments; `prefix` is the JSON Pointer of the row. Every
-// check comes before the writes (the former primary's demotion, the one INSERT; a trigger notes the
-// new row for the search index, migration 012). Returns its id; `duplicate` names a co-owner it
-// probably repeats.
+// check comes before the writes (the former primary's demotion, the one INSERT). Returns its id;
+// the caller indexes `rowid` for search. `duplicate` names a co-owner it probably repeats.
 std::string insert_co_owner(Database& db, const Clock& clock, const std::string& syndicate_id, const json& a,
-                            const std::string& prefix, std::optional<std::string>& duplicate) {
+                            const std::string& prefix, std::int64_t& rowid, std::optional<std::string>& duplicate) {
     const std::string unit_id = a["unitId"];
     require_unit(db, syndicate_id, unit_id, prefix + "/unitId");
     const bool primary = a.value("isPrimary", false);
@@ -189,7 +198,7 @@ std::string insert_co_owner(Database& db, const Clock& clock, const std::string&
     const std::string last = nonblank_text(a["lastName"], prefix + "/lastName");
     const json email = nullable_trimmed(a.value("email", json(nullptr)));
     duplicate = possible_duplicate(db, unit_id, first, last, email, "");
-    const std::string id = new_record_id();
+    const std::string id = new_uuid();
     const std::string now = to_utc_iso(clock.now());
     demote_primary(db, former_primary, now);
     auto q = db.prepare(
@@ -213,41 +222,18 @@ std::string insert_co_owner(Database& db, const Clock& clock, const std::string&
     q->bind(15, now);
     q->bind(16, now);
     q->exec();
+    rowid = db.sql().getLastInsertRowid();
     return id;
 }
 
-// An FTS5 query for the rows whose text may hold `text` (three code points or more): at most four
-// of its trigrams, not overlapping (the last one ends the text), those holding a digit first
-// (rarer), then the later ones, as an AND of one-token phrases. Every row holding the text holds
-// each of its trigrams, so this is a superset, and the caller checks each candidate with instr.
-// Asking for every trigram as one phrase made FTS5 seek each of them in every segment of the
-// index: about ten times slower for an e-mail (docs/performance.md, "Search").
-std::string fts5_candidates(const std::string& text) {
-    std::vector<std::size_t> starts;  // where each code point begins, then the end
-    for (std::size_t i = 0; i < text.size(); ++i)
-        if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) starts.push_back(i);
-    const std::size_t points = starts.size();
-    starts.push_back(text.size());
-    std::vector<std::string> trigrams;
-    auto add = [&](std::size_t p) {
-        auto t = text.substr(starts[p], starts[p + 3] - starts[p]);
-        if (std::find(trigrams.begin(), trigrams.end(), t) == trigrams.end()) trigrams.push_back(std::move(t));
-    };
-    for (std::size_t p = 0; p + 3 <= points; p += 3) add(p);
-    add(points - 3);
-    const auto has_digit = [](const std::string& t) {
-        return std::any_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
-    };
-    std::reverse(trigrams.begin(), trigrams.end());  // the later ones first
-    std::stable_partition(trigrams.begin(), trigrams.end(), has_digit);
-    if (trigrams.size() > 4) trigrams.resize(4);
-    std::string query;
-    for (const auto& t : trigrams) {
-        query += query.empty() ? "\"" : " AND \"";
-        for (const char c : t) (query += c) += c == '"' ? "\"" : "";
-        query += '"';
+// An FTS5 query matching `text` as one phrase: with the trigram tokenizer, as a substring.
+std::string fts5_phrase(const std::string& text) {
+    std::string quoted = "\"";
+    for (const char c : text) {
+        if (c == '"') quoted += '"';
+        quoted += c;
     }
-    return query;
+    return quoted + '"';
 }
 
 // Each list reads only what its filters need (migration 004): the register order from the index
@@ -271,10 +257,8 @@ ToolResult list_co_owners(const ToolCall& call) {
                                          : "FROM co_owners c INDEXED BY co_owners_live_by_name ";
     std::string where = "WHERE c.syndicate_id = ?1 ";
     if (trigram_search) {
-        // The index's candidates and the rows it does not hold yet (migration 012); every
-        // candidate's current text is checked by instr below, so stale entries drop out.
-        from = "FROM (SELECT rowid AS row FROM co_owner_search WHERE co_owner_search MATCH ?5 "
-               "UNION SELECT row FROM co_owner_search_pending) s CROSS JOIN co_owners c ON c.rowid = s.row ";
+        from = "FROM co_owner_search s CROSS JOIN co_owners c ON c.rowid = s.rowid ";
+        where += "AND co_owner_search MATCH ?5 ";
     }
     if (unit_id) where += "AND c.unit_id = ?2 ";
     if (search) where += "AND instr(c.search_text, ?3) > 0 ";
@@ -286,7 +270,7 @@ ToolResult list_co_owners(const ToolCall& call) {
         if (unit_id) q.bind(2, *unit_id);
         if (search) q.bind(3, *search);
         if (portal) q.bind(4, *portal ? 1 : 0);
-        if (trigram_search) q.bind(5, fts5_candidates(*search));  // a superset, checked by instr
+        if (trigram_search) q.bind(5, fts5_phrase(*search));  // one phrase: the substring
     };
     std::string text;
     text.reserve(static_cast<std::size_t>(page.size) * 560 + 100);
@@ -345,8 +329,10 @@ ToolResult get_co_owner(const ToolCall& call) {
 
 json create_co_owner(const ToolCall& call) {
     WriteTransaction tx(call.db);
+    std::int64_t rowid = 0;
     std::optional<std::string> duplicate;
-    const auto id = insert_co_owner(call.db, call.clock, call.caller.syndicate_id, call.args, "", duplicate);
+    const auto id = insert_co_owner(call.db, call.clock, call.caller.syndicate_id, call.args, "", rowid, duplicate);
+    index_for_search(call.db, {rowid});
     json result = require_co_owner(call.db, call.caller.syndicate_id, id).record;
     if (duplicate) result["possibleDuplicateOf"] = *duplicate;
     tx.commit();
@@ -460,15 +446,18 @@ json bulk_create_co_owners(const ToolCall& call) {
 
     WriteTransaction tx(call.db);
     json created = json::array(), errors = json::array();
+    std::vector<std::int64_t> rowids;
     for (std::size_t i = 0; i < rows.size(); ++i) {
         call.throw_if_cancelled();
         const std::string prefix = "/coOwners/" + std::to_string(i);
         try {
             call.registry.check_arguments("create_co_owner", rows[i]);
             // A row's checks all come before its one INSERT, which SQLite applies whole or not at
-            // all: no savepoint per row.
+            // all: no savepoint per row (each would make the search index flush).
+            std::int64_t rowid = 0;
             std::optional<std::string> duplicate;
-            const auto id = insert_co_owner(call.db, call.clock, call.caller.syndicate_id, rows[i], prefix, duplicate);
+            const auto id = insert_co_owner(call.db, call.clock, call.caller.syndicate_id, rows[i], prefix, rowid, duplicate);
+            rowids.push_back(rowid);
             created.push_back({{"index", i}, {"id", id}});
             if (duplicate) created.back()["possibleDuplicateOf"] = *duplicate;
         } catch (const DomainError& e) {
@@ -479,6 +468,7 @@ json bulk_create_co_owners(const ToolCall& call) {
         if ((i + 1) % 50 == 0 || i + 1 == rows.size())
             call.report_progress(static_cast<double>(i + 1), static_cast<double>(rows.size()));
     }
+    index_for_search(call.db, rowids);
     tx.commit();
     const auto created_count = created.size(), error_count = errors.size();
     return {{"created", std::move(created)},

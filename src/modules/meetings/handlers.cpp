@@ -56,7 +56,7 @@ json create_meeting(const ToolCall& call) {
     const auto& a = call.args;
     WriteTransaction tx(call.db);
     const auto when = scheduled_instant(a["scheduledAt"], "/scheduledAt");
-    const std::string id = new_record_id(), now = to_utc_iso(call.clock.now());
+    const std::string id = new_uuid(), now = to_utc_iso(call.clock.now());
     const auto agenda = agenda_arg(a.value("agenda", json::array()));
     const NewMeeting m{nonblank_text(a["title"], "/title"), a["type"].get<std::string>(),
                        nonblank_text(a["location"], "/location"), when, agenda};
@@ -98,7 +98,7 @@ json add_resolution(const ToolCall& call) {
     WriteTransaction tx(call.db);
     const auto m = require_meeting(call.db, call.caller.syndicate_id, a["meetingId"], "/meetingId");
     require_status(m, {"draft", "notice-sent", "held"}, "adding a resolution");
-    const auto r = insert_resolution(call.db, call.caller.syndicate_id, m.id, new_record_id(), nonblank_text(a["title"], "/title"),
+    const auto r = insert_resolution(call.db, call.caller.syndicate_id, m.id, new_uuid(), nonblank_text(a["title"], "/title"),
                                      trim(a.value("description", std::string())), a["majorityRequired"].get<std::string>(),
                                      to_utc_iso(call.clock.now()));
     touch(call.db, m.id, call.clock);

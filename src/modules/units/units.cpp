@@ -293,7 +293,7 @@ json create_unit(const ToolCall& call) {
     const auto fraction = Fraction::from_percent(a.value("fractionPercent", 0.0));
     check_fraction_sum(before, before + fraction);
 
-    const std::string id = new_record_id();
+    const std::string id = new_uuid();
     const std::string now = to_utc_iso(call.clock.now());
     {
         auto q = call.db.prepare(
