@@ -3,10 +3,7 @@
 #include <algorithm>
 #include <string_view>
 
-#include <nlohmann/json.hpp>
-
 #include "core/ids.hpp"
-#include "storage/settings.hpp"
 
 namespace syndic {
 namespace {
@@ -60,16 +57,6 @@ std::string create_syndicate(Database& db, const Clock& clock, const std::string
     q->bind(4, to_utc_iso(clock.now()));
     q->exec();
     return id;
-}
-
-// The meetings' setting requiredQuorumPercent, through the settings API (storage/settings).
-Fraction required_quorum(Database& db, const std::string& syndicate_id) {
-    return Fraction::from_percent(setting_number(db, syndicate_id, "requiredQuorumPercent"));
-}
-
-void set_required_quorum(Database& db, const std::string& syndicate_id, Fraction quorum) {
-    set_setting(db, syndicate_id, "requiredQuorumPercent", nlohmann::json::parse(quorum.to_string()),
-                to_utc_iso(SystemClock().now()));
 }
 
 std::vector<Syndicate> list_syndicates(Database& db) {

@@ -39,10 +39,6 @@ struct ApiKeyInfo {
     std::optional<std::string> revoked_at;
 };
 
-// The quorum the syndicate's meetings need, in fractions present or represented (51 by default).
-Fraction required_quorum(Database& db, const std::string& syndicate_id);
-void set_required_quorum(Database& db, const std::string& syndicate_id, Fraction quorum);
-
 std::string create_syndicate(Database& db, const Clock& clock, const std::string& name, bool is_demo);
 std::vector<Syndicate> list_syndicates(Database& db);
 std::optional<Syndicate> find_demo_syndicate(Database& db);

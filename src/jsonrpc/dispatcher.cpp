@@ -143,10 +143,15 @@ void Dispatcher::answer_message(const json& m, std::string& text, Answer& out) {
         return add_error(out, text, id, method_not_found, "Method not found", {{"detail", "Unknown method " + name + "."}});
     try {
         Reply reply = it->second(Request{id, params});
-        // Keys in the order nlohmann::json writes them (sorted): id, jsonrpc, result.
-        text = "{\"id\":" + text_of(id) + ",\"jsonrpc\":\"2.0\",\"result\":";
-        text += reply.is_text ? reply.text : text_of(reply.value);
-        text += '}';
+        // Keys in the order nlohmann::json writes them (sorted): id, jsonrpc, result. Written
+        // once into a string of the right size.
+        const std::string id_text = text_of(id);
+        const std::string value_text = reply.is_text ? std::string() : text_of(reply.value);
+        const std::string& result = reply.is_text ? reply.text : value_text;
+        static constexpr std::string_view head = "{\"id\":", middle = ",\"jsonrpc\":\"2.0\",\"result\":";
+        text.clear();
+        text.reserve(head.size() + id_text.size() + middle.size() + result.size() + 1);
+        text.append(head).append(id_text).append(middle).append(result).push_back('}');
     } catch (const Error& e) {
         add_error(out, text, id, e.code, e.message, e.data, e.cause);
     } catch (const NoResponse&) {

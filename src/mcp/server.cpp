@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 
 #include "auth/credentials.hpp"
 #include "core/json_parse.hpp"
@@ -81,14 +82,16 @@ bool may_call(const ToolInfo& tool, const CallerContext& caller) {
 
 }  // namespace
 
-CallerContext McpServer::authenticated_caller() {
+const CallerContext& McpServer::authenticated_caller() {
     if (options_.caller) {
-        if (auto caller = options_.caller()) return *caller;
-        throw DomainError(codes::not_authenticated, options_.no_credentials);
+        auto caller = options_.caller();
+        if (!caller) throw DomainError(codes::not_authenticated, options_.no_credentials);
+        transport_caller_ = std::move(*caller);
+        return transport_caller_;
     }
     if (!options_.api_key || options_.api_key->empty()) throw DomainError(codes::not_authenticated, options_.no_credentials);
     Database& db = database_();
-    auto caller = with_storage_refusals(db, [&] { return authenticate(db, *options_.api_key); });
+    const CallerContext* caller = with_storage_refusals(db, [&] { return key_callers_.caller(db, *options_.api_key); });
     if (!caller) throw DomainError(codes::not_authenticated, "The API key is unknown or revoked.");
     return *caller;
 }
@@ -194,7 +197,7 @@ jsonrpc::Reply McpServer::call_tool(const jsonrpc::Request& r) {
 
     if (!r.params.is_object() || !r.params.contains("name") || !r.params["name"].is_string())
         throw jsonrpc::Error(jsonrpc::invalid_params, "Invalid params", {{"detail", "tools/call needs params.name, a string."}});
-    const std::string name = r.params["name"];
+    const std::string& name = r.params["name"].get_ref<const std::string&>();
     static const json no_arguments = json::object();
     const json& args = r.params.contains("arguments") && !r.params["arguments"].is_null() ? r.params["arguments"] : no_arguments;
     if (!registry_.offers(name))
@@ -214,12 +217,19 @@ jsonrpc::Reply McpServer::call_tool(const jsonrpc::Request& r) {
         }
     } log{name};
     try {
-        const CallerContext caller = authenticated_caller();
+        // A read-only call with the server's API key runs in one read transaction, the key's check
+        // included: one WAL read lock taken and released a call, not two (the handler's own
+        // ReadTransaction nests in it).
+        std::optional<ReadTransaction> snapshot;
+        if (const auto offered = tools_.find(name); offered != tools_.end() && offered->second.read_only &&
+                                                    !options_.caller && options_.api_key && !options_.api_key->empty())
+            snapshot.emplace(database_());
+        const CallerContext& caller = authenticated_caller();
         Database& db = database_();
         log.key_id = caller.api_key_id.empty() ? "-" : caller.api_key_id;
 
         CallControl control;
-        control.cancelled = [this, id_key] { return is_cancelled(id_key); };
+        control.cancelled = [this, key = &id_key] { return is_cancelled(*key); };  // id_key outlives the call
         const json* meta = r.params.contains("_meta") ? &r.params["_meta"] : nullptr;
         if (meta && meta->is_object() && meta->contains("progressToken") &&
             ((*meta)["progressToken"].is_string() || (*meta)["progressToken"].is_number_integer())) {

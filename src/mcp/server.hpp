@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/clock.hpp"
+#include "auth/key_caller_cache.hpp"
 #include "core/context.hpp"
 #include "jsonrpc/dispatcher.hpp"
 #include "mcp/refusals.hpp"
@@ -59,8 +60,9 @@ private:
     nlohmann::json initialize(const jsonrpc::Request& request);
     nlohmann::json list_tools(const jsonrpc::Request& request);
     jsonrpc::Reply call_tool(const jsonrpc::Request& request);
-    // Who calls: the transport's caller, else the API key's; throws DomainError NOT_AUTHENTICATED.
-    CallerContext authenticated_caller();
+    // Who calls: the transport's caller, else the API key's (kept between calls while the keys
+    // cannot have changed); throws DomainError NOT_AUTHENTICATED. Valid until the next call.
+    const CallerContext& authenticated_caller();
     // The descriptors tools/list shows: those the caller may call when the caller is known (a key
     // or bearer that authenticates), else every offered tool.
     std::vector<const nlohmann::json*> visible_tools();
@@ -76,6 +78,8 @@ private:
     McpOptions options_;
     std::function<void(const std::string&)> send_;
     std::map<std::string, ToolInfo, std::less<>> tools_;  // the offered tools by name
+    KeyCallerCache key_callers_;      // the API key's caller, between calls
+    CallerContext transport_caller_;  // the transport's caller of the call in progress
 
     std::mutex cancel_mutex_;
     std::set<std::string> cancelled_ids_;   // request ids (as JSON text) cancelled before or while running

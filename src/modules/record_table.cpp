@@ -108,7 +108,7 @@ json stored_values(const RecordTable& table, const json& args) {
 
 // Inserts a row of the caller's syndicate with `values` (fields by name); returns its id.
 std::string insert_record(const ToolCall& call, const RecordTable& table, const json& values) {
-    const std::string id = new_uuid();
+    const std::string id = new_record_id();
     const std::string now = to_utc_iso(call.clock.now());
     std::string columns = "id, syndicate_id, created_at, updated_at", marks = "?, ?, ?, ?";
     std::vector<std::pair<const RecordField*, const json*>> bound;

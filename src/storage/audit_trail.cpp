@@ -101,23 +101,63 @@ std::vector<std::string> every_syndicate(Database& db) {
 
 }  // namespace
 
+namespace {
+
+// One audit_events row of a call, before it is written.
+struct PendingEvent {
+    std::string syndicate_id, record_type, record_id, action, changes;
+};
+
+// "INSERT ... VALUES (..), (..)" for `rows` rows: ?1-?5 the call's own columns, then five a row.
+std::string insert_events_sql(std::size_t rows) {
+    std::string sql =
+        "INSERT INTO audit_events (occurred_at, actor_kind, actor_id, client_id, tool, syndicate_id, record_type, "
+        "record_id, action, changes) VALUES ";
+    for (std::size_t r = 0; r < rows; ++r) {
+        const auto n = 6 + 5 * r;
+        sql += (r ? ", " : "") + std::string("(?1, ?2, ?3, ?4, ?5");
+        for (std::size_t c = 0; c < 5; ++c) sql += ", ?" + std::to_string(n + c);
+        sql += ')';
+    }
+    return sql;
+}
+
+// Writes the call's events in as few statements as their number has binary digits (500: 256 +
+// 128 + 64 + 32 + 16 + 4), each a multi-row INSERT compiled once and kept, at most 256 rows (1,285
+// variables, under SQLite's limit of 32,766): one statement, not one per event, and never more
+// than nine statement texts in the connection's cache.
+void insert_events(Database& db, const AuditContext& context, const std::vector<PendingEvent>& events) {
+    constexpr std::size_t largest = 256;
+    std::size_t done = 0;
+    while (done < events.size()) {
+        std::size_t rows = largest;
+        while (rows > events.size() - done) rows /= 2;
+        auto q = db.prepare(insert_events_sql(rows));
+        q->bind(1, context.occurred_at);
+        q->bind(2, context.actor.kind);
+        q->bind(3, context.actor.id);
+        if (!context.actor.client_id.empty()) q->bind(4, context.actor.client_id);
+        q->bind(5, context.tool);
+        for (std::size_t r = 0; r < rows; ++r) {
+            const auto& e = events[done + r];
+            const int n = static_cast<int>(6 + 5 * r);
+            q->bind(n, e.syndicate_id);
+            q->bind(n + 1, e.record_type);
+            q->bind(n + 2, e.record_id);
+            q->bind(n + 3, e.action);
+            q->bind(n + 4, e.changes);
+        }
+        q->exec();
+        done += rows;
+    }
+}
+
+}  // namespace
+
 void append_audit_event(Database& db, const AuditContext& context, const std::string& syndicate_id,
                         const std::string& record_type, const std::string& record_id, const std::string& action,
                         const std::string& changes) {
-    auto q = db.prepare(
-        "INSERT INTO audit_events (syndicate_id, occurred_at, actor_kind, actor_id, client_id, tool, record_type, "
-        "record_id, action, changes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    q->bind(1, syndicate_id);
-    q->bind(2, context.occurred_at);
-    q->bind(3, context.actor.kind);
-    q->bind(4, context.actor.id);
-    if (!context.actor.client_id.empty()) q->bind(5, context.actor.client_id);
-    q->bind(6, context.tool);
-    q->bind(7, record_type);
-    q->bind(8, record_id);
-    q->bind(9, action);
-    q->bind(10, changes);
-    q->exec();
+    insert_events(db, context, {{syndicate_id, record_type, record_id, action, changes}});
 }
 
 ChangeRecorder::ChangeRecorder(Database& db) : db_(db) {
@@ -187,7 +227,7 @@ int ChangeRecorder::write_events(const AuditContext& context) {
         }
     }
 
-    int written = 0;
+    std::vector<PendingEvent> events;
     for (const auto& r : records) {
         if (!r.before && !r.after) continue;  // created and deleted again
         const auto& table = tables[static_cast<std::size_t>(r.table)];
@@ -230,13 +270,12 @@ int ChangeRecorder::write_events(const AuditContext& context) {
         if (!context.syndicate_id.empty()) syndicates = {context.syndicate_id};
         else if (table.syndicate_column >= 0) syndicates = {text_of(shown[static_cast<std::size_t>(table.syndicate_column)])};
         else syndicates = every_syndicate(db_);
-        for (const auto& syndicate : syndicates) {
-            append_audit_event(db_, context, syndicate, record_type_of(table.name), record_id, action, changes);
-            ++written;
-        }
+        for (const auto& syndicate : syndicates)
+            events.push_back({syndicate, record_type_of(table.name), record_id, action, changes});
     }
     changes_.clear();
-    return written;
+    insert_events(db_, context, events);
+    return static_cast<int>(events.size());
 }
 
 }  // namespace syndic

@@ -56,7 +56,9 @@ public:
     // Stops recording and writes one audit_events row per record changed, in order of first
     // change; several changes to one record make one row (its values before the first and after
     // the last). A record created and deleted again, or changed only in columns the trail leaves
-    // out (updated_at, derived search columns), makes none. Returns the number of rows written.
+    // out (updated_at, derived search columns), makes none. The rows go in together, a few
+    // multi-row INSERTs (one per binary digit of their number), not one INSERT a row. Returns the
+    // number of rows written.
     int write_events(const AuditContext& context);
 
     // For WriteTransaction: how many changes are recorded, and forgetting those after a mark

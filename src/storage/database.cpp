@@ -126,6 +126,10 @@ std::unique_ptr<Database> Database::open_unchecked(const std::string& path, int&
     // 8 MiB of pages per connection (SQLite's default is 2 MiB): the indexes and recent rows of a
     // register of tens of thousands stay in memory, and resident memory stays bounded.
     db->db_.exec("PRAGMA cache_size = -8192");
+    // Temporary B-trees (an IN list, a sort) and statement journals (a multi-row write that may
+    // have to undo itself) stay in memory: SQLite's default puts them in temporary files
+    // (etilqs_*), created, written and unlinked, hundreds a minute under writes.
+    db->db_.exec("PRAGMA temp_store = MEMORY");
     db->migrate();
     return db;
 }
@@ -193,6 +197,40 @@ Database::Query Database::prepare(std::string_view sql) {
 }
 
 void Database::run(std::string_view sql) { prepare(sql)->exec(); }
+
+Database::DataStamp Database::data_stamp() {
+    auto q = prepare("PRAGMA data_version");
+    q->executeStep();
+    return {q->getColumn(0).getInt64(), sqlite3_total_changes64(db_.getHandle())};
+}
+
+std::shared_ptr<const void> Database::recall(const std::string& key) {
+    if (const auto stamp = data_stamp(); stamp != memo_stamp_) {
+        memos_.clear();
+        memo_weight_ = 0;
+        memo_stamp_ = stamp;
+        return nullptr;
+    }
+    for (const auto& m : memos_)
+        if (m.key == key) return m.value;
+    return nullptr;
+}
+
+void Database::remember(const std::string& key, std::shared_ptr<const void> value, std::size_t weight) {
+    if (weight > memo_weight_limit || data_stamp() != memo_stamp_) return;
+    for (auto it = memos_.begin(); it != memos_.end(); ++it)
+        if (it->key == key) {
+            memo_weight_ -= it->weight;
+            memos_.erase(it);
+            break;
+        }
+    while (!memos_.empty() && (memos_.size() >= memo_limit || memo_weight_ + weight > memo_weight_limit)) {
+        memo_weight_ -= memos_.front().weight;
+        memos_.pop_front();
+    }
+    memos_.push_back({key, std::move(value), weight});
+    memo_weight_ += weight;
+}
 
 const std::vector<AuditedTable>& Database::audited_tables() {
     if (audited_tables_) return *audited_tables_;

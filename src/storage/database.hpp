@@ -11,6 +11,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include <cstdint>
+#include <deque>
+
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
 
@@ -69,6 +72,17 @@ public:
     ChangeRecorder* recorder() const { return recorder_; }
     void set_recorder(ChangeRecorder* recorder) { recorder_ = recorder; }
 
+    // Results worked out from this connection's data, kept while that data has not changed:
+    // `recall` answers what `remember` kept under `key` if no commit of another connection
+    // (PRAGMA data_version) and no write of this one (total_changes) came since, else nothing,
+    // and forgets everything kept. Call both in one read transaction, recall first: remember
+    // keeps the value only if the data is still what recall saw. At most `memo_limit` values
+    // (the oldest go first), each counted by the caller's `weight`, at most `memo_weight_limit`.
+    static constexpr std::size_t memo_limit = 8;
+    static constexpr std::size_t memo_weight_limit = 400'000;
+    std::shared_ptr<const void> recall(const std::string& key);
+    void remember(const std::string& key, std::shared_ptr<const void> value, std::size_t weight);
+
 private:
     Database(const std::string& path, int flags);
     // open's work, errors raw; the system errno behind an SQLite failure goes to system_errno
@@ -83,6 +97,20 @@ private:
     std::optional<std::vector<AuditedTable>> audited_tables_;
     ChangeRecorder* recorder_ = nullptr;
     std::vector<std::string> written_files_;  // by the write in progress (remove_on_rollback)
+    struct DataStamp {  // what moves when the data this connection sees changes
+        std::int64_t data_version = -1;
+        std::int64_t total_changes = -1;
+        bool operator==(const DataStamp&) const = default;
+    };
+    DataStamp data_stamp();
+    struct Memo {
+        std::string key;
+        std::shared_ptr<const void> value;
+        std::size_t weight;
+    };
+    std::deque<Memo> memos_;  // oldest first
+    std::size_t memo_weight_ = 0;
+    DataStamp memo_stamp_;
     friend class WriteTransaction;
 };
 
@@ -102,6 +130,10 @@ private:
 // A write transaction: BEGIN IMMEDIATE (so concurrent writers wait on the busy timeout instead of
 // failing on a lock upgrade), rolled back on destruction unless committed. Inside another one it
 // is a savepoint, so a part can fail alone or several calls can form one whole.
+// A tool handler opens none: the registry's transaction is the call's. A savepoint held open
+// makes SQLite copy every page each later statement changes into its sub-journal (triggers give
+// every INSERT a statement journal), which doubled bulk_create_co_owners (docs/performance.md);
+// open one only for a part that may be undone alone, as rebalance_fractions' dry run does.
 class WriteTransaction {
 public:
     explicit WriteTransaction(Database& db);

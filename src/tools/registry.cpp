@@ -11,7 +11,6 @@
 #include <cmath>
 #include <functional>
 #include <mutex>
-#include <regex>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -22,6 +21,8 @@
 #include "storage/database.hpp"
 #include "storage/storage_error.hpp"
 #include "tools/field_codes.hpp"
+#include "tools/descriptor_checks.hpp"
+#include "tools/linear_patterns.hpp"
 #include "tools/manifests.hpp"
 
 namespace syndic {
@@ -43,8 +44,11 @@ namespace {
 
 const valijson::Schema& compiled(std::once_flag& once, valijson::Schema& schema, const json& source) {
     std::call_once(once, [&] {
+        // The validator's copy checks its patterns with RE2, in linear time (tools/linear_patterns).
         valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
-        valijson::adapters::NlohmannJsonAdapter adapter(source);
+        add_linear_patterns(parser);
+        const json linear = with_linear_patterns(source);
+        valijson::adapters::NlohmannJsonAdapter adapter(linear);
         parser.populateSchema(adapter, schema);
     });
     return schema;
@@ -125,13 +129,22 @@ void precheck(const json* schema, const json& value, const std::string& pointer,
     }
 }
 
+// valijson's "1.000000" as "1": a digit's ".000000" dropped.
+std::string without_zero_decimals(const std::string& text) {
+    std::string out;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        out += text[i];
+        if (text[i] >= '0' && text[i] <= '9' && text.compare(i + 1, 7, ".000000") == 0) i += 7;
+    }
+    return out;
+}
+
 std::vector<FieldError> schema_errors(const valijson::Schema& schema, const json& value, const json& source, bool input) {
     std::vector<FieldError> early;
     precheck(&source, value, "", early, input);
     if (!early.empty()) return early;
 
-    // valijson compiles each pattern once into its validator's cache: one validator per thread,
-    // kept, so no call compiles a regex again.
+    // One validator per thread, kept (RE2 patterns are compiled with the schema, once).
     thread_local valijson::Validator validator;
     valijson::ValidationResults results;
     valijson::adapters::NlohmannJsonAdapter adapter(value);
@@ -160,7 +173,7 @@ std::vector<FieldError> schema_errors(const valijson::Schema& schema, const json
         if (reason.rfind("Failed to match regex", 0) == 0) reason = "does not have the expected format";
         if (reason.rfind("Value type not permitted", 0) == 0) reason = "has the wrong type";
         while (!reason.empty() && reason.back() == '.') reason.pop_back();
-        reason = std::regex_replace(reason, std::regex("(\\d)\\.000000"), "$1");
+        reason = without_zero_decimals(reason);
         if (!reason.empty()) reason[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(reason[0])));
         raw.push_back({field, reason});
     }
@@ -191,16 +204,9 @@ std::string code_for(const FieldError& e, const json& args, const json& input_sc
     return field_error_code(input_schema, e.field, *value).value_or(codes::validation_failed);
 }
 
-// Every string pattern must come with a maxLength, so no regex ever runs on a long text.
-void check_patterns_bounded(const json& schema, const std::string& where) {
-    if (schema.is_object()) {
-        if (schema.contains("pattern") && !(schema.contains("maxLength") && schema["maxLength"].is_number_unsigned() &&
-                                            schema["maxLength"].get<std::size_t>() <= 10000))
-            throw std::logic_error(where + ": a pattern needs a maxLength of at most 10000");
-        for (const auto& [key, sub] : schema.items()) check_patterns_bounded(sub, where);
-    } else if (schema.is_array()) {
-        for (const auto& sub : schema) check_patterns_bounded(sub, where);
-    }
+bool holds_float(const json& value) {
+    if (value.is_number_float()) return true;
+    return value.is_structured() && std::any_of(value.begin(), value.end(), [](const json& v) { return holds_float(v); });
 }
 
 void integral_floats_to_integers(json& value) {
@@ -210,38 +216,6 @@ void integral_floats_to_integers(json& value) {
     } else if (value.is_structured()) {
         for (auto& item : value) integral_floats_to_integers(item);
     }
-}
-
-bool scalar_type(const json& property) {
-    if (!property.is_object() || !property.contains("type")) return false;
-    const auto is_scalar = [](const json& t) {
-        return t == "string" || t == "integer" || t == "number" || t == "boolean";
-    };
-    const auto& type = property["type"];
-    return type.is_array() ? std::all_of(type.begin(), type.end(), [&](const json& t) { return is_scalar(t) || t == "null"; })
-                           : is_scalar(type);
-}
-
-// A route path: one or more segments, each /[a-z0-9-]+ or /{name} with name [A-Za-z][A-Za-z0-9]*.
-bool well_formed_route(std::string_view path) {
-    const auto lower_digit_dash = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; };
-    const auto alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
-    if (path.empty()) return false;
-    while (!path.empty()) {
-        if (path[0] != '/') return false;
-        path.remove_prefix(1);
-        const auto end = std::min(path.find('/'), path.size());
-        const auto segment = path.substr(0, end);
-        path.remove_prefix(end);
-        if (segment.size() >= 3 && segment.front() == '{' && segment.back() == '}') {
-            const auto name = segment.substr(1, segment.size() - 2);
-            if (!alpha(name[0]) || !std::all_of(name.begin(), name.end(), [&](char c) { return alpha(c) || (c >= '0' && c <= '9'); }))
-                return false;
-        } else if (segment.empty() || !std::all_of(segment.begin(), segment.end(), lower_digit_dash)) {
-            return false;
-        }
-    }
-    return true;
 }
 
 // A route with its parameters' names left out, "GET /co-owners/{}": two routes of the same shape
@@ -255,53 +229,6 @@ std::string route_shape(const HttpRoute& route) {
         if (c == '{') in_name = true;
     }
     return shape;
-}
-
-// "http": {"method": "PATCH", "path": "/co-owners/{id}", "status": 200}: every {name} is a string
-// property of the input (which the route always gives); a GET or DELETE takes its other properties from the query string,
-// so they must be scalars.
-template <class Fail>
-void check_http_route(const json& doc, Fail fail) {
-    if (!doc.contains("http") || !doc["http"].is_object()) fail("needs an object 'http' (its REST route)");
-    const auto& http = doc["http"];
-    static const std::set<std::string> methods = {"GET", "POST", "PUT", "PATCH", "DELETE"};
-    if (!http.contains("method") || !http["method"].is_string() || !methods.count(http["method"].get<std::string>()))
-        fail("http.method must be GET, POST, PUT, PATCH or DELETE");
-    if (http.contains("status") && !(http["status"] == 200 || http["status"] == 201)) fail("http.status must be 200 or 201");
-    if (!http.contains("path") || !http["path"].is_string() || !well_formed_route(http["path"].get<std::string>()))
-        fail("http.path must look like /co-owners/{id}");
-    const auto& input = doc["inputSchema"];
-    const json properties = input.value("properties", json::object());
-    std::set<std::string> in_path;
-    const std::string path = http["path"];
-    for (auto open = path.find('{'); open != std::string::npos; open = path.find('{', open + 1)) {
-        const auto name = path.substr(open + 1, path.find('}', open) - open - 1);
-        if (!properties.contains(name) || properties[name].value("type", json()) != "string")
-            fail("http.path names {" + name + "}, which must be a string property of the input");
-        if (!in_path.insert(name).second) fail("http.path names {" + name + "} twice");
-    }
-    const std::string method = http["method"];
-    if (method == "GET" || method == "DELETE")
-        for (const auto& [name, property] : properties.items())
-            if (!in_path.count(name) && !scalar_type(property))
-                fail("a " + method + " route takes '" + name + "' from the query string, so it must be a string, number or boolean");
-}
-
-// An input property may be nullable, spelled "type": [T, "null"] in its schema file (null clears
-// the field): validation keeps that type, tools/list shows T alone (hosts that accept one type per
-// property refuse arrays). Any other type array in an input schema is refused.
-template <class Fail>
-void check_input_types(const json& schema, Fail fail) {
-    if (schema.is_object()) {
-        if (schema.contains("type") && schema["type"].is_array()) {
-            const auto& t = schema["type"];
-            if (t.size() != 2 || std::count(t.begin(), t.end(), "null") != 1 || !(t[0].is_string() && t[1].is_string()))
-                fail("an input type array must be [T, \"null\"] (a nullable field), not " + t.dump());
-        }
-        for (const auto& [key, sub] : schema.items()) check_input_types(sub, fail);
-    } else if (schema.is_array()) {
-        for (const auto& sub : schema) check_input_types(sub, fail);
-    }
 }
 
 // The input schema as tools/list serves it: no private keywords, nullable types as their one type.
@@ -318,31 +245,6 @@ json portable_input_schema(json schema) {
     };
     collapse(schema);
     return schema;
-}
-
-void check_descriptor(const std::string& file, const std::string& module, const json& doc) {
-    auto fail = [&](const std::string& why) { throw std::logic_error("schemas/" + file + ": " + why); };
-    if (!doc.is_object()) fail("not a JSON object");
-    for (const char* key : {"name", "title", "description", "requiredScope"})
-        if (!doc.contains(key) || !doc[key].is_string() || doc[key].get<std::string>().empty())
-            fail(std::string("needs a non-empty string '") + key + "'");
-    const auto name = doc["name"].get<std::string>();
-    if (name.empty() || name.size() > 64 || !std::all_of(name.begin(), name.end(), [](char c) {
-            return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-        }))
-        fail("tool name must match ^[a-z0-9_]{1,64}$");
-    if (file != module + "/" + name + ".json") fail("file name must be <module>/<tool name>.json");
-    for (const char* key : {"inputSchema", "outputSchema", "annotations"})
-        if (!doc.contains(key) || !doc[key].is_object()) fail(std::string("needs an object '") + key + "'");
-    for (const char* key : {"inputSchema", "outputSchema"}) {
-        const auto& s = doc[key];
-        if (s.value("type", "") != "object") fail(std::string(key) + " must be of type object");
-        check_patterns_bounded(s, "schemas/" + file);
-        for (const char* banned : {"oneOf", "anyOf", "allOf", "$ref"})
-            if (s.contains(banned)) fail(std::string(key) + " may not use " + banned + " at the top");
-    }
-    check_input_types(doc["inputSchema"], fail);
-    check_http_route(doc, fail);
 }
 
 }  // namespace
@@ -481,11 +383,19 @@ const Tool& ToolRegistry::find(std::string_view name) const {
     throw std::out_of_range("unknown tool: " + std::string(name));
 }
 
+static void check_tool_arguments(const Tool& tool, const json& args);
+
 void ToolRegistry::check_arguments(std::string_view name, const json& args) const {
     const Tool* tool = nullptr;
     for (const auto& t : catalogue_)
         if (t->info.name == name) tool = t.get();
     if (!tool) throw std::out_of_range("unknown tool: " + std::string(name));
+    check_tool_arguments(*tool, args);
+}
+
+// check_arguments, for a tool found.
+static void check_tool_arguments(const Tool& t, const json& args) {
+    const Tool* tool = &t;
     const auto& source = tool->document["inputSchema"];
     const auto errors = schema_errors(compiled(tool->input_once, tool->input_schema, source), args, source, true);
     if (errors.empty()) return;
@@ -532,10 +442,13 @@ ToolResult ToolRegistry::run(const Tool& tool, const json& args, const CallerCon
             .with("requiredScope", tool.info.required_scope);
     if (tool.info.admin_only && !caller.is_admin())
         throw DomainError(codes::admin_required, "Only a syndicate admin may call " + tool.info.name + ".");
-    // JSON Schema counts 2.0 as an integer; so do we, and handlers see 2.
-    json normalized = args;
-    integral_floats_to_integers(normalized);
-    check_arguments(tool.info.name, normalized);
+    // JSON Schema counts 2.0 as an integer; so do we, and handlers see 2 (in a copy of the
+    // arguments, made only when they hold a number with a fraction part).
+    json copy;
+    const bool has_float = holds_float(args);
+    if (has_float) integral_floats_to_integers(copy = args);
+    const json& normalized = has_float ? copy : args;
+    check_tool_arguments(tool, normalized);
     // Storage that fails (full, read-only, not a database, locked beyond the busy timeout) is a
     // refusal naming the file and the cause, for stdio, MCP over HTTP and REST alike.
     return with_storage_refusals(db, [&]() -> ToolResult {

@@ -17,8 +17,13 @@ Every answer is checked: a run with an error or a missing answer stops the bench
 Prints the table of issue 17 (medians [min..max] over the rounds, ratios of the medians) and
 writes every figure as JSON. Measures only; asserts no figure.
 
-Usage: peer_bench.py --syndic BINARY --peers DIR --peer-server DIR [--sizes 10000,100000]
-                     [--rounds 3] [--calls create=2000,...] [--http-seconds 5] [--json FILE] [--quick]
+With --before BINARY, an earlier syndic-mcp build runs as a third server in the same rounds, on its
+own database seeded the same way (its schema may be older), and the table gains its column and
+its ratio: "today" and "new" measured side by side.
+
+Usage: peer_bench.py --syndic BINARY --peers DIR --peer-server DIR [--before BINARY]
+                     [--sizes 10000,100000] [--rounds 3] [--calls create=2000,...] [--http-seconds 5]
+                     [--json FILE] [--quick]
 """
 import argparse
 import json
@@ -42,7 +47,7 @@ WORKLOADS = [  # (driver mix, row of the table, target)
     ("get", "`get_co_owner`, from a file", "≥ 5x"),
     ("list", "`list_co_owners`, page of 50", "≥ 10x"),
 ]
-SERVERS = ("peer", "syndic")
+NAMES = {"peer": "usual server", "before": "syndic-mcp before", "syndic": "syndic-mcp"}
 
 
 def log(message):
@@ -52,6 +57,11 @@ def log(message):
 class Bench:
     def __init__(self, args):
         self.binary = os.path.abspath(args.syndic)
+        # The syndic-mcp builds measured: this one, and an earlier one with --before.
+        self.binaries = {"syndic": self.binary}
+        if args.before:
+            self.binaries["before"] = os.path.abspath(args.before)
+        self.servers = ("peer",) + tuple(s for s in ("before", "syndic") if s in self.binaries)
         self.peers = os.path.abspath(args.peers)
         self.peer_server = os.path.abspath(args.peer_server)
         self.driver = os.path.join(self.peers, "driver", "mcpdrive.py")
@@ -67,23 +77,24 @@ class Bench:
     # ------------------------------------------------------------------ databases and configs
     def seed(self, n):
         peer_db = os.path.join(self.work, f"peer-{n}.db")
-        syndic_db = os.path.join(self.work, f"syndic-{n}.db")
-        for path in (peer_db, syndic_db):
-            remove_db(path)
+        remove_db(peer_db)
         began = time.perf_counter()
         out = subprocess.run(["node", "seed.mjs", str(n)], cwd=self.peer_server, check=True, capture_output=True,
                              text=True, env=dict(os.environ, PEER_DB=peer_db)).stdout
         peer_seed = json.loads(out.strip().splitlines()[-1])
         peer_seconds = time.perf_counter() - began
-        out = subprocess.run([sys.executable, os.path.join(self.peers, "driver", "seed_syndic.py"), self.binary,
-                              peer_db, syndic_db], check=True, capture_output=True, text=True).stdout
-        syndic_seed = json.loads(out.strip().splitlines()[-1])
-        return {"peer": {"db": peer_db, "units": peer_seed["units"], "coOwners": peer_seed["coOwners"],
-                         "seedSeconds": round(peer_seconds, 1), "databaseBytes": os.path.getsize(peer_db)},
-                "syndic": {"db": syndic_db, "key": syndic_seed["apiKey"], "units": syndic_seed["units"],
-                           "coOwners": syndic_seed["coOwners"], "seedSeconds": syndic_seed["seconds"],
-                           "seedBulkMsMedian": syndic_seed["bulkMsMedian"],
-                           "databaseBytes": os.path.getsize(syndic_db)}}
+        seeded = {"peer": {"db": peer_db, "units": peer_seed["units"], "coOwners": peer_seed["coOwners"],
+                           "seedSeconds": round(peer_seconds, 1), "databaseBytes": os.path.getsize(peer_db)}}
+        for s, binary in self.binaries.items():  # each build seeds its own copy through its own tools
+            db = os.path.join(self.work, f"{s}-{n}.db")
+            remove_db(db)
+            out = subprocess.run([sys.executable, os.path.join(self.peers, "driver", "seed_syndic.py"), binary,
+                                  peer_db, db], check=True, capture_output=True, text=True).stdout
+            seed = json.loads(out.strip().splitlines()[-1])
+            seeded[s] = {"db": db, "key": seed["apiKey"], "units": seed["units"], "coOwners": seed["coOwners"],
+                         "seedSeconds": seed["seconds"], "seedBulkMsMedian": seed["bulkMsMedian"],
+                         "databaseBytes": os.path.getsize(db)}
+        return seeded
 
     def config(self, server, db, key=None):
         """A driver config for one server on one database file (absolute paths, so any cwd)."""
@@ -92,7 +103,7 @@ class Bench:
             cfg["command"] = ["node", os.path.join(self.peer_server, "server.mjs")]
             cfg["env"] = {"PEER_DB": db}
         else:
-            cfg["command"] = [self.binary, "--db", db, "--log-level", "warn", "serve"]
+            cfg["command"] = [self.binaries[server], "--db", db, "--log-level", "warn", "serve"]
             cfg["env"] = {"SYNDIC_API_KEY": key}
         path = os.path.join(self.work, f"{server}-{os.path.basename(db)}.json")
         with open(path, "w") as f:
@@ -109,27 +120,28 @@ class Bench:
     def measure(self, n):
         log(f"== {n:,} co-owners: seeding the usual server's database, then copying it into syndic-mcp's")
         seeded = self.seed(n)
-        dbs = {"peer": seeded["peer"]["db"], "syndic": seeded["syndic"]["db"]}
-        key = seeded["syndic"]["key"]
-        configs = {s: self.config(s, dbs[s], key) for s in SERVERS}
-        scratch = {s: os.path.join(self.work, f"{s}-{n}-scratch.db") for s in SERVERS}
-        scratch_configs = {s: self.config(s, scratch[s], key) for s in SERVERS}
+        servers = self.servers
+        dbs = {s: seeded[s]["db"] for s in servers}
+        keys = {s: seeded[s].get("key") for s in servers}
+        configs = {s: self.config(s, dbs[s], keys[s]) for s in servers}
+        scratch = {s: os.path.join(self.work, f"{s}-{n}-scratch.db") for s in servers}
+        scratch_configs = {s: self.config(s, scratch[s], keys[s]) for s in servers}
 
         files = {}
         for mix, _, _ in WORKLOADS:
-            for s in SERVERS:  # same seed, so the same fragments and the same sequence of choices
+            for s in servers:  # same seed, so the same fragments and the same sequence of choices
                 path = os.path.join(self.work, f"{s}-{n}-{mix}.jsonl")
                 subprocess.run([sys.executable, self.driver, "gen", "-c", configs[s], "--mix", mix,
                                 "-n", str(self.calls[mix]), "--seed", "1", "-o", path],
                                check=True, capture_output=True)
                 files[(s, mix)] = path
 
-        runs = {s: {mix: [] for mix, _, _ in WORKLOADS} for s in SERVERS}
-        startup = {s: [] for s in SERVERS}
+        runs = {s: {mix: [] for mix, _, _ in WORKLOADS} for s in servers}
+        startup = {s: [] for s in servers}
         for r in range(self.rounds):
             log(f"   round {r + 1}/{self.rounds}")
             for mix, _, _ in WORKLOADS:
-                for s in SERVERS:
+                for s in servers:
                     cfg = configs[s]
                     if mix == "create":  # every create run writes into a fresh copy of the seeded database
                         copy_db(dbs[s], scratch[s])
@@ -145,29 +157,34 @@ class Bench:
                     runs[s][mix].append({"callsPerSecond": report["calls_per_s"], "wallSeconds": report["wall_s"],
                                          "cpuSeconds": report["server_cpu_s"], "exitCode": report["exit_code"],
                                          "peakRssBytes": report["server_peak_rss_kb"] * 1024})
-            for s in SERVERS:
+            for s in servers:
                 report = self.drive("startup", "-c", configs[s], "--runs", str(self.startups))
                 startup[s].append({"medianMs": report["median_us"] / 1000, "minMs": report["min_us"] / 1000,
                                    "rssAfterInitBytes": (report["peak_rss_after_init_kb_median"] or 0) * 1024})
         figures = {"coOwners": n, "seed": strip_paths(seeded), "workloads": runs, "startup": startup}
+        builds = [s for s in servers if s != "peer"]
         log("   bulk_create_co_owners (syndic-mcp alone)")
-        figures["bulk"] = self.bulk(dbs["syndic"], scratch["syndic"], key)
+        figures["bulk"] = self.bulk(self.binary, dbs["syndic"], scratch["syndic"], keys["syndic"])
+        if "before" in builds:
+            figures["bulkBefore"] = self.bulk(self.binaries["before"], dbs["before"], scratch["before"], keys["before"])
         if shutil.which("wrk"):
             log("   HTTP bridge under wrk (syndic-mcp alone)")
-            figures["http"] = self.http(dbs["syndic"], key)
+            figures["http"] = self.http(self.binary, dbs["syndic"], keys["syndic"])
+            if "before" in builds:
+                figures["httpBefore"] = self.http(self.binaries["before"], dbs["before"], keys["before"])
         else:
             log("   wrk is not installed: no HTTP figures (tools/bench --peers installs it)")
-        for s in SERVERS:
+        for s in servers:
             remove_db(scratch[s])
         return figures
 
     # ------------------------------------------------------------------ bulk creates (syndic-mcp)
-    def bulk(self, db, scratch, key):
+    def bulk(self, binary, db, scratch, key):
         units = [row[0] for row in sqlite3.connect(db).execute("SELECT id FROM units ORDER BY rowid")]
         rounds = []
         for r in range(self.rounds):
             copy_db(db, scratch)
-            proc = subprocess.Popen([self.binary, "--db", scratch, "--log-level", "warn", "serve"],
+            proc = subprocess.Popen([binary, "--db", scratch, "--log-level", "warn", "serve"],
                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                     env=dict(os.environ, SYNDIC_API_KEY=key))
             send_line(proc, {"jsonrpc": "2.0", "id": 0, "method": "initialize",
@@ -198,7 +215,7 @@ class Bench:
         return rounds
 
     # ------------------------------------------------------------------ HTTP bridge (syndic-mcp)
-    def http(self, db, key):
+    def http(self, binary, db, key):
         ids = [row[0] for row in sqlite3.connect(db).execute(
             "SELECT id FROM co_owners WHERE deleted_at IS NULL ORDER BY rowid LIMIT 1000")]
         script = os.path.join(self.work, "co_owners.lua")
@@ -210,7 +227,7 @@ class Bench:
         for _ in range(self.rounds):
             row = {}
             for name, threads, connections in (("oneConnection", 1, 1), ("connections64", 8, 64)):
-                proc, port = start_bridge(self.binary, db)
+                proc, port = start_bridge(binary, db)
                 try:
                     before = memory(proc.pid)
                     row[name] = wrk(port, key, script, threads, connections, self.http_seconds)
@@ -327,44 +344,60 @@ def mb(v):
     return f"{v / 2**20:,.0f} MB"
 
 
+def http_rows(http):
+    """The two HTTP cells: one keep-alive connection, then 64 connections on 8 threads."""
+    one = [r["oneConnection"] for r in http]
+    many = [r["connections64"] for r in http]
+    errs = sum(x["non2xx"] + x["socketErrors"] for x in one + many)
+    return (f"{spread([x['reqPerSecond'] for x in one], ' req/s')}, "
+            f"p50 {ms(med([x['p50Ms'] for x in one]))}, p99 {ms(med([x['p99Ms'] for x in one]))}",
+            f"{spread([x['reqPerSecond'] for x in many], ' req/s')}, "
+            f"p99 {ms(med([x['p99Ms'] for x in many]))}, peak RSS {mb(med([x['peakRssBytes'] for x in many]))}"
+            f" (from {mb(med([x['rssBeforeBytes'] for x in many]))})" + (f", {errs} errors or non-2xx" if errs else ""))
+
+
 def table(f):
-    rows = []
-    http = f.get("http")
-    if http:
-        one = [r["oneConnection"] for r in http]
-        many = [r["connections64"] for r in http]
-        rows.append(("HTTP keep-alive, one connection, `GET /api/co-owners/{id}`", "—",
-                     f"{spread([x['reqPerSecond'] for x in one], ' req/s')}, "
-                     f"p50 {ms(med([x['p50Ms'] for x in one]))}, p99 {ms(med([x['p99Ms'] for x in one]))}",
-                     "—", "≥ 15,000 req/s, p99 < 1 ms"))
-        errs = sum(x["non2xx"] + x["socketErrors"] for x in one + many)
-        rows.append(("HTTP, 64 connections, 8 threads", "—",
-                     f"{spread([x['reqPerSecond'] for x in many], ' req/s')}, "
-                     f"p99 {ms(med([x['p99Ms'] for x in many]))}, peak RSS {mb(med([x['peakRssBytes'] for x in many]))}"
-                     f" (from {mb(med([x['rssBeforeBytes'] for x in many]))})"
-                     + (f", {errs} errors or non-2xx" if errs else ""),
-                     "—", "≥ 30,000 req/s, p99 < 15 ms, memory flat"))
+    """Issue 17's table: one column per server, the ratio of each syndic-mcp build to the usual server."""
     w = f["workloads"]
+    builds = [s for s in ("before", "syndic") if s in w]  # the syndic-mcp columns, the earlier build first
+    rows = []
+
+    def row(label, peer, cells, ratios, target):
+        rows.append((label, peer, *cells, *ratios, target))
+
+    if f.get("http"):
+        cells = {"syndic": http_rows(f["http"])}
+        if "before" in builds:
+            cells["before"] = http_rows(f["httpBefore"]) if f.get("httpBefore") else ("—", "—")
+        row("HTTP keep-alive, one connection, `GET /api/co-owners/{id}`", "—", [cells[b][0] for b in builds],
+            ["—"] * len(builds), "≥ 15,000 req/s, p99 < 1 ms")
+        row("HTTP, 64 connections, 8 threads", "—", [cells[b][1] for b in builds], ["—"] * len(builds),
+            "≥ 30,000 req/s, p99 < 15 ms, memory flat")
+    bulk_of = {"syndic": f.get("bulk"), "before": f.get("bulkBefore")}
     for mix, label, target in WORKLOADS:
         peer = [x["callsPerSecond"] for x in w["peer"][mix]]
-        syndic = [x["callsPerSecond"] for x in w["syndic"][mix]]
-        rows.append((label, spread(peer, "/s"), spread(syndic, "/s"), f"{med(syndic) / med(peer):.2f}x", target))
+        rates = {b: [x["callsPerSecond"] for x in w[b][mix]] for b in builds}
+        row(label, spread(peer, "/s"), [spread(rates[b], "/s") for b in builds],
+            [f"{med(rates[b]) / med(peer):.2f}x" for b in builds], target)
         if mix == "create":
-            bulk = [r["p50Ms"] for r in f["bulk"]]
-            rows.append(("`bulk_create_co_owners`, 500 rows (p50)", "—", spread(bulk, " ms"), "—", "< 20 ms"))
+            row("`bulk_create_co_owners`, 500 rows (p50)", "—",
+                [spread([r["p50Ms"] for r in bulk_of[b]], " ms") if bulk_of[b] else "—" for b in builds],
+                ["—"] * len(builds), "< 20 ms")
     peer = [x["medianMs"] for x in f["startup"]["peer"]]
-    syndic = [x["medianMs"] for x in f["startup"]["syndic"]]
-    rows.append(("start-up, spawn to initialize answer", spread(peer, " ms"), spread(syndic, " ms"),
-                 f"{med(peer) / med(syndic):.1f}x", "≥ 35x (≤ 5 ms)"))
+    starts = {b: [x["medianMs"] for x in f["startup"][b]] for b in builds}
+    row("start-up, spawn to initialize answer", spread(peer, " ms"), [spread(starts[b], " ms") for b in builds],
+        [f"{med(peer) / med(starts[b]):.1f}x" for b in builds], "≥ 35x (≤ 5 ms)")
 
     def memory_range(server):
         per = [med([x["peakRssBytes"] for x in w[server][mix]]) for mix, _, _ in WORKLOADS]
         return min(per), max(per)
     plo, phi = memory_range("peer")
-    slo, shi = memory_range("syndic")
-    rows.append(("resident memory, peak of each workload", f"{plo / 2**20:,.0f}-{mb(phi)}", f"{slo / 2**20:,.0f}-{mb(shi)}",
-                 f"{phi / shi:.1f}x less", "< 25 MB"))
-    head = ("workload", "usual server", "syndic-mcp", "ratio", "target ratio")
+    ranges = {b: memory_range(b) for b in builds}
+    row("resident memory, peak of each workload", f"{plo / 2**20:,.0f}-{mb(phi)}",
+        [f"{ranges[b][0] / 2**20:,.0f}-{mb(ranges[b][1])}" for b in builds],
+        [f"{phi / ranges[b][1]:.1f}x less" for b in builds], "< 25 MB")
+    ratio_names = {"before": "ratio before", "syndic": "ratio"}
+    head = ("workload", NAMES["peer"], *[NAMES[b] for b in builds], *[ratio_names[b] for b in builds], "target ratio")
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     out += ["| " + " | ".join(r) + " |" for r in rows]
     return "\n".join(out)
@@ -375,6 +408,7 @@ def main():
     parser.add_argument("--syndic", required=True, help="the syndic-mcp executable")
     parser.add_argument("--peers", required=True, help="the shared peers folder (driver/, ts-sdk-server/)")
     parser.add_argument("--peer-server", required=True, help="the usual server's folder, with its node_modules")
+    parser.add_argument("--before", help="an earlier syndic-mcp executable, measured in the same rounds")
     parser.add_argument("--sizes", default="10000,100000")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--calls", default="", help="calls per file, e.g. create=2000,search=1000,get=20000,list=2000")
@@ -400,7 +434,8 @@ def main():
     version = subprocess.run([args.syndic, "--version"], capture_output=True, text=True).stdout.strip()
     node = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip()
     results = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "syndic": version, "node": node,
-               "machine": machine(), "rounds": args.rounds, "calls": args.calls, "sizes": []}
+               "machine": machine(), "rounds": args.rounds, "calls": args.calls, "sizes": [],
+               "before": os.path.abspath(args.before) if args.before else None}
     with tempfile.TemporaryDirectory(prefix="syndic-peer-bench-", dir=args.work) as work:
         args.work = work
         bench = Bench(args)
@@ -415,14 +450,16 @@ def main():
     for f in results["sizes"]:
         print(f"\n{f['coOwners']:,} co-owners ({f['seed']['peer']['units']:,} units)\n")
         print(table(f))
-        for s in SERVERS:
+        for s in f["workloads"]:
             exits = [(mix, x["exitCode"]) for mix in f["workloads"][s] for x in f["workloads"][s][mix] if x["exitCode"]]
             if exits:
                 print(f"\nwarning: {s} answered every call but exited with a failure in {len(exits)} runs: "
                       + ", ".join(f"{mix} {code}" for mix, code in exits))
     if len(results["sizes"]) > 1:
         small, large = results["sizes"][0], results["sizes"][-1]
-        for s, name in (("peer", "usual server"), ("syndic", "syndic-mcp")):
+        for s, name in NAMES.items():
+            if s not in small["workloads"]:
+                continue
             a = med([x["callsPerSecond"] for x in small["workloads"][s]["search"]])
             b = med([x["callsPerSecond"] for x in large["workloads"][s]["search"]])
             print(f"search at {large['coOwners']:,} against {small['coOwners']:,}: {name} {a / b:.1f}x slower")

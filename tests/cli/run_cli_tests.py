@@ -54,6 +54,26 @@ def keys_revoke_section(env):
           error_code(call(env, made[1]["apiKey"], "list_units", {})) == "NOT_AUTHENTICATED", r.stderr)
 
 
+def pdf_module_section(env, admin):
+    """The minutes' PDF renderer is a module loaded on first use: without it the call fails as an
+    internal error whose reason is in the log, nothing is kept, and the other tools answer."""
+    made = call(env, admin, "create_meeting", {"title": "AGA sans PDF", "type": "aga", "scheduledAt": "2027-03-02T19:00:00-05:00",
+                                               "location": "Salle communautaire", "agenda": ["Ouverture"]})
+    meeting = json.loads(made["result"]["content"][0]["text"])["id"] if "result" in made else ""
+    request = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                          "params": {"name": "generate_minutes", "arguments": {"meetingId": meeting, "draft": True}}})
+    lines = request + "\n" + request.replace("generate_minutes", "get_meeting").replace('"draft": true', '"id": "%s"' % meeting) + "\n"
+    lines = lines.replace('"meetingId": "%s", "id"' % meeting, '"id"')
+    r = run("serve", "--modules", "all", env=dict(env, SYNDIC_API_KEY=admin, SYNDIC_PDF_MODULE="/nonexistent/syndic-pdf.so"), stdin=lines)
+    answers = [json.loads(line) for line in r.stdout.splitlines()]
+    check("without the PDF module generate_minutes is an internal error",
+          len(answers) == 2 and answers[0].get("error", {}).get("code") == -32603, r.stdout)
+    check("...whose reason is in the log", "PDF rendering unavailable: /nonexistent/syndic-pdf.so: not found" in r.stderr, r.stderr[-500:])
+    check("...and the next call is answered", len(answers) == 2 and "result" in answers[1], r.stdout)
+    again = call(env, admin, "generate_minutes", {"meetingId": meeting, "draft": True})
+    check("with the module beside the executable the minutes are made", "result" in again, str(again))
+
+
 def walkthrough_twice(tmp):
     """The README's commands that create syndicates and keys, run twice as a new user would, create them once."""
     folder = os.path.join(tmp, "walk")
@@ -107,7 +127,7 @@ def tools_run_builds_the_server_alone(tmp):
     r = subprocess.run([os.path.join(root, "tools", "run")], env=env, input='{"jsonrpc":"2.0","id":1,"method":"ping"}\n',
                        capture_output=True, text=True, timeout=60)
     asked = open(os.path.join(tmp, "ninja.log")).read().split() if os.path.exists(os.path.join(tmp, "ninja.log")) else []
-    check("tools/run asks ninja for syndic-mcp alone", asked[-1:] == ["syndic-mcp"], " ".join(asked) + r.stderr)
+    check("tools/run asks ninja for syndic-mcp and its PDF module alone", asked[-2:] == ["syndic-mcp", "syndic-pdf.so"], " ".join(asked) + r.stderr)
     check("...and serves", '"result"' in r.stdout, r.stdout + r.stderr)
 
 
@@ -386,6 +406,7 @@ with tempfile.TemporaryDirectory() as tmp:
 
     settings_section(env)
     audit_section(env, admin, tmp)
+    pdf_module_section(env, admin)
 
     first = run("demo", "--json", env=env)
     second = run("demo", "--json", env=env)

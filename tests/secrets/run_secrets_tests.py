@@ -280,6 +280,15 @@ def test_signing_key(tmp):
                       # schema 8 kept the syndicates' settings in columns of their own (migration 011 moves them)
                       "DROP TABLE settings; ALTER TABLE syndicates ADD COLUMN quorum_units INTEGER NOT NULL DEFAULT 51000000; "
                       "ALTER TABLE syndicates ADD COLUMN water_heater_replacement_years INTEGER NOT NULL DEFAULT 10; "
+                      # and indexed a co-owner's search text at once (migration 012 brings the pending rows)
+                      "DROP TABLE co_owner_search_pending; DROP TRIGGER co_owners_search_insert; "
+                      "DROP TRIGGER co_owners_search_update; DROP TRIGGER co_owners_search_delete; "
+                      "CREATE TRIGGER co_owners_search_delete AFTER DELETE ON co_owners BEGIN "
+                      "INSERT INTO co_owner_search (co_owner_search, rowid, search_text) VALUES ('delete', old.rowid, old.search_text); END; "
+                      "CREATE TRIGGER co_owners_search_update AFTER UPDATE OF search_text ON co_owners "
+                      "WHEN old.search_text IS NOT new.search_text BEGIN "
+                      "INSERT INTO co_owner_search (co_owner_search, rowid, search_text) VALUES ('delete', old.rowid, old.search_text); "
+                      "INSERT INTO co_owner_search (rowid, search_text) VALUES (new.rowid, new.search_text); END; "
                       "PRAGMA user_version = 8;")
     con.execute("INSERT INTO signing_keys VALUES (?, ?, ?, '2026-11-20T10:00:00.000Z', NULL)", (kid, pem, jwk))
     con.commit()

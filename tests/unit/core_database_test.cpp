@@ -5,7 +5,9 @@
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <system_error>
 
@@ -181,6 +183,55 @@ TEST_CASE("WriteTransaction rolls back unless committed") {
         CHECK_FALSE(has_syndicate(*db, "outer"));
         CHECK_FALSE(has_syndicate(*db, "inner"));
     }
+}
+
+TEST_CASE("recall gives what remember kept only while no connection has changed the data") {
+    char pattern[] = "/tmp/syndic-memo-test-XXXXXX";
+    const char* made = mkdtemp(pattern);
+    REQUIRE(made != nullptr);
+    const std::string folder = made;
+    {
+        auto db = Database::open(folder + "/memo.db");
+        auto other = Database::open(folder + "/memo.db");
+        db->run("CREATE TABLE t (x INTEGER)");
+        const auto value = std::make_shared<const int>(7);
+
+        CHECK(db->recall("k") == nullptr);  // nothing kept yet
+        db->remember("k", value, 1);
+        CHECK(db->recall("k") == value);
+        CHECK(db->recall("other key") == nullptr);
+
+        SUBCASE("a write of this connection drops it") {
+            db->run("INSERT INTO t VALUES (1)");
+            CHECK(db->recall("k") == nullptr);
+            db->remember("k", value, 1);
+            CHECK(db->recall("k") == value);
+        }
+        SUBCASE("a commit of another connection drops it") {
+            other->run("INSERT INTO t VALUES (1)");
+            CHECK(db->recall("k") == nullptr);
+        }
+        SUBCASE("a value remembered after the data changed since recall is not kept") {
+            CHECK(db->recall("k") == value);
+            other->run("INSERT INTO t VALUES (2)");
+            db->remember("late", value, 1);
+            CHECK(db->recall("late") == nullptr);
+        }
+        SUBCASE("at most memo_limit values, the oldest dropped first, and no value over the weight limit") {
+            for (std::size_t i = 0; i < Database::memo_limit; ++i)
+                db->remember("n" + std::to_string(i), std::make_shared<const int>(static_cast<int>(i)), 1);
+            CHECK(db->recall("k") == nullptr);  // the oldest
+            CHECK(*std::static_pointer_cast<const int>(db->recall("n0")) == 0);
+            db->remember("heavy", value, Database::memo_weight_limit + 1);
+            CHECK(db->recall("heavy") == nullptr);
+            db->remember("half", value, Database::memo_weight_limit / 2 + 1);
+            db->remember("other half", value, Database::memo_weight_limit / 2 + 1);
+            CHECK(db->recall("half") == nullptr);  // dropped to make room
+            CHECK(db->recall("other half") == value);
+        }
+    }
+    std::error_code ec;
+    std::filesystem::remove_all(folder, ec);
 }
 
 }  // TEST_SUITE

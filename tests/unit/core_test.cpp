@@ -5,10 +5,12 @@
 #include <date/tz.h>
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cstdint>
 #include <regex>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/base64url.hpp"
@@ -207,6 +209,54 @@ TEST_CASE("new_uuid gives distinct version 4 UUIDs in lower case") {
         seen.insert(id);
     }
     CHECK(seen.size() == 1000);
+}
+
+TEST_CASE("new_record_id gives version 7 UUIDs: the time in milliseconds, then rising, distinct and random") {
+    static const std::regex v7("^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$");
+    const auto millis = [] {
+        return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
+    };
+    const auto before = millis();
+    std::vector<std::string> ids;
+    for (int i = 0; i < 5000; ++i) ids.push_back(new_record_id());
+    const auto after = millis();
+
+    std::set<std::string> tails;
+    for (const auto& id : ids) {
+        CHECK_MESSAGE(std::regex_match(id, v7), id);
+        // The first 48 bits are Unix milliseconds, within the calls' time; when calls outrun the
+        // clock's 4,096 steps per millisecond the stamp runs ahead, by at most 5,000 steps here.
+        const auto stamp = std::stoll(id.substr(0, 8) + id.substr(9, 4), nullptr, 16);
+        CHECK(stamp >= before);
+        CHECK(stamp <= after + 2);
+        tails.insert(id.substr(19));
+    }
+    // Each id is greater than the one before, as text too (lower-case hex of the same length).
+    for (std::size_t i = 1; i < ids.size(); ++i) CHECK_MESSAGE(ids[i - 1] < ids[i], (ids[i - 1] + " then " + ids[i]));
+    // The last 62 bits are random: no two alike, and every hex digit appears in the last place.
+    CHECK(tails.size() == ids.size());
+    std::set<char> last_digits;
+    for (const auto& id : ids) last_digits.insert(id.back());
+    CHECK(last_digits.size() == 16);
+}
+
+TEST_CASE("new_record_id rises across threads too: ids made at the same time are all distinct") {
+    std::vector<std::vector<std::string>> made(4);
+    {
+        std::vector<std::thread> threads;
+        for (auto& list : made)
+            threads.emplace_back([&list] {
+                for (int i = 0; i < 2000; ++i) list.push_back(new_record_id());
+            });
+        for (auto& t : threads) t.join();
+    }
+    std::set<std::string> all;
+    for (const auto& list : made) {
+        for (std::size_t i = 1; i < list.size(); ++i) CHECK(list[i - 1] < list[i]);
+        all.insert(list.begin(), list.end());
+    }
+    CHECK(all.size() == 8000);
 }
 
 TEST_CASE("new_api_key is sk_ and 43 base62 characters, never repeated") {

@@ -3,6 +3,8 @@
 // and minutes do beside A's, which B reaches for from there.
 #include "tenancy_fixture.hpp"
 
+#include "storage/settings.hpp"
+
 #include <string>
 #include <tuple>
 
@@ -29,7 +31,7 @@ struct WithMeetings : TwoSyndicates {
     }
 
     WithMeetings() {
-        syndic::set_required_quorum(*db, syndicate, syndic::Fraction::percent(60));
+        syndic::set_setting(*db, syndicate, "requiredQuorumPercent", 60, "2026-11-21T15:00:00.000Z");
         draft = meeting_as(admin, "Brouillon de A", "2027-01-19T19:00:00-05:00");
         held = meeting_as(admin, "AGA de A", "2026-12-15T19:00:00-05:00");
         call("send_meeting_notice", {{"meetingId", held["id"]}});

@@ -1,5 +1,10 @@
 #include "modules/co_owners/co_owners.hpp"
 
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 #include "core/ids.hpp"
@@ -165,24 +170,12 @@ std::string sort_key(const std::string& first, const std::string& last) {
 
 json nullable_trimmed(const json& v) { return v.is_null() ? json(nullptr) : json(trim(v.get<std::string>())); }
 
-// Adds co-owners just inserted (by rowid) to the search index, in one statement: see migration 004.
-void index_for_search(Database& db, const std::vector<std::int64_t>& rowids) {
-    if (rowids.empty()) return;
-    std::string list = "[";
-    for (const auto rowid : rowids) (list += list.size() > 1 ? "," : "") += std::to_string(rowid);
-    list += ']';
-    auto q = db.prepare(
-        "INSERT INTO co_owner_search (rowid, search_text) "
-        "SELECT rowid, search_text FROM co_owners WHERE rowid IN (SELECT value FROM json_each(?))");
-    q->bind(1, list);
-    q->exec();
-}
-
 // Creates one co-owner from validated arguments; `prefix` is the JSON Pointer of the row. Every
-// check comes before the writes (the former primary's demotion, the one INSERT). Returns its id;
-// the caller indexes `rowid` for search. `duplicate` names a co-owner it probably repeats.
+// check comes before the writes (the former primary's demotion, the one INSERT; a trigger notes the
+// new row for the search index, migration 012). Returns its id; `duplicate` names a co-owner it
+// probably repeats.
 std::string insert_co_owner(Database& db, const Clock& clock, const std::string& syndicate_id, const json& a,
-                            const std::string& prefix, std::int64_t& rowid, std::optional<std::string>& duplicate) {
+                            const std::string& prefix, std::optional<std::string>& duplicate) {
     const std::string unit_id = a["unitId"];
     require_unit(db, syndicate_id, unit_id, prefix + "/unitId");
     const bool primary = a.value("isPrimary", false);
@@ -198,7 +191,7 @@ std::string insert_co_owner(Database& db, const Clock& clock, const std::string&
     const std::string last = nonblank_text(a["lastName"], prefix + "/lastName");
     const json email = nullable_trimmed(a.value("email", json(nullptr)));
     duplicate = possible_duplicate(db, unit_id, first, last, email, "");
-    const std::string id = new_uuid();
+    const std::string id = new_record_id();
     const std::string now = to_utc_iso(clock.now());
     demote_primary(db, former_primary, now);
     auto q = db.prepare(
@@ -222,18 +215,41 @@ std::string insert_co_owner(Database& db, const Clock& clock, const std::string&
     q->bind(15, now);
     q->bind(16, now);
     q->exec();
-    rowid = db.sql().getLastInsertRowid();
     return id;
 }
 
-// An FTS5 query matching `text` as one phrase: with the trigram tokenizer, as a substring.
-std::string fts5_phrase(const std::string& text) {
-    std::string quoted = "\"";
-    for (const char c : text) {
-        if (c == '"') quoted += '"';
-        quoted += c;
+// An FTS5 query for the rows whose text may hold `text` (three code points or more): at most four
+// of its trigrams, not overlapping (the last one ends the text), those holding a digit first
+// (rarer), then the later ones, as an AND of one-token phrases. Every row holding the text holds
+// each of its trigrams, so this is a superset, and the caller checks each candidate with instr.
+// Asking for every trigram as one phrase made FTS5 seek each of them in every segment of the
+// index: about ten times slower for an e-mail (docs/performance.md, "Search").
+std::string fts5_candidates(const std::string& text) {
+    std::vector<std::size_t> starts;  // where each code point begins, then the end
+    for (std::size_t i = 0; i < text.size(); ++i)
+        if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) starts.push_back(i);
+    const std::size_t points = starts.size();
+    starts.push_back(text.size());
+    std::vector<std::string> trigrams;
+    auto add = [&](std::size_t p) {
+        auto t = text.substr(starts[p], starts[p + 3] - starts[p]);
+        if (std::find(trigrams.begin(), trigrams.end(), t) == trigrams.end()) trigrams.push_back(std::move(t));
+    };
+    for (std::size_t p = 0; p + 3 <= points; p += 3) add(p);
+    add(points - 3);
+    const auto has_digit = [](const std::string& t) {
+        return std::any_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    std::reverse(trigrams.begin(), trigrams.end());  // the later ones first
+    std::stable_partition(trigrams.begin(), trigrams.end(), has_digit);
+    if (trigrams.size() > 4) trigrams.resize(4);
+    std::string query;
+    for (const auto& t : trigrams) {
+        query += query.empty() ? "\"" : " AND \"";
+        for (const char c : t) (query += c) += c == '"' ? "\"" : "";
+        query += '"';
     }
-    return quoted + '"';
+    return query;
 }
 
 // Each list reads only what its filters need (migration 004): the register order from the index
@@ -257,8 +273,10 @@ ToolResult list_co_owners(const ToolCall& call) {
                                          : "FROM co_owners c INDEXED BY co_owners_live_by_name ";
     std::string where = "WHERE c.syndicate_id = ?1 ";
     if (trigram_search) {
-        from = "FROM co_owner_search s CROSS JOIN co_owners c ON c.rowid = s.rowid ";
-        where += "AND co_owner_search MATCH ?5 ";
+        // The index's candidates and the rows it does not hold yet (migration 012); every
+        // candidate's current text is checked by instr below, so stale entries drop out.
+        from = "FROM (SELECT rowid AS row FROM co_owner_search WHERE co_owner_search MATCH ?5 "
+               "UNION SELECT row FROM co_owner_search_pending) s CROSS JOIN co_owners c ON c.rowid = s.row ";
     }
     if (unit_id) where += "AND c.unit_id = ?2 ";
     if (search) where += "AND instr(c.search_text, ?3) > 0 ";
@@ -270,7 +288,7 @@ ToolResult list_co_owners(const ToolCall& call) {
         if (unit_id) q.bind(2, *unit_id);
         if (search) q.bind(3, *search);
         if (portal) q.bind(4, *portal ? 1 : 0);
-        if (trigram_search) q.bind(5, fts5_phrase(*search));  // one phrase: the substring
+        if (trigram_search) q.bind(5, fts5_candidates(*search));  // a superset, checked by instr
     };
     std::string text;
     text.reserve(static_cast<std::size_t>(page.size) * 560 + 100);
@@ -279,18 +297,31 @@ ToolResult list_co_owners(const ToolCall& call) {
     std::int64_t total = 0;
     if (unit_id || search) {
         // A unit or a search narrows the list: one pass over the matches, in register order,
-        // counts them and keeps the page's rowids; then only those rows are read in full.
+        // gives their rowids; the page is a slice of them, then only its rows are read in full.
+        // A search's matches are kept on the connection until the data changes (Database::recall):
+        // the next page of the same search, or the same search again, reads no match twice.
         ReadTransaction snapshot(call.db);
-        std::string page_rows = "[";
-        {
+        using Rows = std::vector<std::int64_t>;
+        std::string memo_key;
+        if (search)
+            memo_key = "co_owners.search\x1f" + call.caller.syndicate_id + '\x1f' + unit_id.value_or("") + '\x1f' +
+                       (portal ? (*portal ? "1" : "0") : "-") + (archived ? "a" : "l") + '\x1f' + *search;
+        auto rows = search ? std::static_pointer_cast<const Rows>(call.db.recall(memo_key)) : nullptr;
+        if (!rows) {
+            auto found = std::make_shared<Rows>();
             auto q = call.db.prepare("SELECT c.rowid " + from + where + "ORDER BY c.sort_key, c.id");
             bind_filters(*q);
-            const std::int64_t first = page.offset(), last = page.offset() + page.size;
-            for (; q->executeStep(); ++total) {
-                if (total < first || total >= last) continue;
-                if (page_rows.size() > 1) page_rows += ',';
-                page_rows += std::to_string(q->getColumn(0).getInt64());
-            }
+            while (q->executeStep()) found->push_back(q->getColumn(0).getInt64());
+            if (search) call.db.remember(memo_key, found, found->size() + 1);
+            rows = std::move(found);
+        }
+        total = static_cast<std::int64_t>(rows->size());
+        std::string page_rows = "[";
+        const auto first = static_cast<std::size_t>(std::min<std::int64_t>(page.offset(), total));
+        const auto last = static_cast<std::size_t>(std::min<std::int64_t>(page.offset() + page.size, total));
+        for (std::size_t i = first; i < last; ++i) {
+            if (page_rows.size() > 1) page_rows += ',';
+            page_rows += std::to_string((*rows)[i]);
         }
         page_rows += ']';
         auto q = call.db.prepare(std::string(co_owner_select) +
@@ -328,21 +359,16 @@ ToolResult get_co_owner(const ToolCall& call) {
 }
 
 json create_co_owner(const ToolCall& call) {
-    WriteTransaction tx(call.db);
-    std::int64_t rowid = 0;
     std::optional<std::string> duplicate;
-    const auto id = insert_co_owner(call.db, call.clock, call.caller.syndicate_id, call.args, "", rowid, duplicate);
-    index_for_search(call.db, {rowid});
+    const auto id = insert_co_owner(call.db, call.clock, call.caller.syndicate_id, call.args, "", duplicate);
     json result = require_co_owner(call.db, call.caller.syndicate_id, id).record;
     if (duplicate) result["possibleDuplicateOf"] = *duplicate;
-    tx.commit();
     return result;
 }
 
 json update_co_owner(const ToolCall& call) {
     const auto& a = call.args;
     const auto& syndicate = call.caller.syndicate_id;
-    WriteTransaction tx(call.db);
     const auto current = require_active_co_owner(call.db, syndicate, a["id"]);
     const json& before = current.record;
 
@@ -392,13 +418,11 @@ json update_co_owner(const ToolCall& call) {
     q->exec();
     json result = require_co_owner(call.db, syndicate, current.id).record;
     if (duplicate) result["possibleDuplicateOf"] = *duplicate;
-    tx.commit();
     return result;
 }
 
 json delete_co_owner(const ToolCall& call) {
     const auto& syndicate = call.caller.syndicate_id;
-    WriteTransaction tx(call.db);
     const auto current = require_active_co_owner(call.db, syndicate, call.args["id"]);
     const bool had_portal_access = current.record["hasPortalAccess"].get<bool>();
     auto q = call.db.prepare(
@@ -408,13 +432,11 @@ json delete_co_owner(const ToolCall& call) {
     q->exec();
     json result = {{"coOwner", require_co_owner(call.db, syndicate, current.id).record},
                    {"portalAccessRevoked", had_portal_access}};
-    tx.commit();
     return result;
 }
 
 json restore_co_owner(const ToolCall& call) {
     const auto& syndicate = call.caller.syndicate_id;
-    WriteTransaction tx(call.db);
     const auto current = require_co_owner(call.db, syndicate, call.args["id"]);
     if (!current.archived)
         throw DomainError(codes::not_archived, "Co-owner " + current.id + " is not archived.").at("/id");
@@ -430,7 +452,6 @@ json restore_co_owner(const ToolCall& call) {
     q->bind(2, current.id);
     q->exec();
     json result = require_co_owner(call.db, syndicate, current.id).record;
-    tx.commit();
     return result;
 }
 
@@ -444,20 +465,16 @@ json bulk_create_co_owners(const ToolCall& call) {
             .with("limit", static_cast<std::int64_t>(bulk_limit))
             .with("count", static_cast<std::int64_t>(rows.size()));
 
-    WriteTransaction tx(call.db);
     json created = json::array(), errors = json::array();
-    std::vector<std::int64_t> rowids;
     for (std::size_t i = 0; i < rows.size(); ++i) {
         call.throw_if_cancelled();
         const std::string prefix = "/coOwners/" + std::to_string(i);
         try {
             call.registry.check_arguments("create_co_owner", rows[i]);
             // A row's checks all come before its one INSERT, which SQLite applies whole or not at
-            // all: no savepoint per row (each would make the search index flush).
-            std::int64_t rowid = 0;
+            // all: no savepoint per row.
             std::optional<std::string> duplicate;
-            const auto id = insert_co_owner(call.db, call.clock, call.caller.syndicate_id, rows[i], prefix, rowid, duplicate);
-            rowids.push_back(rowid);
+            const auto id = insert_co_owner(call.db, call.clock, call.caller.syndicate_id, rows[i], prefix, duplicate);
             created.push_back({{"index", i}, {"id", id}});
             if (duplicate) created.back()["possibleDuplicateOf"] = *duplicate;
         } catch (const DomainError& e) {
@@ -468,8 +485,6 @@ json bulk_create_co_owners(const ToolCall& call) {
         if ((i + 1) % 50 == 0 || i + 1 == rows.size())
             call.report_progress(static_cast<double>(i + 1), static_cast<double>(rows.size()));
     }
-    index_for_search(call.db, rowids);
-    tx.commit();
     const auto created_count = created.size(), error_count = errors.size();
     return {{"created", std::move(created)},
             {"errors", std::move(errors)},

@@ -35,7 +35,9 @@ struct RenderedPdf {
     int pages = 0;
 };
 
-// Lays the document out in memory. Throws std::runtime_error when the fonts are missing.
+// Lays the document out in memory with the renderer module (syndic-pdf.so, loaded on the first
+// call). Throws std::runtime_error when the fonts are missing, or "PDF rendering unavailable: ..."
+// with the loader's reason when the module cannot be loaded.
 RenderedPdf render_pdf(const PdfDocument& document);
 
 // Renders the document and writes it to `path` durably (storage/durable_file.hpp); returns its

@@ -54,22 +54,19 @@ json get_meeting(const ToolCall& call) {
 
 json create_meeting(const ToolCall& call) {
     const auto& a = call.args;
-    WriteTransaction tx(call.db);
     const auto when = scheduled_instant(a["scheduledAt"], "/scheduledAt");
-    const std::string id = new_uuid(), now = to_utc_iso(call.clock.now());
+    const std::string id = new_record_id(), now = to_utc_iso(call.clock.now());
     const auto agenda = agenda_arg(a.value("agenda", json::array()));
     const NewMeeting m{nonblank_text(a["title"], "/title"), a["type"].get<std::string>(),
                        nonblank_text(a["location"], "/location"), when, agenda};
     insert_meeting(call.db, call.caller.syndicate_id, id, m, now);
     json result = full_meeting(call.db, call.caller.syndicate_id, id);
-    tx.commit();
     return result;
 }
 
 json update_meeting(const ToolCall& call) {
     const auto& a = call.args;
     const auto& syndicate = call.caller.syndicate_id;
-    WriteTransaction tx(call.db);
     const auto m = require_meeting(call.db, syndicate, a["id"], "/id");
     MeetingChange change;
     if (a.contains("status") && a["status"] != m.status) change.status = a["status"].get<std::string>();
@@ -89,21 +86,18 @@ json update_meeting(const ToolCall& call) {
     if (change.status) set_meeting_column(call.db, m.id, "status", *change.status);
     if (change.any()) touch(call.db, m.id, call.clock);
     json result = for_caller(full_meeting(call.db, syndicate, m.id), call.caller);
-    tx.commit();
     return result;
 }
 
 json add_resolution(const ToolCall& call) {
     const auto& a = call.args;
-    WriteTransaction tx(call.db);
     const auto m = require_meeting(call.db, call.caller.syndicate_id, a["meetingId"], "/meetingId");
     require_status(m, {"draft", "notice-sent", "held"}, "adding a resolution");
-    const auto r = insert_resolution(call.db, call.caller.syndicate_id, m.id, new_uuid(), nonblank_text(a["title"], "/title"),
+    const auto r = insert_resolution(call.db, call.caller.syndicate_id, m.id, new_record_id(), nonblank_text(a["title"], "/title"),
                                      trim(a.value("description", std::string())), a["majorityRequired"].get<std::string>(),
                                      to_utc_iso(call.clock.now()));
     touch(call.db, m.id, call.clock);
     json result = resolution_json(r);
-    tx.commit();
     return result;
 }
 
@@ -136,7 +130,6 @@ void record_attendee(const ToolCall& call, const Meeting& m, const json& rows, s
 
 json record_attendance(const ToolCall& call) {
     const auto& syndicate = call.caller.syndicate_id;
-    WriteTransaction tx(call.db);
     const auto m = require_meeting(call.db, syndicate, call.args["meetingId"], "/meetingId");
     require_status(m, {"notice-sent", "held"}, "recording attendance");
     const auto& rows = call.args["attendees"];
@@ -144,14 +137,12 @@ json record_attendance(const ToolCall& call) {
     touch(call.db, m.id, call.clock);
     json result = full_meeting(call.db, syndicate, m.id);
     result["quorum"] = quorum_json(quorum_of(call.db, syndicate, attendees_of(call.db, m.id)));
-    tx.commit();
     return result;
 }
 
 json record_votes(const ToolCall& call) {
     const auto& a = call.args;
     const auto& syndicate = call.caller.syndicate_id;
-    WriteTransaction tx(call.db);
     const std::string resolution_id = a["resolutionId"];
     auto found = find_resolution(call.db, syndicate, resolution_id);
     if (found && a.contains("meetingId") && a["meetingId"] != found->meeting_id) found.reset();
@@ -170,14 +161,12 @@ json record_votes(const ToolCall& call) {
     store_votes(call.db, voted, to_utc_iso(call.clock.now()));
     touch(call.db, m.id, call.clock);
     json result = resolution_json(voted);
-    tx.commit();
     return result;
 }
 
 json send_meeting_notice(const ToolCall& call) {
     const auto& a = call.args;
     const auto& syndicate = call.caller.syndicate_id;
-    WriteTransaction tx(call.db);
     auto m = require_meeting(call.db, syndicate, a["meetingId"], "/meetingId");
     require_status(m, {"draft"}, "sending the notice");
     const auto now = call.clock.now();
@@ -192,7 +181,6 @@ json send_meeting_notice(const ToolCall& call) {
     mark_notice_sent(call.db, m.id, to_utc_iso(now), channel, with_agenda, m.justification);
     const auto queued = queue_notices(call.db, syndicate, m, channel, with_agenda, now);
     json result = notice_sent_json(call.db, syndicate, m.id, queued);
-    tx.commit();
     return result;
 }
 
@@ -204,7 +192,6 @@ json calculate_quorum(const ToolCall& call) {
 json generate_minutes(const ToolCall& call) {
     const auto& a = call.args;
     const auto& syndicate = call.caller.syndicate_id;
-    WriteTransaction tx(call.db);
     const auto m = require_meeting(call.db, syndicate, a["meetingId"], "/meetingId");
     const bool draft = a.value("draft", false);
     const std::string language = a.value("language", std::string("fr"));
@@ -213,7 +200,6 @@ json generate_minutes(const ToolCall& call) {
     const auto record = write_minutes(call.db, syndicate, m, draft, language, call.clock.now());
     call.report_progress(1, 2);
     insert_minutes(call.db, syndicate, m.id, record);
-    tx.commit();
     call.report_progress(2, 2);
     return minutes_json(record, m.id, call.caller);
 }

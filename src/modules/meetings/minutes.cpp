@@ -138,11 +138,14 @@ MinutesRecord write_minutes(Database& db, const std::string& syndicate_id, const
     char date[16];
     std::snprintf(date, sizeof date, "%04d-%02d-%02d", local.year, local.month, local.day);
     MinutesRecord record;
-    record.document_id = new_uuid();
+    record.document_id = new_record_id();
     record.draft = draft;
     record.language = language;
-    const std::string file = std::string("minutes-") + date + "-" + m.id.substr(0, 8) + (draft ? "-draft-" : "-final-") +
-                             language + "-" + record.document_id.substr(0, 8) + ".pdf";
+    // Ids tell one file from another by their last 8 hex digits, random: a time-ordered id's first
+    // ones are the same for every id of the same minute (core/ids.hpp).
+    const auto tail = [](const std::string& id) { return id.substr(id.size() > 8 ? id.size() - 8 : 0); };
+    const std::string file = std::string("minutes-") + date + "-" + tail(m.id) + (draft ? "-draft-" : "-final-") +
+                             language + "-" + tail(record.document_id) + ".pdf";
     record.path = (std::filesystem::path(db.data_dir()) / "exports" / file).string();
 
     const auto pdf = render_pdf(minutes_document(db, syndicate_id, m, wording::language_of(language), draft, now));

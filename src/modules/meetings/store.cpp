@@ -291,7 +291,7 @@ void queue_message(Database& db, const std::string& syndicate_id, const OutboxMe
     auto q = db.prepare(
         "INSERT INTO outbox (id, syndicate_id, meeting_id, co_owner_id, channel, recipient, language, subject, body, "
         "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    q->bind(1, new_uuid());
+    q->bind(1, new_record_id());
     q->bind(2, syndicate_id);
     q->bind(3, message.meeting_id);
     q->bind(4, message.co_owner_id);

@@ -285,7 +285,6 @@ json get_unit(const ToolCall& call) {
 json create_unit(const ToolCall& call) {
     const auto& a = call.args;
     const auto& syndicate = call.caller.syndicate_id;
-    WriteTransaction tx(call.db);
     const std::string number = nonblank_text(a["number"], "/number");
     require_unique_number(call.db, syndicate, number, "");
 
@@ -293,7 +292,7 @@ json create_unit(const ToolCall& call) {
     const auto fraction = Fraction::from_percent(a.value("fractionPercent", 0.0));
     check_fraction_sum(before, before + fraction);
 
-    const std::string id = new_uuid();
+    const std::string id = new_record_id();
     const std::string now = to_utc_iso(call.clock.now());
     {
         auto q = call.db.prepare(
@@ -315,14 +314,12 @@ json create_unit(const ToolCall& call) {
         check_lots_held(call.db, syndicate, "/linkedUnits");
     }
     json result = unit_json(call.db, syndicate, std::move(unit), false);
-    tx.commit();
     return result;
 }
 
 json update_unit(const ToolCall& call) {
     const auto& a = call.args;
     const auto& syndicate = call.caller.syndicate_id;
-    WriteTransaction tx(call.db);
     const auto unit = require_unit(call.db, syndicate, a["id"], "/id");
 
     if (a.contains("number")) {
@@ -352,7 +349,6 @@ json update_unit(const ToolCall& call) {
         check_lots_held(call.db, syndicate, "/linkedUnits");
     }
     json result = unit_json(call.db, syndicate, std::move(updated), false);
-    tx.commit();
     return result;
 }
 
@@ -380,7 +376,6 @@ void refuse_if_in_use(Database& db, const std::string& syndicate, const UnitRow&
 
 json delete_unit(const ToolCall& call) {
     const auto& syndicate = call.caller.syndicate_id;
-    WriteTransaction tx(call.db);
     const auto unit = require_unit(call.db, syndicate, call.args["id"], "/id");
     refuse_if_in_use(call.db, syndicate, unit);
     const auto before = unit_fraction_sum(call.db, syndicate).sum;
@@ -402,7 +397,6 @@ json delete_unit(const ToolCall& call) {
     q->executeStep();
     json result = read_unit(*q).record;
     result["linkedUnits"] = json::array();
-    tx.commit();
     return result;
 }
 
