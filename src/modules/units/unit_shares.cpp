@@ -12,9 +12,13 @@ namespace syndic {
 namespace {
 
 // The active units of a lot: the unit `?2` itself and the units linked to it as their apartment.
+// Two lookups by key, so that no plan can read the syndicate's every unit: with the OR form and
+// no ANALYZE statistics (a database nobody analysed), SQLite listed all the syndicate's units for
+// each co-owner written (a bulk at 50,000 units: 22 ms a row).
 constexpr const char* lot_units =
-    "SELECT id FROM units WHERE syndicate_id = ?1 AND deleted_at IS NULL AND "
-    "(id = ?2 OR id IN (SELECT unit_id FROM unit_links WHERE apartment_id = ?2))";
+    "SELECT id FROM units WHERE id = ?2 AND syndicate_id = ?1 AND deleted_at IS NULL "
+    "UNION ALL SELECT u.id FROM unit_links l JOIN units u ON u.id = l.unit_id "
+    "WHERE l.apartment_id = ?2 AND u.syndicate_id = ?1 AND u.deleted_at IS NULL";
 
 Fraction lot_fraction(Database& db, const std::string& syndicate_id, const std::string& lot_id) {
     auto q = db.prepare(std::string("SELECT coalesce(sum(fraction_units), 0) FROM units WHERE id IN (") + lot_units + ")");
