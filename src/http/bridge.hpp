@@ -1,5 +1,5 @@
 // The HTTP bridge (decisions 1): MCP over Streamable HTTP at <base_url>/mcp, the REST routes of
-// the tools, and the OpenAPI document, answered by a pool of workers that each hold a database
+// the tools, and the OpenAPI document, answered on the server's threads (--workers), each holding a database
 // connection. Checks Origin and Host, credentials and plan limits, and writes the access log.
 // Routes whole requests (http/message.hpp); connections and framing are http/server.hpp's.
 #pragma once

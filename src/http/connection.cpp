@@ -1,4 +1,4 @@
-// One connection's life on the event loop, and the request parser's limits (server_detail.hpp).
+// One connection's life on its loop, and the request parser's limits (server_detail.hpp).
 #include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/http/error.hpp>
@@ -100,8 +100,8 @@ std::size_t RequestParser::on_chunk_body_impl(std::uint64_t, beast::string_view 
 // ---------------------------------------------------------------------------------------------
 // The connection
 
-Connection::Connection(HttpServer::Core& core, tcp::socket socket)
-    : core_(core), socket_(std::move(socket)), timer_(core.io), buffer_(core.limits.max_header_bytes + read_chunk) {}
+Connection::Connection(HttpServer::Core& core, HttpServer::Core::Loop& loop, tcp::socket socket)
+    : loop(loop), core_(core), socket_(std::move(socket)), timer_(socket_.get_executor()), buffer_(core.limits.max_header_bytes + read_chunk) {}
 
 void Connection::start() {
     beast::error_code ec;
@@ -116,7 +116,7 @@ void Connection::start() {
     parser_.emplace(core_.limits, request_);
     request_.remote_addr = remote_;
     state_ = State::idle;
-    idle_since_ = std::chrono::steady_clock::now();
+    idle_since_ = std::chrono::steady_clock::now().time_since_epoch().count();
     arm(core_.limits.idle_timeout);
     read_more();
 }
@@ -211,16 +211,16 @@ void Connection::dispatch() {
     const int status = decode_body(request_, core_.limits.max_body_bytes, problem);
     if (status != 0)
         return refuse({status, status == 413 ? "PAYLOAD_TOO_LARGE" : status == 415 ? "UNSUPPORTED_MEDIA_TYPE" : "BAD_REQUEST", problem});
-    core_.pool->submit([self = shared_from_this()] {
-        Response response;
-        try {
-            self->core_.handler(self->request_, response);
-        } catch (const std::exception&) {
-            response = Response{};
-            self->core_.refuser(self->request_, response, 500, "INTERNAL_ERROR", "The server failed unexpectedly.");
-        }
-        asio::post(self->core_.io, [self, response = std::move(response)]() mutable { self->answer(std::move(response)); });
-    });
+    // The handler runs here, on this connection's loop: the thread that read the request answers
+    // it, with no hand-off to another thread and back (docs/decisions.md, "The bridge's threads").
+    Response response;
+    try {
+        core_.handler(request_, response);
+    } catch (const std::exception&) {
+        response = Response{};
+        core_.refuser(request_, response, 500, "INTERNAL_ERROR", "The server failed unexpectedly.");
+    }
+    answer(std::move(response));
 }
 
 void Connection::refuse(const Refusal& refusal) {
@@ -291,7 +291,7 @@ void Connection::next_request() {
     out_.clear();
     out_.shrink_to_fit();
     state_ = State::idle;
-    idle_since_ = std::chrono::steady_clock::now();
+    idle_since_ = std::chrono::steady_clock::now().time_since_epoch().count();
     arm(core_.limits.idle_timeout);
     if (buffer_.size() > 0) return feed();  // a pipelined request, already here
     read_more();

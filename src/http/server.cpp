@@ -1,7 +1,9 @@
-// The listening socket, the bound on open connections, and stopping (server_detail.hpp).
+// The listening socket, the bound on open connections, the loop's threads, and stopping
+// (server_detail.hpp).
 #include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
 
+#include <algorithm>
 #include <stdexcept>
 #include <thread>
 
@@ -9,11 +11,28 @@
 
 namespace syndic::http {
 
-HttpServer::Core::Core(ServerLimits limits, std::size_t workers, Handler handler, Refuser refuser, Logger logger)
-    : limits(limits), worker_count(workers), handler(std::move(handler)), refuser(std::move(refuser)), logger(std::move(logger)) {}
+HttpServer::Core::Core(ServerLimits limits, std::size_t threads, Handler handler, Refuser refuser, Logger logger)
+    : limits(limits), handler(std::move(handler)), refuser(std::move(refuser)), logger(std::move(logger)) {
+    for (std::size_t i = 0; i < std::max<std::size_t>(threads, 1); ++i) loops.push_back(std::make_unique<Loop>());
+}
 
+std::vector<std::shared_ptr<Connection>> HttpServer::Core::open_connections() {
+    std::lock_guard lock(live_mutex);
+    std::vector<std::shared_ptr<Connection>> open;
+    open.reserve(live.size());
+    for (const auto& [raw, connection] : live) open.push_back(connection);
+    return open;
+}
+
+// Each socket is accepted onto the loop with the fewest connections (the first of them on a tie).
 void HttpServer::Core::accept() {
-    acceptor.async_accept([self = shared_from_this()](const beast::error_code& ec, tcp::socket socket) {
+    Loop* quietest = loops.front().get();
+    {
+        std::lock_guard lock(live_mutex);
+        for (const auto& l : loops)
+            if (l->connections < quietest->connections) quietest = l.get();
+    }
+    acceptor.async_accept(quietest->io, [self = shared_from_this(), quietest](const beast::error_code& ec, tcp::socket socket) {
         if (self->stopping || !self->acceptor.is_open()) return;
         if (ec) {
             // Out of descriptors or memory: wait a little instead of spinning on the same error.
@@ -23,20 +42,24 @@ void HttpServer::Core::accept() {
             });
             return;
         }
-        self->admit(std::move(socket));
+        self->admit(*quietest, std::move(socket));
         self->accept();
     });
 }
 
 // A new connection takes the place of the longest idle one when the bound is reached; with none
 // idle it is refused at once with 503, never queued.
-void HttpServer::Core::admit(tcp::socket socket) {
-    if (live.size() >= limits.max_connections) {
+// (The oldest idle connection is closed on its own strand, if still idle by then: between the
+// choice and the close a request may begin on it, and the bound is then passed by one for as
+// long as that request lasts.)
+void HttpServer::Core::admit(Loop& loop, tcp::socket socket) {
+    const auto open = open_connections();
+    if (open.size() >= limits.max_connections) {
         std::shared_ptr<Connection> oldest;
-        for (const auto& [raw, connection] : live)
+        for (const auto& connection : open)
             if (connection->idle() && (!oldest || connection->idle_since() < oldest->idle_since())) oldest = connection;
         if (oldest) {
-            oldest->close();
+            oldest->post([](Connection& c) { c.close_if_idle(); });
         } else {
             Request nothing;
             Response refusal;
@@ -54,9 +77,13 @@ void HttpServer::Core::admit(tcp::socket socket) {
             return;
         }
     }
-    auto connection = std::make_shared<Connection>(*this, std::move(socket));
-    live.emplace(connection.get(), connection);
-    connection->start();
+    auto connection = std::make_shared<Connection>(*this, loop, std::move(socket));
+    {
+        std::lock_guard lock(live_mutex);
+        live.emplace(connection.get(), connection);
+        ++loop.connections;
+    }
+    connection->post([](Connection& c) { c.start(); });
 }
 
 void HttpServer::Core::begin_stop() {
@@ -65,42 +92,47 @@ void HttpServer::Core::begin_stop() {
     beast::error_code ignored;
     acceptor.close(ignored);
     accept_pause.cancel();
-    std::vector<std::shared_ptr<Connection>> open;
-    for (const auto& [raw, connection] : live) open.push_back(connection);
-    for (const auto& connection : open) connection->on_stop();
-    if (live.empty()) {
-        keep_running.reset();
-        return;
-    }
+    const auto open = open_connections();
+    for (const auto& connection : open) connection->post([](Connection& c) { c.on_stop(); });
+    if (open.empty()) return finish();
     // Whatever is still open after the grace is closed, answered or not.
     stop_deadline.expires_after(limits.stop_grace);
     stop_deadline.async_wait([self = shared_from_this()](const beast::error_code& ec) {
         if (ec) return;
-        std::vector<std::shared_ptr<Connection>> left;
-        for (const auto& [raw, connection] : self->live) left.push_back(connection);
-        for (const auto& connection : left) connection->close();
+        for (const auto& connection : self->open_connections()) connection->post([](Connection& c) { c.close(); });
     });
 }
 
 void HttpServer::Core::forget(Connection* connection) {
-    live.erase(connection);
-    if (stopping && live.empty()) {
-        stop_deadline.cancel();
-        keep_running.reset();
+    bool last = false;
+    {
+        std::lock_guard lock(live_mutex);
+        --connection->loop.connections;
+        live.erase(connection);
+        last = live.empty();
     }
+    if (stopping && last)
+        asio::post(control, [self = shared_from_this()] {
+            std::lock_guard lock(self->live_mutex);
+            if (self->live.empty()) self->finish();
+        });
+}
+
+void HttpServer::Core::finish() {
+    stop_deadline.cancel();
+    for (auto& l : loops) l->keep_running.reset();
+    keep_running.reset();
 }
 
 HttpServer::HttpServer(ServerLimits limits, std::size_t workers, Handler handler, Refuser refuser, Logger logger)
     : core_(std::make_shared<Core>(limits, workers, std::move(handler), std::move(refuser), std::move(logger))) {}
 
-HttpServer::~HttpServer() {
-    if (core_->pool) core_->pool->shutdown();
-}
+HttpServer::~HttpServer() = default;
 
 int HttpServer::bind(const std::string& host, int port) {
     auto& c = *core_;
     beast::error_code ec;
-    tcp::resolver resolver(c.io);
+    tcp::resolver resolver(c.control);
     const auto found = resolver.resolve(host, std::to_string(port), tcp::resolver::passive | tcp::resolver::numeric_service, ec);
     if (ec || found.empty()) throw std::runtime_error("cannot listen on " + host + ":" + std::to_string(port) + " (" + ec.message() + ")");
     const tcp::endpoint endpoint = found.begin()->endpoint();
@@ -114,20 +146,28 @@ int HttpServer::bind(const std::string& host, int port) {
     return c.acceptor.local_endpoint().port();
 }
 
+// The loops run on `threads` threads (the bridge's --workers), `control` on this one.
 void HttpServer::run() {
     auto& c = *core_;
-    c.pool = std::make_unique<WorkerPool>(c.worker_count);
-    c.keep_running.emplace(c.io.get_executor());
+    c.keep_running.emplace(c.control.get_executor());
+    std::vector<std::thread> threads;
+    for (auto& l : c.loops) {
+        l->keep_running.emplace(l->io.get_executor());
+        threads.emplace_back([&io = l->io] { io.run(); });
+    }
     c.accept();
-    c.io.run();
-    // Every connection is closed: the workers finish what they hold (their answers go nowhere).
-    c.pool->shutdown();
-    c.io.restart();
-    c.io.poll();
+    c.control.run();
+    for (auto& t : threads) t.join();
+    for (auto& l : c.loops) {
+        l->io.restart();
+        l->io.poll();
+    }
+    c.control.restart();
+    c.control.poll();
 }
 
 void HttpServer::stop() {
-    asio::post(core_->io, [core = core_] { core->begin_stop(); });
+    asio::post(core_->control, [core = core_] { core->begin_stop(); });
 }
 
 }  // namespace syndic::http

@@ -1,6 +1,7 @@
-// The HTTP/1.1 server under the bridge: one event loop thread accepts, reads and writes every
-// connection (an idle one costs a socket, never a thread), a pool of workers runs the handler on
-// whole requests, and the limits below hold against hostile clients. Knows sockets and framing;
+// The HTTP/1.1 server under the bridge: a control loop accepts, and each connection belongs to one
+// of `threads` event loops (an idle one costs a socket, never a thread), whose thread reads a
+// whole request, runs the handler on it and writes the answer; the limits below hold against
+// hostile clients. Knows sockets and framing;
 // knows nothing of routes, credentials or the database (the handler's). Boost.Asio/Beast stay
 // inside server.cpp and connection.cpp.
 #pragma once
@@ -29,16 +30,17 @@ struct ServerLimits {
 
 class HttpServer {
 public:
-    // Runs on a worker thread with the whole request; fills in the answer. An exception is a 500.
+    // Runs on the connection's loop thread with the whole request (up to `threads` at once); fills
+    // in the answer. An exception is a 500.
     using Handler = std::function<void(Request&, Response&)>;
-    // Runs on the event loop for a request refused before a handler sees it (400, 413, 415, 431,
+    // Runs on a loop thread for a request refused before a handler sees it (400, 413, 415, 431,
     // 503): fills in the body for `status` with the machine `code` and its English `detail`. The
     // request holds what was read of it (method and path may be empty). Must not block.
     using Refuser = std::function<void(const Request&, Response&, int status, const std::string& code, const std::string& detail)>;
-    // Runs on the event loop once an answer is written (or refused): the access log.
+    // Runs on a loop thread once an answer is written (or refused): the access log. Thread-safe.
     using Logger = std::function<void(const Request&, const Response&, double milliseconds)>;
 
-    HttpServer(ServerLimits limits, std::size_t workers, Handler handler, Refuser refuser, Logger logger);
+    HttpServer(ServerLimits limits, std::size_t threads, Handler handler, Refuser refuser, Logger logger);
     ~HttpServer();
     HttpServer(const HttpServer&) = delete;
     HttpServer& operator=(const HttpServer&) = delete;
@@ -46,7 +48,8 @@ public:
     // Binds and listens; the port bound (the one asked for, or any free one for 0). Throws
     // std::runtime_error when the address cannot be bound.
     int bind(const std::string& host, int port);
-    // Serves until stop(); returns once every connection is closed and the workers are done.
+    // Serves until stop(): the control loop on this thread, the event loops on `threads` others;
+    // returns once every connection is closed and every thread has joined.
     void run();
     // From any thread, any number of times: stops accepting, closes idle connections and those
     // still sending a header, lets requests already read (or whose body is arriving) be answered,

@@ -1,9 +1,10 @@
 // Private to server.cpp and connection.cpp (the only files that include Boost.Asio and Beast):
-// the server's shared state on its event loop, one connection's state machine, and the request
+// the server's shared state, one connection's state machine, and the request
 // parser that enforces the header, framing and body limits as bytes arrive.
 #pragma once
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
@@ -12,12 +13,13 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "http/server.hpp"
-#include "http/worker_pool.hpp"
 
 namespace syndic::http {
 
@@ -27,31 +29,42 @@ using tcp = asio::ip::tcp;
 
 class Connection;
 
-// Everything the event loop owns. Touched on the loop thread only, except `io`, `pool` and the
-// callbacks (immutable after construction).
+// The server's shared state. `control`, run by the thread that called run(), accepts, keeps the
+// bound on connections and stops; each of the `loops`, one thread each, owns the connections given
+// to it (their sockets, timers and handlers), so a request is read, handled and answered on one
+// thread, with no hand-off. `live` is touched from the loops too (forget), under `live_mutex`.
 struct HttpServer::Core : std::enable_shared_from_this<HttpServer::Core> {
-    Core(ServerLimits limits, std::size_t workers, Handler handler, Refuser refuser, Logger logger);
+    Core(ServerLimits limits, std::size_t threads, Handler handler, Refuser refuser, Logger logger);
+
+    struct Loop {
+        asio::io_context io{1};
+        std::optional<asio::executor_work_guard<asio::io_context::executor_type>> keep_running;
+        std::size_t connections = 0;  // given to it and not yet forgotten (under live_mutex)
+    };
 
     ServerLimits limits;
-    std::size_t worker_count;
     Handler handler;
     Refuser refuser;
     Logger logger;
 
-    asio::io_context io{1};
+    asio::io_context control{1};
     std::optional<asio::executor_work_guard<asio::io_context::executor_type>> keep_running;
-    tcp::acceptor acceptor{io};
-    asio::steady_timer accept_pause{io};
-    asio::steady_timer stop_deadline{io};
-    std::unique_ptr<WorkerPool> pool;
+    std::vector<std::unique_ptr<Loop>> loops;
+    tcp::acceptor acceptor{control};
+    asio::steady_timer accept_pause{control};
+    asio::steady_timer stop_deadline{control};
+    std::mutex live_mutex;
     std::unordered_map<Connection*, std::shared_ptr<Connection>> live;
-    bool stopping = false;
+    std::atomic<bool> stopping{false};
 
-    void accept();
-    void admit(tcp::socket socket);
-    void begin_stop();
-    // A connection closed: no longer counted; the loop ends once stopping and none is left.
+    void accept();                   // on `control`
+    void admit(Loop& loop, tcp::socket socket);  // on `control`
+    void begin_stop();               // on `control`
+    void finish();                   // on `control`: every connection is closed
+    // A connection closed (from its loop): no longer counted; the server ends once stopping and
+    // none is left.
     void forget(Connection* connection);
+    std::vector<std::shared_ptr<Connection>> open_connections();
 };
 
 // Why a request is refused before a handler sees it.
@@ -88,17 +101,27 @@ private:
     std::size_t fields_ = 0, content_lengths_ = 0, hosts_ = 0, transfer_encodings_ = 0;
 };
 
-// One accepted socket, from its first byte to its close, on the loop thread only (a worker
-// touches the request only while the connection waits for its answer).
+// One accepted socket, from its first byte to its close. Everything it does runs on its loop's
+// thread (its socket's executor), the request handler included; `idle()` and `idle_since()` may be
+// read from `control`, and `close_if_idle`/`on_stop`/`close` are posted to its loop.
 class Connection : public std::enable_shared_from_this<Connection> {
 public:
-    Connection(HttpServer::Core& core, tcp::socket socket);
+    Connection(HttpServer::Core& core, HttpServer::Core::Loop& loop, tcp::socket socket);
+    HttpServer::Core::Loop& loop;
     void start();
     // At stop(): closes the connection unless a request is already read or its body arriving.
     void on_stop();
-    bool idle() const { return state_ == State::idle; }
-    std::chrono::steady_clock::time_point idle_since() const { return idle_since_; }
+    bool idle() const { return state_.load(std::memory_order_relaxed) == State::idle; }
+    std::chrono::steady_clock::rep idle_since() const { return idle_since_.load(std::memory_order_relaxed); }
+    // Posts `what` to the connection's loop, keeping it alive until it has run.
+    template <typename F>
+    void post(F what) {
+        asio::post(socket_.get_executor(), [self = shared_from_this(), what = std::move(what)]() mutable { what(*self); });
+    }
     void close();
+    void close_if_idle() {
+        if (idle()) close();
+    }
 
 private:
     enum class State { idle, header, body, handling, writing, lingering, closed };
@@ -123,12 +146,13 @@ private:
     std::optional<RequestParser> parser_;
     std::string out_;
     Response response_;  // kept until written, for the access log
-    State state_ = State::idle;
+    std::atomic<State> state_{State::idle};
     bool close_after_ = false;  // answer with Connection: close, then close
     bool refused_ = false;      // after the answer, read and drop what follows for a while
     bool head_ = false;
     std::string remote_;
-    std::chrono::steady_clock::time_point started_, idle_since_;
+    std::chrono::steady_clock::time_point started_;
+    std::atomic<std::chrono::steady_clock::rep> idle_since_{0};
 };
 
 }  // namespace syndic::http
