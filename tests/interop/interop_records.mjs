@@ -163,7 +163,8 @@ await test('create_insurance_policy: coverages in cents, flags', async () => {
 });
 
 await test('update_insurance_policy and list_insurance_policies by flag', async () => {
-    const today = new Date().toISOString().slice(0, 10);
+    // The server's today is Montreal's (UTC is already tomorrow from 19:00 or 20:00 there).
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Montreal' }).format(new Date());
     const p = await call(client, 'update_insurance_policy', { id: policy.id, lastAppraisalDate: today });
     assert.equal(p.appraisalOutdated, false);
     const soon = await call(client, 'list_insurance_policies', { expiringSoon: true });
