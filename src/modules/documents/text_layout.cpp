@@ -73,10 +73,6 @@ PangoAttrList* arabic_runs(const std::string& text) {
 
 }  // namespace
 
-// LeakSanitizer (the sanitized unit tests, the fuzzers): fontconfig links its cached fonts by
-// encoded offsets that LSan cannot follow, so caches kept until exit by design look leaked.
-extern "C" const char* __lsan_default_suppressions() { return "leak:libfontconfig.so\n"; }
-
 struct TextLayout::Pango {
     PangoContext* context = nullptr;
     PangoLayout* layout = nullptr;
