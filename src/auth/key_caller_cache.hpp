@@ -7,10 +7,9 @@
 #include <string>
 
 #include "core/context.hpp"
+#include "storage/database.hpp"
 
 namespace syndic {
-
-class Database;
 
 class KeyCallerCache {
 public:
@@ -30,8 +29,7 @@ public:
 private:
     const Database* db_ = nullptr;
     std::string secret_;
-    std::int64_t data_version_ = -1;
-    std::int64_t total_changes_ = -1;
+    Database::DataStamp stamp_;
     std::optional<CallerContext> caller_;
     std::uint64_t lookups_ = 0;
 };

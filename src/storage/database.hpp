@@ -72,6 +72,16 @@ public:
     ChangeRecorder* recorder() const { return recorder_; }
     void set_recorder(ChangeRecorder* recorder) { recorder_ = recorder; }
 
+    // What moves when the data this connection sees changes: a commit of another connection
+    // (PRAGMA data_version) or a row written by this one (sqlite3_total_changes64). Read it first
+    // in a call, outside a transaction or as the first read of one.
+    struct DataStamp {
+        std::int64_t data_version = -1;
+        std::int64_t total_changes = -1;
+        bool operator==(const DataStamp&) const = default;
+    };
+    DataStamp data_stamp();
+
     // Results worked out from this connection's data, kept while that data has not changed:
     // `recall` answers what `remember` kept under `key` if no commit of another connection
     // (PRAGMA data_version) and no write of this one (total_changes) came since, else nothing,
@@ -97,12 +107,6 @@ private:
     std::optional<std::vector<AuditedTable>> audited_tables_;
     ChangeRecorder* recorder_ = nullptr;
     std::vector<std::string> written_files_;  // by the write in progress (remove_on_rollback)
-    struct DataStamp {  // what moves when the data this connection sees changes
-        std::int64_t data_version = -1;
-        std::int64_t total_changes = -1;
-        bool operator==(const DataStamp&) const = default;
-    };
-    DataStamp data_stamp();
     struct Memo {
         std::string key;
         std::shared_ptr<const void> value;
