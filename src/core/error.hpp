@@ -77,6 +77,12 @@ inline constexpr const char* duplicate_peril = "DUPLICATE_PERIL";
 inline constexpr const char* duplicate_neq = "DUPLICATE_NEQ";
 inline constexpr const char* invalid_neq = "INVALID_NEQ";
 inline constexpr const char* invalid_rbq_licence = "INVALID_RBQ_LICENCE";
+// The documents module (catalogue 4.1, docs/decisions.md "Documents").
+inline constexpr const char* document_type_not_allowed = "DOCUMENT_TYPE_NOT_ALLOWED";
+inline constexpr const char* document_too_large = "DOCUMENT_TOO_LARGE";
+inline constexpr const char* document_protected = "DOCUMENT_PROTECTED";
+inline constexpr const char* target_not_found = "TARGET_NOT_FOUND";
+inline constexpr const char* link_not_found = "LINK_NOT_FOUND";
 // The HTTP bridge's own refusals (decisions 3 and docs/decisions.md).
 inline constexpr const char* rate_limited = "RATE_LIMITED";
 inline constexpr const char* invalid_json = "INVALID_JSON";

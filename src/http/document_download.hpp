@@ -1,5 +1,6 @@
-// The download route of generated documents: GET <base>/documents/{id}/content answers the PDF of
-// a document of the caller's syndicate (minutes), so remote callers never see server paths.
+// The download route of documents: GET <base>/documents/{id}/content answers the file of a
+// document of the caller's syndicate (read:documents: any; read:meetings: minutes), with its own
+// type and name, so remote callers never see server paths.
 // Knows the route's path and the answer's headers; not sockets nor the HTTP library.
 #pragma once
 #include <optional>
@@ -15,7 +16,7 @@ namespace syndic::http {
 
 struct DownloadAnswer {
     std::string body;
-    std::string content_type;         // application/pdf
+    std::string content_type;         // the document's MIME type
     std::string content_disposition;  // attachment; filename="minutes-....pdf"
 };
 

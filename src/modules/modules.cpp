@@ -4,6 +4,7 @@
 #include "modules/co_owners/co_owners.hpp"
 #include "modules/contractors/contractors.hpp"
 #include "modules/declaration/declaration.hpp"
+#include "modules/documents/documents.hpp"
 #include "modules/insurance/insurance.hpp"
 #include "modules/meetings/meetings.hpp"
 #include "modules/units/units.hpp"
@@ -21,6 +22,7 @@ ToolTable all_tool_handlers() {
     register_water_heater_tools(table);
     register_insurance_tools(table);
     register_contractor_tools(table);
+    register_document_tools(table);
     return table;
 }
 

@@ -155,9 +155,11 @@ std::vector<std::string> remove_leftover_temporaries(const std::string& folder) 
 void remove_leftover_exports(const std::string& db_path) {
     if (db_path.empty() || db_path == ":memory:") return;
     std::error_code ec;
-    const auto folder = fs::absolute(db_path, ec).parent_path() / "exports";
-    for (const auto& file : remove_leftover_temporaries(folder.string()))
-        spdlog::warn("removed {}: a temporary file left by a process that stopped while writing it", file);
+    for (const char* name : {"exports", "documents"}) {  // generated files; uploaded documents
+        const auto folder = fs::absolute(db_path, ec).parent_path() / name;
+        for (const auto& file : remove_leftover_temporaries(folder.string()))
+            spdlog::warn("removed {}: a temporary file left by a process that stopped while writing it", file);
+    }
 }
 
 }  // namespace syndic

@@ -31,7 +31,8 @@ inline constexpr std::string_view temporary_prefix = ".syndic-tmp-";
 // no error.
 std::vector<std::string> remove_leftover_temporaries(const std::string& folder);
 
-// The same for the exports/ folder beside the database file, each removal logged (at start).
+// The same for the exports/ and documents/ folders beside the database file, each removal logged
+// (at start).
 void remove_leftover_exports(const std::string& db_path);
 
 }  // namespace syndic

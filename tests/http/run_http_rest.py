@@ -4,7 +4,7 @@
 usage: run_http_rest.py SYNDIC_MCP
 
 Co-owners, units and the declaration, meetings (and the minutes' download), the audit trail, water
-heaters, insurance and contractors: each route with its real effect read back by a later GET, and
+heaters, insurance, contractors and documents (uploads and their download): each route with its real effect read back by a later GET, and
 each refusal with its status and code. One line per check, then "N passed, M failed".
 """
 import os
@@ -358,8 +358,9 @@ def test_document_download(s, k, doc, route):
     check("...Content-Disposition: attachment with the file's name",
           re.fullmatch(r'attachment; filename="minutes-[0-9a-z.-]+\.pdf"', disposition) is not None, disposition)
     expect("...without credentials: 401 NOT_AUTHENTICATED", s.rest("GET", route), 401, "NOT_AUTHENTICATED")
-    expect("...with a key without read:meetings: 403 INSUFFICIENT_SCOPE", s.rest("GET", route, key=k["reader"]),
-           403, "INSUFFICIENT_SCOPE")
+    expect("...with a key without read:meetings or read:documents: 403 INSUFFICIENT_SCOPE",
+           s.rest("GET", route, key=k["reader"]), 403, "INSUFFICIENT_SCOPE")
+    k["minutes_doc"] = doc.get("documentId", "x")
     # Another syndicate's caller is DOCUMENT_NOT_FOUND: tests/unit/meetings_test.cpp (document_file).
     expect("GET /documents/{unknown}/content: 404 DOCUMENT_NOT_FOUND",
            s.rest("GET", "/documents/no-such-document/content", key=k["admin"]), 404, "DOCUMENT_NOT_FOUND")
@@ -432,12 +433,65 @@ def test_registers(s, k, demo):
     check("DELETE /contractors/{id}: 200, archived", r.status == 200 and "deletedAt" in r.json, str(r))
 
 
+def test_documents(s, k, demo):
+    section("REST: documents")
+    import base64
+    import hashlib
+    a = k["admin"]
+    unit = demo["units"]["201"]
+    png = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + b"a photo of the balcony"
+    body = {"contentBase64": base64.b64encode(png).decode(), "fileName": "balcon 201.png", "mimeType": "image/png",
+            "kind": "photo", "title": "Fissure du balcon", "recordType": "unit", "recordId": unit["id"]}
+    r = s.rest("POST", "/documents", body, key=a)
+    ok = expect("POST /documents: 201", r, 201)
+    doc = r.json if ok else {}
+    url = doc.get("downloadUrl", "")
+    check("...attached to the unit, with a download address and no path", ok and "path" not in doc
+          and doc.get("links") == [{"recordType": "unit", "recordId": unit["id"]}]
+          and url == f"{s.base}/documents/{doc.get('id')}/content", str(r))
+    r = s.rest("POST", "/documents", dict(body, mimeType="application/pdf"), key=a)
+    expect("POST /documents with PNG bytes declared a PDF: 400 DOCUMENT_TYPE_NOT_ALLOWED", r, 400, "DOCUMENT_TYPE_NOT_ALLOWED")
+    r = s.rest("POST", "/documents", dict(body, recordId="no-such-unit"), key=a)
+    expect("POST /documents to an unknown unit: 404 TARGET_NOT_FOUND", r, 404, "TARGET_NOT_FOUND")
+    r = s.rest("GET", "/documents?recordType=unit&recordId=" + unit["id"], key=a)
+    check("GET /documents?recordType=unit&recordId=..: the photo",
+          r.status == 200 and [d["id"] for d in r.json["data"]] == [doc.get("id")], str(r))
+    r = s.rest("GET", f"/documents/{doc.get('id', 'x')}?includeContent=true", key=a)
+    check("GET /documents/{id}?includeContent=true: the bytes in base64",
+          r.status == 200 and base64.b64decode(r.json.get("contentBase64", "")) == png, str(r)[:200])
+    route = url[len(s.base):] if url.startswith(s.base) else "/documents/x/content"
+    r = s.rest("GET", route, key=a)
+    check("GET /documents/{id}/content: 200 image/png, the very file",
+          r.status == 200 and r.media_type == "image/png" and r.body == png
+          and hashlib.sha256(r.body).hexdigest() == doc.get("sha256"), str(r)[:200])
+    check("...saved under the name given, made safe", (r.header("content-disposition") or "")
+          == 'attachment; filename="balcon_201.png"', r.header("content-disposition") or "")
+    minutes_only = json.loads(cli("keys", "create", "--db", k["db"], "--role", "member", "--scopes", "read:meetings",
+                                  "--name", "minutes reader", "--json").stdout)["apiKey"]
+    expect("...with read:meetings alone: 403 INSUFFICIENT_SCOPE (read:documents)", s.rest("GET", route, key=minutes_only),
+           403, "INSUFFICIENT_SCOPE")
+    r = s.rest("GET", f"/documents/{k.get('minutes_doc', 'x')}/content", key=minutes_only)
+    check("...while the minutes stay downloadable with read:meetings", r.status == 200 and r.body[:5] == b"%PDF-", str(r)[:200])
+    expect("DELETE /documents/{id} with a member key: 403 ADMIN_REQUIRED",
+           s.rest("DELETE", f"/documents/{doc.get('id', 'x')}?reason=doublon", key=k["member"]), 403, "ADMIN_REQUIRED")
+    r = s.rest("DELETE", f"/documents/{doc.get('id', 'x')}?reason=doublon&recordId={unit['id']}", key=a)
+    check("DELETE /documents/{id}?recordId=..: detached, not archived",
+          r.status == 200 and r.json.get("links") == [] and r.json.get("deletedAt") is None, str(r))
+    r = s.rest("DELETE", f"/documents/{k.get('minutes_doc', 'x')}?reason=x&recordId=no-such-meeting", key=a)
+    expect("DELETE /documents/{minutes}?recordId=unknown: 404 LINK_NOT_FOUND", r, 404, "LINK_NOT_FOUND")
+    r = s.rest("DELETE", f"/documents/{doc.get('id', 'x')}?reason=doublon", key=a)
+    check("DELETE /documents/{id}: 200, archived", r.status == 200 and r.json.get("deletedAt") is not None, str(r))
+    r = s.rest("GET", route, key=a)
+    check("...the file is still there to download", r.status == 200 and r.body == png, str(r)[:200])
+
+
 def groups(s, k, demo, tmp, db):
     run(test_co_owners, s, k, demo)
     run(test_units, s, k, demo)
     run(test_meetings, s, k, demo, tmp)
     run(test_audit, s, k, demo)
     run(test_registers, s, k, demo)
+    run(test_documents, s, k, demo)
 
 
 main(groups)

@@ -289,6 +289,14 @@ def test_signing_key(tmp):
                       "WHEN old.search_text IS NOT new.search_text BEGIN "
                       "INSERT INTO co_owner_search (co_owner_search, rowid, search_text) VALUES ('delete', old.rowid, old.search_text); "
                       "INSERT INTO co_owner_search (rowid, search_text) VALUES (new.rowid, new.search_text); END; "
+                      # and kept documents without links or upload metadata (migration 013 adds them; its
+                      # checked kind, language and pages columns are rebuilt again by it, as they are)
+                      "DROP TABLE document_links; DROP INDEX documents_by_syndicate; DROP INDEX documents_by_hash; "
+                      "ALTER TABLE documents DROP COLUMN title; ALTER TABLE documents DROP COLUMN file_name; "
+                      "ALTER TABLE documents DROP COLUMN mime_type; ALTER TABLE documents DROP COLUMN register_item; "
+                      "ALTER TABLE documents DROP COLUMN visibility; ALTER TABLE documents DROP COLUMN uploaded_by; "
+                      "ALTER TABLE documents DROP COLUMN deleted_at; ALTER TABLE documents DROP COLUMN archive_reason; "
+                      "ALTER TABLE documents DROP COLUMN updated_at; ALTER TABLE documents DROP COLUMN search_text; "
                       "PRAGMA user_version = 8;")
     con.execute("INSERT INTO signing_keys VALUES (?, ?, ?, '2026-11-20T10:00:00.000Z', NULL)", (kid, pem, jwk))
     con.commit()

@@ -106,6 +106,7 @@ json plausible(const json& schema, const std::string& name) {
     if (accepts(schema, "integer") || accepts(schema, "number")) return schema.value("minimum", json(1));
     if (accepts(schema, "boolean")) return false;
     const std::string pattern = schema.value("pattern", "");
+    if (name == "recordType") return "meeting";  // a record of any kind (documents): a meeting, named by recordId
     if (ends_with(name, "At")) return "2027-03-02T19:00:00-05:00";
     if (ends_with(name, "Date") || pattern.find("[0-9]{4}-") != std::string::npos) return "2026-06-01";
     if (pattern.find('@') != std::string::npos) return "sweep@example.org";
@@ -226,8 +227,10 @@ struct Seeded : Fixture {
 
     // The table an id-like argument names records of: the one whose singular name ends its stem
     // (unitId: units; replacementProofDocumentId: documents); for `id`, the tool's own noun
-    // (update_water_heater: water_heaters). Empty when none does.
+    // (update_water_heater: water_heaters); recordId, a record of the type recordType names, is a
+    // meeting's. Empty when none does.
     std::string table_for(const std::string& tool, const std::string& name) const {
+        if (name == "recordId") return "meetings";  // beside recordType, which plausible() makes "meeting"
         const std::string stem = normalized(name == "id" ? tool.substr(tool.find('_') + 1) : name.substr(0, name.size() - 2));
         std::string best;
         for (const auto& [table, ids] : a_ids) {

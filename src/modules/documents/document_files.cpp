@@ -10,18 +10,24 @@
 namespace syndic {
 
 DocumentFile document_file(Database& db, const CallerContext& caller, const std::string& document_id) {
-    if (!caller.has_scope("read:meetings"))
-        throw DomainError(codes::insufficient_scope, "Downloading a meeting's document needs the scope read:meetings.")
-            .with("requiredScope", std::string("read:meetings"));
+    const bool any = caller.has_scope("read:documents"), minutes = caller.has_scope("read:meetings");
+    if (!any && !minutes)
+        throw DomainError(codes::insufficient_scope, "Downloading a document needs the scope read:documents.")
+            .with("requiredScope", std::string("read:documents"));
     auto q = db.prepare(
-        "SELECT id, coalesce(meeting_id, ''), path, size_bytes FROM documents WHERE id = ? AND syndicate_id = ?");
+        "SELECT id, coalesce(meeting_id, ''), path, size_bytes, kind, mime_type, file_name FROM documents "
+        "WHERE id = ? AND syndicate_id = ?");
     q->bind(1, document_id);
     q->bind(2, caller.syndicate_id);
     if (!q->executeStep())
         throw DomainError(codes::document_not_found, "No document with id " + document_id + " in this syndicate.").at("/id");
-    DocumentFile file{q->getColumn(0).getString(), q->getColumn(1).getString(), q->getColumn(2).getString(), "",
-                      "application/pdf", q->getColumn(3).getInt64()};
-    file.file_name = std::filesystem::path(file.path).filename().string();
+    // read:meetings reads the minutes, as before documents were a module; read:documents any file.
+    if (!any && q->getColumn(4).getString() != "minutes")
+        throw DomainError(codes::insufficient_scope, "Downloading a document other than minutes needs the scope read:documents.")
+            .with("requiredScope", std::string("read:documents"));
+    DocumentFile file{q->getColumn(0).getString(), q->getColumn(1).getString(), q->getColumn(2).getString(),
+                      q->getColumn(6).getString(), q->getColumn(5).getString(), q->getColumn(3).getInt64()};
+    if (file.file_name.empty()) file.file_name = std::filesystem::path(file.path).filename().string();
     std::error_code ec;
     if (!std::filesystem::is_regular_file(file.path, ec))
         throw DomainError(codes::document_not_found, "The file of document " + document_id + " is no longer on the server.")

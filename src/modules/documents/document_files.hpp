@@ -1,5 +1,5 @@
-// The files behind the documents the server generates (minutes): finding a document's file for
-// the caller's syndicate, and how a document's location is shown to a caller (its path on this
+// The files behind the syndicate's documents (generated minutes, uploads): finding a document's
+// file for the caller's syndicate, and how a document's location is shown to a caller (its path on this
 // machine over stdio, a download address over HTTP). Knows storage and the caller; not HTTP.
 #pragma once
 #include <nlohmann/json_fwd.hpp>
@@ -17,14 +17,14 @@ struct DocumentFile {
     std::string id;
     std::string meeting_id;
     std::string path;        // on this machine
-    std::string file_name;   // the name to save it under
-    std::string media_type;  // application/pdf
+    std::string file_name;   // the name to save it under (the uploader's, or the generated file's)
+    std::string media_type;  // application/pdf, image/png...
     std::int64_t size_bytes = 0;
 };
 
-// The file of a document of the caller's syndicate whose meeting the caller may read
-// (read:meetings, else INSUFFICIENT_SCOPE); DOCUMENT_NOT_FOUND for a document of another
-// syndicate, an unknown one, or one whose file is gone.
+// The file of a document of the caller's syndicate: any with read:documents, minutes with
+// read:meetings too (as before the documents module), else INSUFFICIENT_SCOPE; DOCUMENT_NOT_FOUND
+// for a document of another syndicate, an unknown one, or one whose file is gone.
 DocumentFile document_file(Database& db, const CallerContext& caller, const std::string& document_id);
 
 // Where a remote caller downloads a document: <base>/documents/{id}/content.

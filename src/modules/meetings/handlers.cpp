@@ -199,7 +199,7 @@ json generate_minutes(const ToolCall& call) {
     call.report_progress(0, 2);
     const auto record = write_minutes(call.db, syndicate, m, draft, language, call.clock.now());
     call.report_progress(1, 2);
-    insert_minutes(call.db, syndicate, m.id, record);
+    insert_minutes(call.db, syndicate, m, record, call.caller.api_key_id);
     call.report_progress(2, 2);
     return minutes_json(record, m.id, call.caller);
 }

@@ -2,11 +2,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <stdexcept>
 
 #include "core/error.hpp"
 #include "core/ids.hpp"
 #include "modules/common.hpp"
+#include "modules/documents/store.hpp"
 #include "storage/database.hpp"
 
 namespace syndic::meetings {
@@ -153,7 +155,7 @@ std::vector<MinutesRecord> minutes_of(Database& db, const std::string& meeting_i
     std::vector<MinutesRecord> out;
     auto q = db.prepare(
         "SELECT id, draft, language, path, pages, size_bytes, sha256, created_at FROM documents "
-        "WHERE meeting_id = ? AND kind = 'minutes' ORDER BY created_at, id");
+        "WHERE meeting_id = ? AND kind = 'minutes' AND deleted_at IS NULL ORDER BY created_at, id");
     q->bind(1, meeting_id);
     while (q->executeStep())
         out.push_back({q->getColumn(0).getString(), q->getColumn(1).getInt() != 0, q->getColumn(2).getString(),
@@ -304,22 +306,27 @@ void queue_message(Database& db, const std::string& syndicate_id, const OutboxMe
     q->exec();
 }
 
-void insert_minutes(Database& db, const std::string& syndicate_id, const std::string& meeting_id,
-                    const MinutesRecord& record) {
-    auto q = db.prepare(
-        "INSERT INTO documents (id, syndicate_id, meeting_id, kind, draft, language, path, pages, size_bytes, sha256, "
-        "created_at) VALUES (?, ?, ?, 'minutes', ?, ?, ?, ?, ?, ?, ?)");
-    q->bind(1, record.document_id);
-    q->bind(2, syndicate_id);
-    q->bind(3, meeting_id);
-    q->bind(4, record.draft ? 1 : 0);
-    q->bind(5, record.language);
-    q->bind(6, record.path);
-    q->bind(7, record.pages);
-    q->bind(8, record.size_bytes);
-    q->bind(9, record.sha256);
-    q->bind(10, record.created_at);
-    q->exec();
+void insert_minutes(Database& db, const std::string& syndicate_id, const Meeting& m, const MinutesRecord& record,
+                    const std::string& uploaded_by) {
+    documents::NewDocument d;
+    d.id = record.document_id;
+    d.kind = "minutes";
+    d.title = (record.language == "en" ? "Minutes — " : "Procès-verbal — ") + m.title;
+    d.file_name = std::filesystem::path(record.path).filename().string();
+    d.mime_type = "application/pdf";
+    d.path = record.path;
+    d.sha256 = record.sha256;
+    d.visibility = record.draft ? "board" : "co-owners";
+    d.uploaded_by = uploaded_by;
+    d.created_at = record.created_at;
+    d.language = record.language;
+    d.register_item = m.type == "board" ? "board-minutes" : "meeting-minutes";
+    d.meeting_id = m.id;
+    d.pages = record.pages;
+    d.size_bytes = record.size_bytes;
+    d.draft = record.draft;
+    documents::insert_document(db, syndicate_id, d);
+    documents::attach(db, syndicate_id, d.id, "meeting", m.id, record.created_at);
 }
 
 }  // namespace syndic::meetings

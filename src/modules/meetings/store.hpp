@@ -122,7 +122,9 @@ struct OutboxMessage {
 };
 void queue_message(Database& db, const std::string& syndicate_id, const OutboxMessage& message, const std::string& now);
 
-void insert_minutes(Database& db, const std::string& syndicate_id, const std::string& meeting_id,
-                    const MinutesRecord& record);
+// The minutes as a document of the documents module (kind minutes, title, file name, register
+// item of the meeting's kind, visible to co-owners once final) attached to their meeting.
+void insert_minutes(Database& db, const std::string& syndicate_id, const Meeting& m, const MinutesRecord& record,
+                    const std::string& uploaded_by);
 
 }  // namespace syndic::meetings

@@ -1,0 +1,177 @@
+// One thin function per documents tool: reads the call's arguments, checks the rules, writes
+// through the store and answers with the document as shown; and the module's registration.
+#include "modules/documents/documents.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+#include "core/ids.hpp"
+#include "core/text.hpp"
+#include "modules/common.hpp"
+#include "modules/documents/file_types.hpp"
+#include "modules/documents/store.hpp"
+#include "modules/documents/targets.hpp"
+#include "storage/database.hpp"
+#include "storage/durable_file.hpp"
+
+namespace syndic {
+
+using nlohmann::json;
+
+namespace {
+
+using namespace documents;
+
+std::string required_with_content(const json& a, const char* key) {
+    if (!a.contains(key))
+        throw invalid_argument(std::string("/") + key, "is required with contentBase64",
+                               std::string(key) + " is required when contentBase64 is given.");
+    return a[key].get<std::string>();
+}
+
+// The new file's document: its bytes checked, written under <data dir>/documents/ (or the stored
+// file with the same bytes reused), its row inserted; or the active document that has these bytes.
+struct Stored {
+    std::string id;
+    bool reused = false;
+};
+Stored store_content(const ToolCall& call, const std::string& now) {
+    const auto& a = call.args;
+    const auto& syndicate = call.caller.syndicate_id;
+    const auto& text = a["contentBase64"].get_ref<const std::string&>();
+    auto bytes = decode_base64(text);
+    if (!bytes)
+        throw invalid_argument("/contentBase64", "is not base64",
+                               "contentBase64 is not standard base64 (A-Z, a-z, 0-9, + and /, padded with = to a multiple of 4).");
+    if (bytes->size() > max_file_bytes)
+        throw DomainError(codes::document_too_large, "The file has " + std::to_string(bytes->size()) +
+                                                         " bytes; a document holds at most 3,000,000.")
+            .at("/contentBase64")
+            .with("sizeBytes", static_cast<std::int64_t>(bytes->size()))
+            .with("limitBytes", static_cast<std::int64_t>(max_file_bytes));
+    if (bytes->empty()) throw invalid_argument("/contentBase64", "is empty", "contentBase64 holds no bytes: the file is empty.");
+    NewDocument d;
+    d.file_name = nonblank_text(json(required_with_content(a, "fileName")), "/fileName");
+    d.mime_type = required_with_content(a, "mimeType");
+    d.kind = required_with_content(a, "kind");
+    d.title = nonblank_text(json(required_with_content(a, "title")), "/title");
+    if (const auto why = type_mismatch(d.mime_type, *bytes); !why.empty())
+        throw DomainError(codes::document_type_not_allowed, why + " It was declared " + d.mime_type + ".")
+            .at("/contentBase64")
+            .with("mimeType", d.mime_type);
+    d.sha256 = sha256_hex(*bytes);
+    if (auto same = active_document_with(call.db, syndicate, d.sha256)) return {*same, true};
+
+    d.id = new_record_id();
+    d.size_bytes = static_cast<std::int64_t>(bytes->size());
+    if (auto kept = file_with(call.db, syndicate, d.sha256)) {
+        d.path = *kept;  // an archived document's file holds these bytes: no second copy
+    } else {
+        const std::string file = d.id + "." + extension_for(d.mime_type);
+        d.path = (std::filesystem::path(call.db.data_dir()) / "documents" / file).string();
+        const auto written = write_file_durably(d.path, *bytes, FileCheck::none, "documents/" + file);
+        call.db.remove_on_rollback(d.path);
+        d.sha256 = written.sha256;
+    }
+    d.language = optional_arg<std::string>(a, "language");
+    d.register_item = optional_arg<std::string>(a, "registerItem");
+    d.visibility = a.value("visibility", std::string("board"));
+    d.uploaded_by = call.caller.api_key_id;
+    d.created_at = now;
+    insert_document(call.db, syndicate, d);
+    return {d.id, false};
+}
+
+json attach_document(const ToolCall& call) {
+    const auto& a = call.args;
+    const auto& syndicate = call.caller.syndicate_id;
+    const std::string record_type = a["recordType"], record_id = a["recordId"];
+    const auto now = to_utc_iso(call.clock.now());
+    require_target(call.db, call.caller, record_type, record_id);
+    if (a.contains("documentId") == a.contains("contentBase64"))
+        throw invalid_argument(a.contains("documentId") ? "/documentId" : "/contentBase64", "give one of contentBase64 and documentId",
+                               "Give contentBase64 (a new file) or documentId (a stored document), not both and not neither.");
+    const auto [id, reused] = a.contains("documentId")
+                                  ? Stored{require_document(call.db, syndicate, a["documentId"], "/documentId", false).id, true}
+                                  : store_content(call, now);
+    attach(call.db, syndicate, id, record_type, record_id, now);
+    auto out = document_json(call.db, call.caller, id);
+    out["reused"] = reused;
+    return out;
+}
+
+json list_documents(const ToolCall& call) {
+    const auto& a = call.args;
+    DocumentFilter f{optional_arg<std::string>(a, "recordType"), optional_arg<std::string>(a, "recordId"),
+                     optional_arg<std::string>(a, "kind"),       optional_arg<std::string>(a, "registerItem"),
+                     std::nullopt,                                a.value("includeArchived", false)};
+    if (a.contains("search")) f.search = trim(a["search"].get<std::string>());
+    return document_page(call.db, call.caller, f, page_request(a));
+}
+
+json get_document(const ToolCall& call) {
+    const std::string id = call.args["id"];
+    auto out = document_json(call.db, call.caller, id);
+    if (!call.args.value("includeContent", false)) return out;
+    const auto stored = require_document(call.db, call.caller.syndicate_id, id, "/id", true);
+    if (stored.size_bytes > static_cast<std::int64_t>(max_file_bytes))
+        throw DomainError(codes::document_too_large, "The file has " + std::to_string(stored.size_bytes) +
+                                                         " bytes, more than the 3,000,000 given as content; download it instead.")
+            .at("/includeContent")
+            .with("sizeBytes", stored.size_bytes)
+            .with("limitBytes", static_cast<std::int64_t>(max_file_bytes));
+    std::ifstream in(stored.path, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (!in.is_open() || (!in.good() && !in.eof()))
+        throw DomainError(codes::document_not_found, "The file of document " + id + " is no longer on the server.").at("/id");
+    out["contentBase64"] = encode_base64(bytes);
+    return out;
+}
+
+json archive_document(const ToolCall& call) {
+    const auto& a = call.args;
+    const std::string id = a["id"];
+    const auto reason = nonblank_text(a["reason"], "/reason");
+    const auto now = to_utc_iso(call.clock.now());
+    const auto stored = require_document(call.db, call.caller.syndicate_id, id, "/id", false);
+    if (a.contains("recordType") && !a.contains("recordId"))
+        throw invalid_argument("/recordId", "is required with recordType",
+                               "recordId names the record to detach the document from; recordType alone names none.");
+    if (stored.is_protected)
+        throw DomainError(codes::document_protected,
+                          "Document " + id + " (" + stored.kind +
+                              ") is a legal record the register keeps (art. 1070 C.c.Q.): it cannot be archived or detached.")
+            .at("/id")
+            .with("kind", stored.kind);
+    if (a.contains("recordId")) {
+        const std::string record_id = a["recordId"];
+        const auto record_type = optional_arg<std::string>(a, "recordType");
+        if (!detach(call.db, id, record_type, record_id, reason, now)) {
+            auto e = DomainError(codes::link_not_found, "Document " + id + " is not attached to " +
+                                                            (record_type ? *record_type + " " : std::string("record ")) +
+                                                            record_id + ".")
+                         .at("/recordId");
+            if (record_type) e.with("recordType", *record_type);
+            throw e;
+        }
+    } else {
+        archive(call.db, id, reason, now);
+    }
+    return document_json(call.db, call.caller, id);
+}
+
+}  // namespace
+
+void register_document_tools(ToolTable& table) {
+    table.bind("attach_document", attach_document);
+    table.bind("list_documents", list_documents);
+    table.bind("get_document", get_document);
+    table.bind("archive_document", archive_document);
+}
+
+}  // namespace syndic

@@ -1,0 +1,205 @@
+#include "modules/documents/store.hpp"
+
+#include "core/error.hpp"
+#include "core/ids.hpp"
+#include "core/text.hpp"
+#include "modules/documents/document_files.hpp"
+#include "storage/database.hpp"
+
+namespace syndic::documents {
+
+using nlohmann::json;
+
+const char* const protected_sql =
+    "(d.draft = 0 AND d.kind IN ('minutes', 'notice', 'assessment-notice', 'attestation', 'charges-statement', "
+    "'financial-statements', 'declaration', 'logbook', 'fund-study'))";
+
+namespace {
+
+const std::string columns =
+    std::string("d.id, d.kind, d.title, d.file_name, d.mime_type, d.size_bytes, d.sha256, d.pages, d.language, d.draft, "
+                "d.register_item, d.visibility, ") +
+    protected_sql + ", d.uploaded_by, d.created_at, d.updated_at, d.deleted_at, d.path";
+
+json links_of(Database& db, const std::string& document_id) {
+    json out = json::array();
+    auto q = db.prepare(
+        "SELECT record_type, record_id FROM document_links WHERE document_id = ? AND deleted_at IS NULL "
+        "ORDER BY created_at, id");
+    q->bind(1, document_id);
+    while (q->executeStep())
+        out.push_back({{"recordType", q->getColumn(0).getString()}, {"recordId", q->getColumn(1).getString()}});
+    return out;
+}
+
+json row_json(Database& db, const CallerContext& caller, SQLite::Statement& q) {
+    const auto id = q.getColumn(0).getString();
+    json d = {{"id", id},
+              {"kind", q.getColumn(1).getString()},
+              {"title", q.getColumn(2).getString()},
+              {"fileName", q.getColumn(3).getString()},
+              {"mimeType", q.getColumn(4).getString()},
+              {"sizeBytes", q.getColumn(5).getInt64()},
+              {"sha256", q.getColumn(6).getString()},
+              {"pages", nullable_integer(q.getColumn(7))},
+              {"language", nullable_text(q.getColumn(8))},
+              {"draft", q.getColumn(9).getInt() != 0},
+              {"registerItem", nullable_text(q.getColumn(10))},
+              {"visibility", q.getColumn(11).getString()},
+              {"protected", q.getColumn(12).getInt() != 0},
+              {"links", links_of(db, id)},
+              {"uploadedBy", nullable_text(q.getColumn(13))},
+              {"createdAt", shown_time(q.getColumn(14))},
+              {"updatedAt", q.getColumn(15).isNull() ? shown_time(q.getColumn(14)) : shown_time(q.getColumn(15))},
+              {"deletedAt", shown_time(q.getColumn(16))}};
+    add_document_location(d, caller, id, q.getColumn(17).getString());
+    return d;
+}
+
+}  // namespace
+
+StoredDocument require_document(Database& db, const std::string& syndicate_id, const std::string& id,
+                                const std::string& field, bool archived_too) {
+    auto q = db.prepare(std::string("SELECT d.id, d.path, d.kind, d.size_bytes, ") + protected_sql +
+                        ", d.deleted_at IS NOT NULL FROM documents d WHERE d.id = ? AND d.syndicate_id = ?");
+    q->bind(1, id);
+    q->bind(2, syndicate_id);
+    if (!q->executeStep() || (!archived_too && q->getColumn(5).getInt() != 0))
+        throw DomainError(codes::document_not_found, "No document with id " + id + " in this syndicate.").at(field);
+    return {q->getColumn(0).getString(), q->getColumn(1).getString(), q->getColumn(2).getString(),
+            q->getColumn(3).getInt64(), q->getColumn(4).getInt() != 0, q->getColumn(5).getInt() != 0};
+}
+
+json document_json(Database& db, const CallerContext& caller, const std::string& id) {
+    auto q = db.prepare("SELECT " + columns + " FROM documents d WHERE d.id = ? AND d.syndicate_id = ?");
+    q->bind(1, id);
+    q->bind(2, caller.syndicate_id);
+    if (!q->executeStep())
+        throw DomainError(codes::document_not_found, "No document with id " + id + " in this syndicate.").at("/id");
+    return row_json(db, caller, *q);
+}
+
+json document_page(Database& db, const CallerContext& caller, const DocumentFilter& f, const PageRequest& page) {
+    // ?1 syndicate, ?2 record type, ?3 record id, ?4 kind, ?5 register item, ?6 search (folded),
+    // ?7 search (lower case as typed), ?8 archived too.
+    const std::string where =
+        " FROM documents d WHERE d.syndicate_id = ?1 AND (?8 OR d.deleted_at IS NULL)"
+        " AND (?2 IS NULL AND ?3 IS NULL OR EXISTS (SELECT 1 FROM document_links l WHERE l.document_id = d.id"
+        " AND l.deleted_at IS NULL AND (?2 IS NULL OR l.record_type = ?2) AND (?3 IS NULL OR l.record_id = ?3)))"
+        " AND (?4 IS NULL OR d.kind = ?4) AND (?5 IS NULL OR d.register_item = ?5)"
+        " AND (?6 IS NULL OR instr(d.search_text, ?6) > 0 OR instr(d.search_text, ?7) > 0)";
+    const auto bind = [&](SQLite::Statement& q) {
+        q.bind(1, caller.syndicate_id);
+        if (f.record_type) q.bind(2, *f.record_type);
+        if (f.record_id) q.bind(3, *f.record_id);
+        if (f.kind) q.bind(4, *f.kind);
+        if (f.register_item) q.bind(5, *f.register_item);
+        if (f.search) {
+            q.bind(6, fold_for_search(*f.search));
+            std::string lower = *f.search;
+            for (auto& c : lower)
+                if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+            q.bind(7, lower);
+        }
+        q.bind(8, f.include_archived ? 1 : 0);
+    };
+    json data = json::array();
+    const auto total = read_page(db, "SELECT count(*)" + where,
+                                 "SELECT " + columns + where + " ORDER BY d.created_at DESC, d.id DESC LIMIT ?100 OFFSET ?101",
+                                 page, bind, [&](SQLite::Statement& q) { data.push_back(row_json(db, caller, q)); });
+    return page_envelope(std::move(data), page, total);
+}
+
+std::optional<std::string> active_document_with(Database& db, const std::string& syndicate_id, const std::string& sha256) {
+    auto q = db.prepare(
+        "SELECT id FROM documents WHERE syndicate_id = ? AND sha256 = ? AND deleted_at IS NULL ORDER BY created_at, id LIMIT 1");
+    q->bind(1, syndicate_id);
+    q->bind(2, sha256);
+    if (!q->executeStep()) return std::nullopt;
+    return q->getColumn(0).getString();
+}
+
+std::optional<std::string> file_with(Database& db, const std::string& syndicate_id, const std::string& sha256) {
+    auto q = db.prepare("SELECT path FROM documents WHERE syndicate_id = ? AND sha256 = ? ORDER BY created_at, id LIMIT 1");
+    q->bind(1, syndicate_id);
+    q->bind(2, sha256);
+    if (!q->executeStep()) return std::nullopt;
+    return q->getColumn(0).getString();
+}
+
+void insert_document(Database& db, const std::string& syndicate_id, const NewDocument& d) {
+    auto q = db.prepare(
+        "INSERT INTO documents (id, syndicate_id, meeting_id, kind, draft, language, path, pages, size_bytes, sha256, "
+        "title, file_name, mime_type, register_item, visibility, uploaded_by, search_text, created_at, updated_at) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?18)");
+    q->bind(1, d.id);
+    q->bind(2, syndicate_id);
+    if (d.meeting_id) q->bind(3, *d.meeting_id);
+    q->bind(4, d.kind);
+    q->bind(5, d.draft ? 1 : 0);
+    if (d.language) q->bind(6, *d.language);
+    q->bind(7, d.path);
+    if (d.pages) q->bind(8, *d.pages);
+    q->bind(9, d.size_bytes);
+    q->bind(10, d.sha256);
+    q->bind(11, d.title);
+    q->bind(12, d.file_name);
+    q->bind(13, d.mime_type);
+    if (d.register_item) q->bind(14, *d.register_item);
+    q->bind(15, d.visibility);
+    if (!d.uploaded_by.empty()) q->bind(16, d.uploaded_by);
+    q->bind(17, fold_for_search(d.title) + "\n" + fold_for_search(d.file_name));
+    q->bind(18, d.created_at);
+    q->exec();
+}
+
+bool attach(Database& db, const std::string& syndicate_id, const std::string& document_id, const std::string& record_type,
+            const std::string& record_id, const std::string& now) {
+    auto revive = db.prepare(
+        "UPDATE document_links SET deleted_at = NULL, reason = NULL WHERE document_id = ? AND record_type = ? "
+        "AND record_id = ? AND deleted_at IS NOT NULL");
+    revive->bind(1, document_id);
+    revive->bind(2, record_type);
+    revive->bind(3, record_id);
+    if (revive->exec() > 0) return true;
+    auto q = db.prepare(
+        "INSERT INTO document_links (id, syndicate_id, document_id, record_type, record_id, created_at) "
+        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (document_id, record_type, record_id) DO NOTHING");
+    q->bind(1, new_record_id());
+    q->bind(2, syndicate_id);
+    q->bind(3, document_id);
+    q->bind(4, record_type);
+    q->bind(5, record_id);
+    q->bind(6, now);
+    return q->exec() > 0;
+}
+
+bool detach(Database& db, const std::string& document_id, const std::optional<std::string>& record_type,
+            const std::string& record_id, const std::string& reason, const std::string& now) {
+    auto q = db.prepare(
+        "UPDATE document_links SET deleted_at = ?1, reason = ?2 WHERE document_id = ?3 AND record_id = ?4 "
+        "AND (?5 IS NULL OR record_type = ?5) AND deleted_at IS NULL");
+    q->bind(1, now);
+    q->bind(2, reason);
+    q->bind(3, document_id);
+    q->bind(4, record_id);
+    if (record_type) q->bind(5, *record_type);
+    const int changed = q->exec();
+    if (changed > 0) {
+        auto touch = db.prepare("UPDATE documents SET updated_at = ? WHERE id = ?");
+        touch->bind(1, now);
+        touch->bind(2, document_id);
+        touch->exec();
+    }
+    return changed > 0;
+}
+
+void archive(Database& db, const std::string& document_id, const std::string& reason, const std::string& now) {
+    auto q = db.prepare("UPDATE documents SET deleted_at = ?1, archive_reason = ?2, updated_at = ?1 WHERE id = ?3");
+    q->bind(1, now);
+    q->bind(2, reason);
+    q->bind(3, document_id);
+    q->exec();
+}
+
+}  // namespace syndic::documents
