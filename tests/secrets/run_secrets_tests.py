@@ -289,6 +289,12 @@ def test_signing_key(tmp):
                       "WHEN old.search_text IS NOT new.search_text BEGIN "
                       "INSERT INTO co_owner_search (co_owner_search, rowid, search_text) VALUES ('delete', old.rowid, old.search_text); "
                       "INSERT INTO co_owner_search (rowid, search_text) VALUES (new.rowid, new.search_text); END; "
+                      # and had no events, webhooks or outbox delivery columns (migration 013)
+                      "DROP TABLE webhook_deliveries; DROP TABLE events; DROP TABLE webhooks; DROP TABLE derived_event_marks; "
+                      "DROP INDEX outbox_due; DROP INDEX outbox_by_syndicate; "
+                      + "".join("ALTER TABLE outbox DROP COLUMN %s; " % c for c in (
+                          "related_type", "related_id", "attachments", "attempts", "error", "sent_at", "next_attempt_at",
+                          "lease_owner", "lease_until", "updated_at")) +
                       "PRAGMA user_version = 8;")
     con.execute("INSERT INTO signing_keys VALUES (?, ?, ?, '2026-11-20T10:00:00.000Z', NULL)", (kid, pem, jwk))
     con.commit()
