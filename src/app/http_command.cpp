@@ -9,10 +9,13 @@
 #include <chrono>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
 #include "app/secrets_options.hpp"
+#include "delivery/delivery_worker.hpp"
+#include "delivery/webhook_address.hpp"
 #include "app/tool_errors_option.hpp"
 #include "modules/modules.hpp"
 #include "storage/database.hpp"
@@ -42,6 +45,9 @@ void HttpCommand::add_to(CLI::App& app) {
         ->capture_default_str()
         ->check(CLI::Range(1, 100000));
     surface.add_to(*command);
+    smtp.add_to(*command, true);
+    command->add_flag("--allow-private-webhooks", allow_private,
+                      "let webhooks post to private and link-local addresses (a receiver on the local network)");
     command->add_option("--tools-page-size", options.tools_page_size, "tools per tools/list page (0: all in one page)");
     add_tool_errors_option(*command, options.tool_errors);
 }
@@ -104,6 +110,8 @@ struct StopOnSignal {
 }  // namespace
 
 int HttpCommand::run(const Common& common) {
+    const auto mail = smtp.settings();
+    allow_private_webhooks(allow_private);
     parse_listen(listen, options);
     options.rate = http::RatePlan::parse(rate);
     if (common.db_path == ":memory:" || !std::filesystem::exists(common.db_path))
@@ -115,6 +123,9 @@ int HttpCommand::run(const Common& common) {
     remove_leftover_exports(options.db_path);
 
     StopOnSignal signals;
+    // After the signals are blocked, so the delivery thread leaves them to the watcher.
+    // It posts the webhooks and, with SMTP settings, sends the e-mail.
+    DeliveryWorker delivery(common.db_path, mail, true, std::chrono::seconds(smtp.interval_seconds()));
     ToolRegistry registry(all_tool_handlers(), surface.modules(), surface.read_only());
     SystemClock clock;
     http::HttpBridge bridge(registry, clock, std::move(options));

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "app/cli_support.hpp"
+#include "app/smtp_options.hpp"
 #include "app/surface_options.hpp"
 #include "http/bridge.hpp"
 
@@ -17,6 +18,8 @@ struct HttpCommand {
     http::BridgeOptions options;
     std::string listen = "127.0.0.1:8080", rate = "off";
     SurfaceOptions surface;
+    SmtpOptions smtp;  // given: the bridge's delivery thread sends the queued e-mail
+    bool allow_private = false;  // --allow-private-webhooks
 
     void add_to(CLI::App& app);
     bool parsed() const { return command->parsed(); }

@@ -13,6 +13,7 @@
 #include <iostream>
 #include <memory>
 
+#include "app/deliver_command.hpp"
 #include "app/account_commands.hpp"
 #include "app/catalogue_commands.hpp"
 #include "app/cli_support.hpp"
@@ -112,6 +113,8 @@ int main(int argc, char** argv) {
     heater_age.add_to(app);
     CopyCommands copy;
     copy.add_to(app);
+    DeliverCommand deliver;
+    deliver.add_to(app);
     add_footer(app);
 
     CLI11_PARSE(app, argc, argv);
@@ -129,6 +132,7 @@ int main(int argc, char** argv) {
         if (settings.parsed()) return settings.run(common, clock);
         if (quorum.parsed()) return quorum.run(common, clock);
         if (heater_age.parsed()) return heater_age.run(common, clock);
+        if (deliver.parsed()) return deliver.run(common, clock);
         if (http.parsed()) return http.run(common);
         if (tools.parsed()) return tools.run();
         if (openapi.parsed()) return openapi.run();

@@ -9,6 +9,8 @@
 #include <optional>
 
 #include "core/error.hpp"
+#include "delivery/delivery_worker.hpp"
+#include "delivery/webhook_address.hpp"
 #include "jsonrpc/dispatcher.hpp"
 #include "mcp/server.hpp"
 #include "modules/modules.hpp"
@@ -24,11 +26,16 @@ void ServeCommand::add_to(CLI::App& app) {
         surface.add_to(*cmd);
         cmd->add_option("--tools-page-size", page_size, "tools per tools/list page (0: all in one page)");
         add_tool_errors_option(*cmd, tool_errors);
+        smtp.add_to(*cmd, true);
+        cmd->add_flag("--allow-private-webhooks", allow_private,
+                      "let create_webhook accept private and link-local addresses (a receiver on the local network)");
     }
 }
 
 int ServeCommand::run(const Common& common) {
     const auto key = api_key.resolve();
+    const auto mail = smtp.settings();
+    allow_private_webhooks(allow_private);
     check_database_at_start(common.db_path);
     ToolRegistry registry(all_tool_handlers(), surface.modules(), surface.read_only());
     SystemClock clock;
@@ -52,6 +59,10 @@ int ServeCommand::run(const Common& common) {
     server.attach(dispatcher);
     spdlog::info("syndic-mcp {} serving MCP on stdio: {}, database {}{}", server_version(),
                  describe_surface(registry), common.db_path, key.empty() ? " (no API key: calls will fail NOT_AUTHENTICATED)" : "");
+    // With SMTP settings, the queued e-mail leaves from here too, on a thread with its own connection.
+    std::unique_ptr<DeliveryWorker> delivery;
+    if (mail && common.db_path != ":memory:" && std::filesystem::exists(common.db_path))
+        delivery = std::make_unique<DeliveryWorker>(common.db_path, mail, false, std::chrono::seconds(smtp.interval_seconds()));
     transport.run([&](const std::string& line) { server.peek(line); },
                   [&](const std::string& line) { return dispatcher.handle(line); },
                   [&](std::size_t limit) { return jsonrpc::Dispatcher::message_too_long(limit); });

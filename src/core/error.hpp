@@ -83,6 +83,14 @@ inline constexpr const char* document_too_large = "DOCUMENT_TOO_LARGE";
 inline constexpr const char* document_protected = "DOCUMENT_PROTECTED";
 inline constexpr const char* target_not_found = "TARGET_NOT_FOUND";
 inline constexpr const char* link_not_found = "LINK_NOT_FOUND";
+// The administration module (catalogue section 4.2).
+inline constexpr const char* outbox_message_not_found = "OUTBOX_MESSAGE_NOT_FOUND";
+inline constexpr const char* invalid_webhook_url = "INVALID_WEBHOOK_URL";
+inline constexpr const char* unknown_event_type = "UNKNOWN_EVENT_TYPE";
+inline constexpr const char* webhook_not_found = "WEBHOOK_NOT_FOUND";
+inline constexpr const char* webhook_delivery_not_found = "WEBHOOK_DELIVERY_NOT_FOUND";
+inline constexpr const char* webhook_inactive = "WEBHOOK_INACTIVE";
+inline constexpr const char* webhook_limit_reached = "WEBHOOK_LIMIT_REACHED";
 // The HTTP bridge's own refusals (decisions 3 and docs/decisions.md).
 inline constexpr const char* rate_limited = "RATE_LIMITED";
 inline constexpr const char* invalid_json = "INVALID_JSON";

@@ -164,4 +164,10 @@ JsonWriter& JsonWriter::null() {
     return *this;
 }
 
+JsonWriter& JsonWriter::raw(std::string_view json_text) {
+    before_value();
+    out_ += json_text;
+    return *this;
+}
+
 }  // namespace syndic

@@ -27,6 +27,8 @@ public:
     JsonWriter& number(double value);  // as nlohmann::json writes a double (1e-06, 12.5, 100.0)
     JsonWriter& boolean(bool value);
     JsonWriter& null();
+    // A value already written as JSON text (a stored record), appended as it is.
+    JsonWriter& raw(std::string_view json_text);
 
     // `text` as a JSON string value, escaped, appended to `out`.
     static void append_quoted(std::string& out, std::string_view text);

@@ -1,5 +1,6 @@
 #include "modules/modules.hpp"
 
+#include "modules/administration/administration.hpp"
 #include "modules/audit/audit.hpp"
 #include "modules/co_owners/co_owners.hpp"
 #include "modules/contractors/contractors.hpp"
@@ -23,6 +24,7 @@ ToolTable all_tool_handlers() {
     register_insurance_tools(table);
     register_contractor_tools(table);
     register_document_tools(table);
+    register_administration_tools(table);
     return table;
 }
 

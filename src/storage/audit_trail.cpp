@@ -204,7 +204,7 @@ void ChangeRecorder::on_change(void* self, sqlite3* handle, int op, const char* 
     recorder.changes_.push_back(std::move(change));
 }
 
-int ChangeRecorder::write_events(const AuditContext& context) {
+int ChangeRecorder::write_events(const AuditContext& context, std::vector<RecordChange>* written) {
     stop();
     const auto& tables = db_.audited_tables();
 
@@ -270,8 +270,21 @@ int ChangeRecorder::write_events(const AuditContext& context) {
         if (!context.syndicate_id.empty()) syndicates = {context.syndicate_id};
         else if (table.syndicate_column >= 0) syndicates = {text_of(shown[static_cast<std::size_t>(table.syndicate_column)])};
         else syndicates = every_syndicate(db_);
-        for (const auto& syndicate : syndicates)
+        std::string row;
+        if (written) {
+            JsonWriter r(row);
+            r.begin_object();
+            for (std::size_t i = 0; i < table.columns.size() && i < shown.size(); ++i) {
+                if (left_out(table.columns[i])) continue;
+                r.key(camel_case(table.columns[i]));
+                write_cell(r, shown[i]);
+            }
+            r.end_object();
+        }
+        for (const auto& syndicate : syndicates) {
             events.push_back({syndicate, record_type_of(table.name), record_id, action, changes});
+            if (written) written->push_back({syndicate, record_type_of(table.name), record_id, action, changes, row});
+        }
     }
     changes_.clear();
     insert_events(db_, context, events);

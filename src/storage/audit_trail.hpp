@@ -41,6 +41,16 @@ struct AuditContext {
     std::string occurred_at;  // UTC instant, as stored
 };
 
+// One record a call changed, as the trail wrote it (the events of catalogue section 6 are written
+// from these, after the trail's rows).
+struct RecordChange {
+    std::string syndicate_id, record_type, record_id;
+    std::string action;   // create, update, archive, restore or delete
+    std::string changes;  // JSON object {field: {before, after}}, camelCase, as the trail keeps it
+    std::string row;      // JSON object of the record's columns (camelCase) after the change, before
+                          // it for a deletion; the trail's left-out columns are not in it
+};
+
 // While alive, records the changes made on one connection to the syndicate's business tables
 // (every table with a syndicate_id column, except the audit trail and derived tallies), the
 // syndicates themselves and the OAuth applications (changed from the command line). A nested
@@ -58,8 +68,8 @@ public:
     // the last). A record created and deleted again, or changed only in columns the trail leaves
     // out (updated_at, derived search columns), makes none. The rows go in together, a few
     // multi-row INSERTs (one per binary digit of their number), not one INSERT a row. Returns the
-    // number of rows written.
-    int write_events(const AuditContext& context);
+    // number of rows written; `written`, when given, receives one RecordChange per row.
+    int write_events(const AuditContext& context, std::vector<RecordChange>* written = nullptr);
 
     // For WriteTransaction: how many changes are recorded, and forgetting those after a mark
     // when a savepoint rolls back.

@@ -237,7 +237,7 @@ const std::vector<AuditedTable>& Database::audited_tables() {
     std::vector<AuditedTable> tables;
     SQLite::Statement names(db_,
                             "SELECT m.name FROM sqlite_schema m WHERE m.type = 'table' "
-                            "AND m.name NOT IN ('audit_events', 'co_owner_tallies') "
+                            "AND m.name NOT IN ('audit_events', 'co_owner_tallies', 'events', 'webhook_deliveries', 'derived_event_marks') "
                             "AND (m.name IN ('syndicates', 'oauth_clients') "
                             "OR EXISTS (SELECT 1 FROM pragma_table_info(m.name) c WHERE c.name = 'syndicate_id')) "
                             "ORDER BY m.name");

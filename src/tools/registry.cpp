@@ -11,12 +11,15 @@
 #include <cmath>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <map>
 #include <set>
 #include <stdexcept>
 
 #include "core/embedded.hpp"
 #include "core/text.hpp"
+#include "events/event_log.hpp"
+#include "events/event_types.hpp"
 #include "storage/audit_trail.hpp"
 #include "storage/database.hpp"
 #include "storage/storage_error.hpp"
@@ -35,6 +38,7 @@ struct Tool {
     json document;  // the schema file as embedded
     ToolHandler handler;
     ToolInfo info;
+    std::vector<std::string> events;  // the events of section 6 its writes emit ("events")
 
     mutable std::once_flag input_once, output_once;
     mutable valijson::Schema input_schema, output_schema;
@@ -253,6 +257,11 @@ void ToolCall::report_progress(double done, double total) const {
     if (control.progress) control.progress(done, total);
 }
 
+void ToolCall::name_event(std::string type, std::string record_type, std::string record_id) const {
+    if (!is_event_type(type)) throw std::logic_error("'" + type + "' is not an event of schemas/events.json");
+    if (named_events) named_events->push_back({std::move(type), std::move(record_type), std::move(record_id)});
+}
+
 void ToolCall::throw_if_cancelled() const {
     if (control.cancelled && control.cancelled())
         throw DomainError(codes::cancelled, "The caller cancelled this request.");
@@ -265,6 +274,7 @@ ToolRegistry::ToolRegistry(const ToolTable& table, const std::vector<std::string
         if (path.rfind("records/", 0) == 0 || path.find("/records/") != std::string::npos) continue;
         if (is_manifest_file(path)) continue;  // tools/manifests reads those
         if (path == "presets.json") continue;  // the modules and presets --modules names (tools/surface)
+        if (path == "events.json") continue;   // the events of section 6 (events/event_types)
         const auto slash = path.find('/');
         if (slash == std::string::npos || path.find('/', slash + 1) != std::string::npos)
             throw std::logic_error("schemas/" + path + ": a tool's schema is schemas/<module>/<tool name>.json");
@@ -277,6 +287,13 @@ ToolRegistry::ToolRegistry(const ToolTable& table, const std::vector<std::string
         tool->info = {d["name"], tool->module, d["title"], d["requiredScope"], d.value("adminOnly", false),
                       d["annotations"].value("readOnlyHint", false),
                       HttpRoute{d["http"]["method"], d["http"]["path"], d["http"].value("status", 200)}};
+        if (const auto events = d.find("events"); events != d.end()) {
+            for (const auto& name : *events) {
+                if (!name.is_string() || !is_event_type(name.get<std::string>()))
+                    throw std::logic_error("schemas/" + path + ": '" + name.dump() + "' is not an event of schemas/events.json");
+                tool->events.push_back(name.get<std::string>());
+            }
+        }
         catalogue_.push_back(std::move(tool));
     }
     std::set<std::string> bound;
@@ -457,13 +474,25 @@ ToolResult ToolRegistry::run(const Tool& tool, const json& args, const CallerCon
         // A write and its audit events are committed together, or not at all.
         WriteTransaction tx(db);
         ChangeRecorder recorder(db);
-        auto result = tool.handler(ToolCall{normalized, caller, db, clock, *this, control});
+        std::vector<NamedEvent> named;
+        ToolCall call{normalized, caller, db, clock, *this, control};
+        call.named_events = &named;
+        auto result = tool.handler(call);
         // A call with neither key nor user is the program's own (the demo syndicate's seeding).
         const AuditActor actor = !caller.user_id.empty()    ? AuditActor{"user", caller.user_id, caller.client_id}
                                  : !caller.api_key_id.empty() ? AuditActor{"api-key", caller.api_key_id, ""}
                                                               : AuditActor{"system", "syndic-mcp", ""};
-        recorder.write_events({caller.syndicate_id, actor, tool.info.name, to_utc_iso(clock.now())});
+        const AuditContext context{caller.syndicate_id, actor, tool.info.name, to_utc_iso(clock.now())};
+        std::vector<RecordChange> changes;
+        recorder.write_events(context, &changes);
+        // The events of section 6, in the same transaction: a refused call (thrown above) has none.
+        std::optional<json> shown;
+        write_call_events(db, context, tool.events, changes, named, [&]() -> const json& {
+            if (!shown) shown = result.take_value();
+            return *shown;
+        });
         tx.commit();
+        if (shown) return ToolResult(std::move(*shown));
         return result;
     });
 }

@@ -19,6 +19,7 @@ namespace syndic {
 
 class Database;
 class ToolRegistry;
+struct NamedEvent;  // events/event_log.hpp
 
 // What a long call may use to talk back: progress (empty when the caller asked for none) and
 // whether the caller has given up.
@@ -35,8 +36,14 @@ struct ToolCall {
     const ToolRegistry& registry;
     const CallControl& control;
 
+    std::vector<NamedEvent>* named_events = nullptr;  // null for a read-only call
+
     void report_progress(double done, double total) const;
     void throw_if_cancelled() const;  // DomainError CANCELLED
+    // Names the event of section 6 a record gets for this call, when its change alone does not
+    // say it (meeting.held rather than meeting.updated), or for a record the call did not change
+    // itself (the meeting of recorded attendance). std::logic_error for a name not in section 6.
+    void name_event(std::string type, std::string record_type, std::string record_id) const;
 };
 
 // What a handler returns: a JSON value, or the compact JSON text of one that the handler wrote

@@ -297,6 +297,12 @@ def test_signing_key(tmp):
                       "ALTER TABLE documents DROP COLUMN visibility; ALTER TABLE documents DROP COLUMN uploaded_by; "
                       "ALTER TABLE documents DROP COLUMN deleted_at; ALTER TABLE documents DROP COLUMN archive_reason; "
                       "ALTER TABLE documents DROP COLUMN updated_at; ALTER TABLE documents DROP COLUMN search_text; "
+                      # and had no events, webhooks or outbox delivery columns (migration 014)
+                      "DROP TABLE webhook_deliveries; DROP TABLE events; DROP TABLE webhooks; DROP TABLE derived_event_marks; "
+                      "DROP INDEX outbox_due; DROP INDEX outbox_by_syndicate; "
+                      + "".join("ALTER TABLE outbox DROP COLUMN %s; " % c for c in (
+                          "related_type", "related_id", "attachments", "attempts", "error", "sent_at", "next_attempt_at",
+                          "lease_owner", "lease_until", "updated_at")) +
                       "PRAGMA user_version = 8;")
     con.execute("INSERT INTO signing_keys VALUES (?, ?, ?, '2026-11-20T10:00:00.000Z', NULL)", (kid, pem, jwk))
     con.commit()

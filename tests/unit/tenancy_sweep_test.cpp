@@ -156,10 +156,11 @@ struct Seeded : Fixture {
     Seeded(const Seeded&) = delete;
     Seeded& operator=(const Seeded&) = delete;
 
-    // A: units (one linked parking), an active and an archived co-owner, a draft, a held (with
+    // A: a webhook (and its deliveries), units (one linked parking), an active and an archived co-owner, a draft, a held (with
     // attendance, a voted resolution, final minutes) and an open meeting (with a pending
     // resolution), a document, a water heater, an insurance policy, a contractor.
     void seed_a() {
+        call("create_webhook", {{"url", "http://127.0.0.1:9/a"}, {"events", json::array({"co-owners.*"})}});  // a delivery a co-owner
         const auto a101 = unit("101", 60);
         const auto a102 = unit("102", 39.8);
         const auto parking = unit("P-1", 0, "parking");
@@ -191,6 +192,7 @@ struct Seeded : Fixture {
     // B: one record of each kind, each in a state that lets a call go past it to the argument
     // naming A's record (its meeting's notice is sent, so attendance and votes may be recorded).
     void seed_b() {
+        call_as(other_admin, "create_webhook", {{"url", "http://127.0.0.1:9/b"}, {"events", json::array({"co-owners.*"})}});
         const auto b101 = call_as(other_admin, "create_unit", {{"number", "101"}, {"type", "apartment"}, {"fractionPercent", 100}});
         call_as(other_admin, "create_co_owner", {{"unitId", b101["id"]}, {"firstName", "Luc"}, {"lastName", "Gagnon"},
                                                  {"email", "luc@example.org"}, {"fractionPercent", 100}});

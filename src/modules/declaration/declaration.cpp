@@ -96,7 +96,10 @@ json rebalance_fractions(const ToolCall& call) {
     result["previousSum"] = percent(before.sum);
     result["dryRun"] = dry_run;
     result["changes"] = std::move(changes);
-    if (!dry_run) tx.commit();
+    if (!dry_run) {
+        if (!result["changes"].empty()) call.name_event("declaration.fractions_rebalanced", "declaration", syndicate);
+        tx.commit();
+    }
     return result;
 }
 

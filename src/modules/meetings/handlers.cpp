@@ -84,6 +84,7 @@ json update_meeting(const ToolCall& call) {
         set_meeting_column(call.db, m.id, "scheduled_at", to_utc_iso(scheduled_instant(a["scheduledAt"], "/scheduledAt")));
     if (change.agenda) set_meeting_column(call.db, m.id, "agenda", agenda_text(agenda_arg(a["agenda"])));
     if (change.status) set_meeting_column(call.db, m.id, "status", *change.status);
+    if (change.status == "held") call.name_event("meeting.held", "meeting", m.id);
     if (change.any()) touch(call.db, m.id, call.clock);
     json result = for_caller(full_meeting(call.db, syndicate, m.id), call.caller);
     return result;
@@ -135,6 +136,7 @@ json record_attendance(const ToolCall& call) {
     const auto& rows = call.args["attendees"];
     for (std::size_t i = 0; i < rows.size(); ++i) record_attendee(call, m, rows, i);
     touch(call.db, m.id, call.clock);
+    call.name_event("meeting.attendance_recorded", "meeting", m.id);
     json result = full_meeting(call.db, syndicate, m.id);
     result["quorum"] = quorum_json(quorum_of(call.db, syndicate, attendees_of(call.db, m.id)));
     return result;
@@ -197,6 +199,7 @@ json generate_minutes(const ToolCall& call) {
     const std::string language = a.value("language", std::string("fr"));
     if (!draft) require_status(m, {"held", "minutes-sent"}, "final minutes (draft: false)");
     call.report_progress(0, 2);
+    call.name_event("meeting.minutes_generated", "meeting", m.id);
     const auto record = write_minutes(call.db, syndicate, m, draft, language, call.clock.now());
     call.report_progress(1, 2);
     insert_minutes(call.db, syndicate, m, record, call.caller.api_key_id);

@@ -292,7 +292,7 @@ std::vector<Recipient> active_co_owners(Database& db, const std::string& syndica
 void queue_message(Database& db, const std::string& syndicate_id, const OutboxMessage& message, const std::string& now) {
     auto q = db.prepare(
         "INSERT INTO outbox (id, syndicate_id, meeting_id, co_owner_id, channel, recipient, language, subject, body, "
-        "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "created_at, updated_at, related_type, related_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, 'meeting', ?3)");
     q->bind(1, new_record_id());
     q->bind(2, syndicate_id);
     q->bind(3, message.meeting_id);

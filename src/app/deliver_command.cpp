@@ -1,0 +1,74 @@
+#include "app/deliver_command.hpp"
+
+#include <signal.h>
+
+#include <chrono>
+#include <csignal>
+#include <iostream>
+#include <thread>
+
+#include "delivery/delivery_worker.hpp"
+#include "delivery/webhook_address.hpp"
+#include "storage/database.hpp"
+
+namespace syndic::cli {
+namespace {
+
+volatile std::sig_atomic_t stop_requested = 0;
+
+void request_stop(int) { stop_requested = 1; }
+
+int queued_mail(Database& db) {
+    auto q = db.prepare("SELECT count(*) FROM outbox WHERE status = 'queued'");
+    q->executeStep();
+    return q->getColumn(0).getInt();
+}
+
+void report(Database& db, const DeliveryRun& run) {
+    if (const auto& w = run.webhooks)
+        std::cout << "webhooks: " << w->succeeded << " delivered, " << w->retrying << " to retry, " << w->abandoned
+                  << " abandoned" << (w->paused ? ", " + std::to_string(w->paused) + " webhook(s) paused" : "") << std::endl;
+    if (run.mail)
+        std::cout << "mail: " << run.mail->sent << " sent, " << run.mail->retrying << " to retry, " << run.mail->failed
+                  << " failed; " << queued_mail(db) << " still queued" << std::endl;
+    else
+        std::cout << "mail: nothing sent (no --smtp-url); " << queued_mail(db) << " queued" << std::endl;
+}
+
+}  // namespace
+
+void DeliverCommand::add_to(CLI::App& app) {
+    command = app.add_subcommand(
+        "deliver", "Send what is due: the webhooks' events, and the queued e-mail (notices, minutes...) over SMTP; each "
+                   "claimed so that several processes never send it twice; a failed e-mail is retried after 1, 5, 30 "
+                   "and 120 minutes, then marked failed with the server's answer");
+    command->add_flag("--once", once, "one pass, then exit 0 (for cron)");
+    command->add_option("--interval", interval_seconds, "seconds between passes when not --once")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 86400));
+    smtp.add_to(*command);
+    command->add_flag("--allow-private-webhooks", allow_private,
+                      "let webhooks post to private and link-local addresses (a receiver on the local network)");
+}
+
+int DeliverCommand::run(const Common& common, const Clock& clock) {
+    const auto settings = smtp.settings();
+    allow_private_webhooks(allow_private);
+    auto db = open_existing(common.db_path);
+    const auto worker = new_worker_name();
+    if (once) {
+        report(*db, deliver_once(*db, clock, settings, true, worker));
+        return 0;
+    }
+    std::signal(SIGTERM, request_stop);
+    std::signal(SIGINT, request_stop);
+    std::cerr << "syndic-mcp: delivering every " << interval_seconds << " s; stop with Ctrl-C or SIGTERM" << std::endl;
+    while (!stop_requested) {
+        report(*db, deliver_once(*db, clock, settings, true, worker));
+        for (int waited = 0; waited < interval_seconds * 10 && !stop_requested; ++waited)
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return 0;
+}
+
+}  // namespace syndic::cli

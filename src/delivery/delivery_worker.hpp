@@ -1,0 +1,58 @@
+// A thread that sends what is due on one database, every `interval`: the outbox over SMTP (with SMTP
+// settings) and the webhooks (`webhooks`: the HTTP bridge; a stdio server posts none, catalogue
+// section 6). The HTTP bridge and a stdio server started with SMTP settings run one; `syndic-mcp deliver` runs the same
+// pass in the foreground. It opens its own connection, so it never waits on a call in progress
+// beyond SQLite's busy timeout.
+#pragma once
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "core/clock.hpp"
+#include "delivery/mail_queue.hpp"
+#include "delivery/net_transfer.hpp"
+#include "delivery/webhook_queue.hpp"
+
+namespace syndic {
+
+class Database;
+
+struct DeliveryRun {
+    std::optional<MailRun> mail;           // nullopt: no SMTP settings, nothing sent
+    std::optional<WebhookRun> webhooks;    // nullopt: this process does not post webhooks
+};
+
+// One pass over what is due; `worker` names this process in the leases.
+DeliveryRun deliver_once(Database& db, const Clock& clock, const std::optional<SmtpSettings>& smtp, bool webhooks,
+                         const std::string& worker);
+
+// "hostname/pid/random": a process's name in the leases it takes.
+std::string new_worker_name();
+
+class DeliveryWorker {
+public:
+    DeliveryWorker(std::string db_path, std::optional<SmtpSettings> smtp, bool webhooks, std::chrono::seconds interval);
+    ~DeliveryWorker();  // stops and joins
+    DeliveryWorker(const DeliveryWorker&) = delete;
+    DeliveryWorker& operator=(const DeliveryWorker&) = delete;
+
+    void wake();  // run a pass now (after a call queued messages)
+
+private:
+    void run();
+
+    std::string db_path_;
+    std::optional<SmtpSettings> smtp_;
+    bool webhooks_;
+    std::chrono::seconds interval_;
+    std::string worker_ = new_worker_name();
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    bool stopping_ = false, woken_ = false;
+    std::thread thread_;
+};
+
+}  // namespace syndic

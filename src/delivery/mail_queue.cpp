@@ -1,0 +1,179 @@
+#include "delivery/mail_queue.hpp"
+
+#include <openssl/evp.h>
+
+#include <array>
+#include <ctime>
+#include <optional>
+#include <vector>
+
+#include "events/event_log.hpp"
+#include "storage/database.hpp"
+
+namespace syndic {
+namespace {
+
+constexpr auto lease = std::chrono::minutes(5);  // far longer than one SMTP exchange (30 s at most)
+constexpr int batch = 20;
+
+std::string base64(std::string_view bytes) {
+    std::string out(4 * ((bytes.size() + 2) / 3), '\0');
+    const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                                  reinterpret_cast<const unsigned char*>(bytes.data()), static_cast<int>(bytes.size()));
+    out.resize(static_cast<std::size_t>(n));
+    return out;
+}
+
+bool plain_ascii(const std::string& text) {
+    for (unsigned char c : text)
+        if (c >= 0x80 || c < 0x20) return false;
+    return true;
+}
+
+// A header value in RFC 2047 encoded words when it is not plain ASCII, each word whole characters
+// and under the 75-character limit.
+std::string header_text(const std::string& text) {
+    if (plain_ascii(text)) return text;
+    std::string out, chunk;
+    auto flush = [&] {
+        if (chunk.empty()) return;
+        out += (out.empty() ? "" : "\r\n ") + std::string("=?UTF-8?B?") + base64(chunk) + "?=";
+        chunk.clear();
+    };
+    for (std::size_t i = 0; i < text.size();) {
+        std::size_t len = 1;
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c >= 0xF0) len = 4;
+        else if (c >= 0xE0) len = 3;
+        else if (c >= 0xC0) len = 2;
+        if (chunk.size() + len > 45) flush();  // 45 bytes: 60 base64 characters
+        chunk += text.substr(i, len);
+        i += len;
+    }
+    flush();
+    return out;
+}
+
+std::string rfc5322_date(Instant at) {
+    const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::time_point_cast<std::chrono::seconds>(at));
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    std::array<char, 64> buffer{};
+    std::strftime(buffer.data(), buffer.size(), "%a, %d %b %Y %H:%M:%S +0000", &tm);
+    return buffer.data();
+}
+
+struct DueMessage {
+    std::string id, syndicate_id, recipient, subject, body;
+    int attempts = 0;
+};
+
+// Claims up to `batch` due messages for `worker` (a lease), in one write transaction: a message
+// another process holds under an unexpired lease is not due.
+std::vector<DueMessage> claim(Database& db, const std::string& now, const std::string& until, const std::string& worker) {
+    std::vector<DueMessage> out;
+    WriteTransaction tx(db);
+    auto q = db.prepare(
+        "UPDATE outbox SET lease_owner = ?1, lease_until = ?2 WHERE id IN ("
+        "SELECT id FROM outbox WHERE status = 'queued' AND channel = 'email' "
+        "AND (next_attempt_at IS NULL OR next_attempt_at <= ?3) AND (lease_until IS NULL OR lease_until <= ?3) "
+        "ORDER BY created_at, id LIMIT ?4) "
+        "RETURNING id, syndicate_id, recipient, subject, body, attempts");
+    q->bind(1, worker);
+    q->bind(2, until);
+    q->bind(3, now);
+    q->bind(4, batch);
+    while (q->executeStep())
+        out.push_back({q->getColumn(0).getString(), q->getColumn(1).getString(), q->getColumn(2).getString(),
+                       q->getColumn(3).getString(), q->getColumn(4).getString(), q->getColumn(5).getInt()});
+    q->reset();
+    tx.commit();
+    return out;
+}
+
+const AuditActor delivery_actor{"system", "syndic-mcp", ""};
+
+// Writes what the attempt gave, if this worker still holds the message's lease; the event
+// message.sent or message.failed goes with it.
+void record(Database& db, const Clock& clock, const DueMessage& m, const std::string& worker, const TransferResult& r,
+            MailRun& run) {
+    const auto now = clock.now();
+    const auto now_text = to_utc_iso(now);
+    const int attempts = m.attempts + 1;
+    std::string status = "queued";
+    std::optional<std::string> next;
+    if (r.ok) status = "sent";
+    else if (r.permanent || attempts >= mail_attempts) status = "failed";
+    else next = to_utc_iso(now + mail_retry_delay(attempts));
+
+    WriteTransaction tx(db);
+    auto q = db.prepare(
+        "UPDATE outbox SET status = ?1, attempts = ?2, error = ?3, sent_at = ?4, next_attempt_at = ?5, "
+        "lease_owner = NULL, lease_until = NULL, updated_at = ?6 WHERE id = ?7 AND lease_owner = ?8 "
+        "RETURNING json_object('id', id, 'status', status, 'recipient', recipient, 'coOwnerId', co_owner_id, "
+        "'subject', subject, 'attempts', attempts, 'error', error, 'relatedType', related_type, 'relatedId', related_id)");
+    q->bind(1, status);
+    q->bind(2, attempts);
+    if (r.ok) q->bind(3);
+    else q->bind(3, r.answer);
+    if (r.ok) q->bind(4, now_text);
+    else q->bind(4);
+    if (next) q->bind(5, *next);
+    else q->bind(5);
+    q->bind(6, now_text);
+    q->bind(7, m.id);
+    q->bind(8, worker);
+    if (!q->executeStep()) return;  // the lease ran out and another process took the message
+    const std::string data = q->getColumn(0).getString();
+    q->reset();
+    if (status != "queued") {
+        const AuditContext context{m.syndicate_id, delivery_actor, "deliver", now_text};
+        append_event(db, context, m.syndicate_id, status == "sent" ? "message.sent" : "message.failed", "outbox", m.id, data);
+    }
+    tx.commit();
+    if (status == "sent") ++run.sent;
+    else if (status == "failed") ++run.failed;
+    else ++run.retrying;
+}
+
+}  // namespace
+
+std::chrono::minutes mail_retry_delay(int failures_so_far) {
+    static constexpr std::array<int, 4> delays{1, 5, 30, 120};
+    const auto i = static_cast<std::size_t>(std::clamp(failures_so_far, 1, 4) - 1);
+    return std::chrono::minutes(delays[i]);
+}
+
+std::string compose_mail(const std::string& from, const std::string& to, const std::string& subject,
+                         const std::string& body, const std::string& message_id, Instant date) {
+    std::string normalized;  // CRLF line ends, whatever the body was written with
+    for (std::size_t i = 0; i < body.size(); ++i) {
+        if (body[i] == '\n' && (i == 0 || body[i - 1] != '\r')) normalized += '\r';
+        normalized += body[i];
+    }
+    std::string mail = "From: " + header_text(from) + "\r\nTo: " + to + "\r\nSubject: " + header_text(subject) +
+                       "\r\nDate: " + rfc5322_date(date) + "\r\nMessage-ID: <" + message_id +
+                       "@syndic-mcp>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=UTF-8\r\n"
+                       "Content-Transfer-Encoding: base64\r\n\r\n";
+    const auto encoded = base64(normalized);
+    for (std::size_t i = 0; i < encoded.size(); i += 76) mail += encoded.substr(i, 76) + "\r\n";
+    return mail;
+}
+
+MailRun deliver_mail(Database& db, const Clock& clock, const SmtpSettings& smtp, const std::string& worker,
+                     const MailSender& sender) {
+    MailRun run;
+    for (;;) {
+        const auto now = clock.now();
+        const auto due = claim(db, to_utc_iso(now), to_utc_iso(now + lease), worker);
+        if (due.empty()) break;
+        for (const auto& m : due) {
+            const auto text = compose_mail(smtp.from, m.recipient, m.subject, m.body, m.id, clock.now());
+            record(db, clock, m, worker, sender(m.recipient, text), run);
+        }
+        if (static_cast<int>(due.size()) < batch) break;
+    }
+    return run;
+}
+
+}  // namespace syndic

@@ -1,0 +1,38 @@
+// Sending the outbox: each due message is claimed with a lease (so several processes on one
+// database never send it twice), sent over SMTP, and marked sent, or retried with back-off and
+// finally marked failed with the server's answer. Knows the outbox table and the message's wire
+// form; the SMTP exchange itself is net_transfer's.
+#pragma once
+#include <chrono>
+#include <functional>
+#include <string>
+
+#include "core/clock.hpp"
+#include "delivery/net_transfer.hpp"
+
+namespace syndic {
+
+class Database;
+
+struct MailRun {
+    int sent = 0;
+    int retrying = 0;  // failed this time, queued again for later
+    int failed = 0;    // failed for good (refused, or out of attempts)
+};
+
+// Delay before each retry after a failure that may pass (connection refused, 4xx): 1 min, 5 min,
+// 30 min, 2 h; the fifth failure marks the message failed.
+inline constexpr int mail_attempts = 5;
+std::chrono::minutes mail_retry_delay(int failures_so_far);
+
+// Sends every message that is due now, `worker` naming this process in the leases. `sender` is
+// send_mail for real (tests give their own).
+using MailSender = std::function<TransferResult(const std::string& recipient, const std::string& message)>;
+MailRun deliver_mail(Database& db, const Clock& clock, const SmtpSettings& smtp, const std::string& worker,
+                     const MailSender& sender);
+
+// The RFC 5322 text of a message: UTF-8 subject (RFC 2047), body in base64 lines, CRLF ends.
+std::string compose_mail(const std::string& from, const std::string& to, const std::string& subject,
+                         const std::string& body, const std::string& message_id, Instant date);
+
+}  // namespace syndic

@@ -1,0 +1,11 @@
+// The administration module (catalogue section 4.2): the outbox's messages (outbox_tools.cpp) and
+// the webhooks with their deliveries (webhook_tools.cpp).
+#pragma once
+#include "tools/registry.hpp"
+
+namespace syndic {
+
+void register_administration_tools(ToolTable& table);
+void register_webhook_tools(ToolTable& table);
+
+}  // namespace syndic

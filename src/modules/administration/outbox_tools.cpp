@@ -1,0 +1,125 @@
+// list_outbox_messages and update_outbox_message (catalogue section 4.2): the outbox as its
+// delivery left it, and what a person or an outside mailer reports of a message sent by hand.
+#include "modules/administration/administration.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+#include "modules/common.hpp"
+#include "storage/database.hpp"
+
+namespace syndic {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* outbox_columns =
+    "o.id, o.channel, o.recipient, o.co_owner_id, o.language, o.subject, o.body, o.attachments, o.related_type, "
+    "o.related_id, o.status, o.attempts, o.error, o.next_attempt_at, o.created_at, o.sent_at";
+
+json outbox_message(SQLite::Statement& q) {
+    return {{"id", q.getColumn(0).getString()},
+            {"channel", q.getColumn(1).getString()},
+            {"recipient", q.getColumn(2).getString()},
+            {"coOwnerId", nullable_text(q.getColumn(3))},
+            {"language", q.getColumn(4).getString()},
+            {"subject", q.getColumn(5).getString()},
+            {"body", q.getColumn(6).getString()},
+            {"attachments", json::parse(q.getColumn(7).getString())},
+            {"relatedType", nullable_text(q.getColumn(8))},
+            {"relatedId", nullable_text(q.getColumn(9))},
+            {"status", q.getColumn(10).getString()},
+            {"attempts", q.getColumn(11).getInt()},
+            {"error", nullable_text(q.getColumn(12))},
+            {"nextAttemptAt", shown_time(q.getColumn(13))},
+            {"queuedAt", shown_time(q.getColumn(14))},
+            {"sentAt", shown_time(q.getColumn(15))}};
+}
+
+json require_message(Database& db, const std::string& syndicate_id, const std::string& id) {
+    auto q = db.prepare(std::string("SELECT ") + outbox_columns + " FROM outbox o WHERE o.id = ? AND o.syndicate_id = ?");
+    q->bind(1, id);
+    q->bind(2, syndicate_id);
+    if (!q->executeStep())
+        throw DomainError(codes::outbox_message_not_found, "No outbox message with id " + id + " in this syndicate.").at("/id");
+    return outbox_message(*q);
+}
+
+json list_outbox_messages(const ToolCall& call) {
+    const auto& a = call.args;
+    const auto page = page_request(a);
+    const auto from = time_bound(a, "from", false);
+    const auto to = time_bound(a, "to", true);
+    const std::string filters =
+        " FROM outbox o WHERE o.syndicate_id = ?1 AND (?2 IS NULL OR o.status = ?2) AND (?3 IS NULL OR o.related_type = ?3) "
+        "AND (?4 IS NULL OR o.related_id = ?4) AND (?5 IS NULL OR o.co_owner_id = ?5) AND (?6 IS NULL OR o.created_at >= ?6) "
+        "AND (?7 IS NULL OR o.created_at <= ?7)";
+    json data = json::array();
+    const auto total = read_page(
+        call.db, "SELECT count(*)" + filters,
+        std::string("SELECT ") + outbox_columns + filters + " ORDER BY o.created_at DESC, o.id LIMIT ?100 OFFSET ?101", page,
+        [&](SQLite::Statement& q) {
+            q.bind(1, call.caller.syndicate_id);
+            for (const auto& [n, key] : {std::pair{2, "status"}, {3, "relatedType"}, {4, "relatedId"}, {5, "coOwnerId"}})
+                if (const auto v = optional_arg<std::string>(a, key)) q.bind(n, *v);
+            if (from) q.bind(6, *from);
+            if (to) q.bind(7, *to);
+        },
+        [&](SQLite::Statement& q) { data.push_back(outbox_message(q)); });
+    return page_envelope(std::move(data), page, total);
+}
+
+json update_outbox_message(const ToolCall& call) {
+    const auto& a = call.args;
+    const auto& syndicate = call.caller.syndicate_id;
+    const std::string id = a["id"];
+    const auto current = require_message(call.db, syndicate, id);
+    const std::string from = current["status"], to = a["status"];
+    const bool allowed = (from == "queued" && (to == "sent" || to == "failed" || to == "cancelled")) ||
+                         (from == "failed" && to == "queued");
+    if (!allowed)
+        throw DomainError(codes::invalid_status_transition,
+                          "A message that is " + from + " cannot become " + to +
+                              " (queued → sent, failed or cancelled; failed → queued).")
+            .at("/status")
+            .with("status", from);
+    if (a.contains("error") && to != "failed")
+        throw DomainError(codes::validation_failed, "error is given only with status failed.").at("/error");
+    if (a.contains("sentAt") && to != "sent")
+        throw DomainError(codes::validation_failed, "sentAt is given only with status sent.").at("/sentAt");
+    std::string sent_at = to_utc_iso(call.clock.now());
+    if (a.contains("sentAt")) {
+        const auto at = parse_iso_instant(a["sentAt"].get<std::string>());
+        if (!at) throw DomainError(codes::validation_failed, "sentAt is not an ISO 8601 instant with an offset.").at("/sentAt");
+        sent_at = to_utc_iso(*at);
+    }
+    auto q = call.db.prepare(
+        "UPDATE outbox SET status = ?1, error = ?2, sent_at = ?3, next_attempt_at = NULL, lease_owner = NULL, "
+        "lease_until = NULL, updated_at = ?4 WHERE id = ?5 AND syndicate_id = ?6");
+    q->bind(1, to);
+    if (to == "failed") q->bind(2, a.contains("error") ? a["error"].get<std::string>() : std::string("reported failed"));
+    else if (to == "queued" && current["error"].is_string()) q->bind(2, current["error"].get<std::string>());  // kept
+    else q->bind(2);
+    if (to == "sent") q->bind(3, sent_at);
+    else q->bind(3);
+    q->bind(4, to_utc_iso(call.clock.now()));
+    q->bind(5, id);
+    q->bind(6, syndicate);
+    q->exec();
+    if (to == "sent") call.name_event("message.sent", "outbox", id);
+    if (to == "failed") call.name_event("message.failed", "outbox", id);
+    return require_message(call.db, syndicate, id);
+}
+
+}  // namespace
+
+void register_administration_tools(ToolTable& table) {
+    table.bind("list_outbox_messages", list_outbox_messages);
+    table.bind("update_outbox_message", update_outbox_message);
+    register_webhook_tools(table);
+}
+
+}  // namespace syndic

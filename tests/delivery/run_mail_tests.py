@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""E-mail that really leaves (issue 18): a meeting's notices, queued by send_meeting_notice, are
+sent by `syndic-mcp deliver` to a real SMTP server on loopback (tests/delivery/smtp_sink.py,
+Debian's python3-aiosmtpd), once each in each co-owner's language even with two delivery processes
+running at once; a server that refuses marks the message failed with its answer; a server that is
+down leaves it queued, retried, then failed after the last attempt; a password is sent when given.
+
+usage: run_mail_tests.py SYNDIC_MCP"""
+import base64
+import email
+import email.header
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from checks import check, finish  # noqa: E402
+
+BIN = os.path.abspath(sys.argv[1])
+SINK = os.path.join(os.path.dirname(os.path.abspath(__file__)), "smtp_sink.py")
+SYSTEM_PYTHON = "/usr/bin/python3"  # where Debian's python3-aiosmtpd is installed
+
+
+def run(env, *args, timeout=60):
+    return subprocess.run([BIN, *args], env=env, capture_output=True, text=True, timeout=timeout)
+
+
+def call(env, key, tool, arguments):
+    request = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": tool, "arguments": arguments}})
+    out = subprocess.run([BIN, "serve", "--modules", "all"], env=dict(env, SYNDIC_API_KEY=key), input=request + "\n",
+                         capture_output=True, text=True, timeout=60).stdout
+    answer = json.loads(out.splitlines()[0])
+    if "result" in answer:
+        return json.loads(answer["result"]["content"][0]["text"])
+    return answer
+
+
+class Sink:
+    def __init__(self, folder, name, *extra):
+        self.port_file = os.path.join(folder, name + ".port")
+        self.out = os.path.join(folder, name + ".jsonl")
+        self.process = subprocess.Popen([SYSTEM_PYTHON, SINK, self.port_file, self.out, *extra])
+        for _ in range(100):
+            if os.path.exists(self.port_file):
+                break
+            time.sleep(0.05)
+        self.port = int(open(self.port_file).read())
+
+    def messages(self):
+        if not os.path.exists(self.out):
+            return []
+        return [json.loads(line) for line in open(self.out, encoding="utf-8")]
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+
+def subject_of(data):
+    message = email.message_from_string(data)
+    return str(email.header.make_header(email.header.decode_header(message["Subject"])))
+
+
+def body_of(data):
+    message = email.message_from_string(data)
+    return base64.b64decode(message.get_payload()).decode("utf-8")
+
+
+def outbox(db):
+    with sqlite3.connect(db) as c:
+        return [dict(zip(("recipient", "language", "status", "attempts", "error", "sent_at"), row)) for row in
+                c.execute("SELECT recipient, language, status, attempts, error, sent_at FROM outbox ORDER BY recipient")]
+
+
+def notices_queued(folder, name):
+    db = os.path.join(folder, name + ".db")
+    env = dict(os.environ, SYNDIC_DB=db)
+    key = run(env, "demo").stdout.strip()
+    meeting = call(env, key, "list_meetings", {})["data"][0]
+    sent = call(env, key, "send_meeting_notice", {"meetingId": meeting["id"]})
+    return db, env, key, sent
+
+
+def main():
+    with tempfile.TemporaryDirectory() as folder:
+        db, env, key, sent = notices_queued(folder, "main")
+        check("send_meeting_notice queues one message per co-owner with an e-mail", sent.get("queued") == 7, json.dumps(sent))
+        check("...and says they are queued, not sent", all(m["status"] == "queued" for m in outbox(db)))
+
+        r = run(env, "deliver", "--once")
+        check("deliver --once without SMTP settings sends nothing, says so, exits 0",
+              r.returncode == 0 and "no --smtp-url" in r.stdout and "7 queued" in r.stdout, r.stdout + r.stderr)
+
+        sink = Sink(folder, "sink")
+        url = "smtp://127.0.0.1:%d" % sink.port
+        deliver = [BIN, "deliver", "--once", "--smtp-url", url, "--smtp-from", "Syndicat Les Érables <ca@erables.example>"]
+        both = [subprocess.Popen(deliver, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+        outputs = [p.communicate(timeout=60) for p in both]
+        check("two delivery processes at once both exit 0", all(p.returncode == 0 for p in both), str(outputs))
+        got = sink.messages()
+        recipients = sorted(r for m in got for r in m["to"])
+        expected = sorted(m["recipient"] for m in outbox(db))
+        check("the SMTP server received each notice once, even with two processes", recipients == expected,
+              "%s vs %s" % (recipients, expected))
+        check("...from the sender given", all(m["from"] == "ca@erables.example" for m in got), str([m["from"] for m in got]))
+        by_recipient = {m["to"][0]: m["data"] for m in got}
+        english = by_recipient.get("david.thompson@example.com", "")
+        french = by_recipient.get("marie.tremblay@example.ca", "")
+        check("the English-speaking co-owner's notice is in English", "Notice" in subject_of(english) or
+              "notice" in subject_of(english).lower(), subject_of(english) if english else "none")
+        check("a French-speaking co-owner's notice is in French (UTF-8 subject decoded)", "Avis" in subject_of(french) or
+              "avis" in subject_of(french).lower(), subject_of(french) if french else "none")
+        check("...and its body is the notice, accents intact", "Assemblée" in body_of(french), body_of(french)[:200] if french else "")
+        rows = outbox(db)
+        check("every message is marked sent with its time", all(m["status"] == "sent" and m["sent_at"] for m in rows), str(rows))
+        r = run(env, "deliver", "--once", "--smtp-url", url, "--smtp-from", "ca@erables.example")
+        check("a second pass sends nothing more", len(sink.messages()) == 7 and "0 sent" in r.stdout, r.stdout)
+        sink.stop()
+
+        # A server that refuses for good: the message is failed with its answer at once.
+        db, env, key, _ = notices_queued(folder, "refused")
+        refusing = Sink(folder, "refusing", "--refuse", "550")
+        r = run(env, "deliver", "--once", "--smtp-url", "smtp://127.0.0.1:%d" % refusing.port, "--smtp-from", "ca@erables.example")
+        rows = outbox(db)
+        check("a 550 refusal marks each message failed, with the server's answer",
+              r.returncode == 0 and all(m["status"] == "failed" and "550" in (m["error"] or "") for m in rows), str(rows[:2]))
+        refusing.stop()
+
+        # A server that is down: queued again with the reason, then failed after the last attempt.
+        db, env, key, _ = notices_queued(folder, "down")
+        down = Sink(folder, "down-port")
+        port = down.port
+        down.stop()
+        deliver_down = ["deliver", "--once", "--smtp-url", "smtp://127.0.0.1:%d" % port, "--smtp-from", "ca@erables.example"]
+        run(env, *deliver_down)
+        rows = outbox(db)
+        check("a server that is down leaves each message queued, attempt 1, with the reason",
+              all(m["status"] == "queued" and m["attempts"] == 1 and m["error"] for m in rows), str(rows[:2]))
+        r = run(env, *deliver_down)
+        check("...not retried before its next attempt is due", all(m["attempts"] == 1 for m in outbox(db)), r.stdout)
+        for attempt in range(2, 6):
+            with sqlite3.connect(db) as c:  # the back-off's time passes
+                c.execute("UPDATE outbox SET next_attempt_at = '2000-01-01T00:00:00.000Z'")
+            run(env, *deliver_down)
+        rows = outbox(db)
+        check("...and failed after the fifth attempt, with the reason kept",
+              all(m["status"] == "failed" and m["attempts"] == 5 and m["error"] for m in rows), str(rows[:2]))
+
+        # Authentication: the user and the password file's first line reach the server.
+        db, env, key, _ = notices_queued(folder, "auth")
+        secret = os.path.join(folder, "smtp-password")
+        with open(secret, "w") as f:
+            f.write("s3cret-pass\n")
+        os.chmod(secret, 0o600)
+        guarded = Sink(folder, "guarded", "--user", "syndic", "--password", "s3cret-pass")
+        base = ["deliver", "--once", "--smtp-url", "smtp://127.0.0.1:%d" % guarded.port, "--smtp-from", "ca@erables.example"]
+        run(env, *base, "--smtp-user", "syndic", "--smtp-password-file", secret)
+        check("with --smtp-user and --smtp-password-file the server accepts the messages",
+              len(guarded.messages()) == 7 and all(m["status"] == "sent" for m in outbox(db)), str(outbox(db)[:1]))
+        guarded.stop()
+
+        # A stdio server started with SMTP settings sends what its calls queue, while it serves.
+        db, env, key, _ = notices_queued(folder, "stdio")
+        live = Sink(folder, "live")
+        server = subprocess.Popen([BIN, "serve", "--smtp-url", "smtp://127.0.0.1:%d" % live.port, "--smtp-from",
+                                   "ca@erables.example", "--delivery-interval", "1"], env=dict(env, SYNDIC_API_KEY=key),
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        for _ in range(100):
+            if len(live.messages()) == 7:
+                break
+            time.sleep(0.1)
+        server.stdin.close()
+        server.wait(timeout=30)
+        check("a stdio server started with --smtp-url sends the queued notices while it runs",
+              len(live.messages()) == 7 and all(m["status"] == "sent" for m in outbox(db)), str(len(live.messages())))
+        live.stop()
+
+        # The HTTP bridge's delivery thread does the same.
+        db, env, key, _ = notices_queued(folder, "bridge")
+        bridged = Sink(folder, "bridged")
+        bridge = subprocess.Popen([BIN, "http", "--listen", "127.0.0.1:0", "--smtp-url", "smtp://127.0.0.1:%d" % bridged.port,
+                                   "--smtp-from", "ca@erables.example", "--delivery-interval", "1"], env=env,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(100):
+            if len(bridged.messages()) == 7:
+                break
+            time.sleep(0.1)
+        bridge.terminate()
+        check("the HTTP bridge started with --smtp-url sends them, and stops on SIGTERM with 0",
+              len(bridged.messages()) == 7 and bridge.wait(timeout=30) == 0, str(len(bridged.messages())))
+        bridged.stop()
+
+        r = run(env, "deliver", "--once", "--smtp-url", "http://127.0.0.1:1", "--smtp-from", "x@example.org")
+        check("an --smtp-url that is not smtp:// or smtps:// is refused with the reason",
+              r.returncode == 1 and "smtp://" in r.stderr, r.stderr)
+    finish()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,165 @@
+// The outbox: what send_meeting_notice queues, how deliver_mail claims each due message under a
+// lease (so two processes never send one twice), retries after 1, 5, 30 and 120 minutes, marks it
+// failed with the answer, and writes message.sent / message.failed; and the administration tools
+// list_outbox_messages and update_outbox_message. The SMTP exchange itself is tested against a
+// real server in tests/delivery/run_mail_tests.py; here the sender is the test's own function.
+#include "meetings_fixture.hpp"
+
+#include <SQLiteCpp/Statement.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "delivery/mail_queue.hpp"
+
+using namespace syndic::test;
+using namespace syndic::test::meeting_fixture;
+using syndic::TransferResult;
+
+namespace {
+
+const syndic::SmtpSettings smtp{"smtp://127.0.0.1:2525", "", "", "Syndicat <ca@example.org>", false, 30};
+
+struct Sent {
+    std::vector<std::string> to;
+    TransferResult answer{true, 250, "250 OK", false};
+    syndic::MailSender sender() {
+        return [this](const std::string& recipient, const std::string&) {
+            to.push_back(recipient);
+            return answer;
+        };
+    }
+};
+
+json outbox(Fixture& fx, json filters = json::object()) { return fx.call("list_outbox_messages", filters); }
+
+int events_of_type(Fixture& fx, const std::string& type) {
+    SQLite::Statement q(fx.db->sql(), "SELECT count(*) FROM events WHERE type = ?");
+    q.bind(1, type);
+    q.executeStep();
+    return q.getColumn(0).getInt();
+}
+
+}  // namespace
+
+TEST_SUITE("outbox") {
+
+TEST_CASE("list_outbox_messages shows the notices queued, newest first, filtered") {
+    Building fx;
+    const auto m = fx.meeting();
+    const auto sent = fx.notice(m);
+    const auto all = outbox(fx);
+    CHECK(all["pagination"]["total"] == sent["queued"]);
+    for (const auto& message : all["data"]) {
+        CHECK(message["status"] == "queued");
+        CHECK(message["relatedType"] == "meeting");
+        CHECK(message["relatedId"] == m["id"]);
+        CHECK(message["attempts"] == 0);
+        CHECK(message["sentAt"].is_null());
+    }
+    const auto one = all["data"][0];
+    CHECK(outbox(fx, {{"coOwnerId", one["coOwnerId"]}})["pagination"]["total"] == 1);
+    CHECK(outbox(fx, {{"status", "sent"}})["pagination"]["total"] == 0);
+    CHECK(outbox(fx, {{"relatedId", "3f1c2a4e-9b7d-4e21-8a55-0d6f3b2c1e99"}})["pagination"]["total"] == 0);
+    CHECK(outbox(fx, {{"from", "2026-11-22"}})["pagination"]["total"] == 0);
+    CHECK(outbox(fx, {{"to", "2026-11-21"}})["pagination"]["total"] == sent["queued"]);
+    CHECK(fx.call_as(fx.other_admin, "list_outbox_messages")["pagination"]["total"] == 0);
+    CHECK(fx.error("list_outbox_messages", {{"status", "lost"}}).code() == "VALIDATION_FAILED");
+}
+
+TEST_CASE("update_outbox_message: queued → sent | failed | cancelled; failed → queued; nothing else") {
+    Building fx;
+    fx.notice(fx.meeting());
+    const auto messages = outbox(fx)["data"];
+    const json first = messages[0]["id"], second = messages[1]["id"], third = messages[2]["id"];
+
+    const auto sent = fx.call("update_outbox_message", {{"id", first}, {"status", "sent"}, {"sentAt", "2026-11-21T09:30:00-05:00"}});
+    CHECK(sent["status"] == "sent");
+    CHECK(sent["sentAt"] == "2026-11-21T09:30:00-05:00");
+    CHECK(events_of_type(fx, "message.sent") == 1);
+    CHECK_REFUSED(fx, "INVALID_STATUS_TRANSITION", "update_outbox_message", (json{{"id", first}, {"status", "queued"}}));
+
+    const auto failed = fx.call("update_outbox_message", {{"id", second}, {"status", "failed"}, {"error", "boîte pleine"}});
+    CHECK(failed["error"] == "boîte pleine");
+    CHECK(events_of_type(fx, "message.failed") == 1);
+    const auto again = fx.call("update_outbox_message", {{"id", second}, {"status", "queued"}});
+    CHECK(again["status"] == "queued");
+    CHECK(again["error"] == "boîte pleine");  // the last answer stays readable until the next attempt
+
+    CHECK(fx.call("update_outbox_message", {{"id", third}, {"status", "cancelled"}})["status"] == "cancelled");
+    CHECK_REFUSED(fx, "INVALID_STATUS_TRANSITION", "update_outbox_message", (json{{"id", third}, {"status", "sent"}}));
+    CHECK_REFUSED(fx, "VALIDATION_FAILED", "update_outbox_message", (json{{"id", third}, {"status", "lost"}}));
+    CHECK_REFUSED(fx, "VALIDATION_FAILED", "update_outbox_message",
+                  (json{{"id", second}, {"status", "sent"}, {"error", "x"}}));
+    CHECK_REFUSED(fx, "OUTBOX_MESSAGE_NOT_FOUND", "update_outbox_message",
+                  (json{{"id", "3f1c2a4e-9b7d-4e21-8a55-0d6f3b2c1e99"}, {"status", "sent"}}));
+    CHECK_REFUSED_AS(fx, fx.other_admin, "OUTBOX_MESSAGE_NOT_FOUND", "update_outbox_message",
+                     (json{{"id", second}, {"status", "sent"}}));
+}
+
+TEST_CASE("deliver_mail sends each due message once and marks it sent") {
+    Building fx;
+    fx.notice(fx.meeting());
+    const int queued = outbox(fx)["pagination"]["total"];
+    Sent sent;
+    const auto run = syndic::deliver_mail(*fx.db, fx.clock, smtp, "worker-a", sent.sender());
+    CHECK(run.sent == queued);
+    CHECK(static_cast<int>(sent.to.size()) == queued);
+    CHECK(outbox(fx, {{"status", "sent"}})["pagination"]["total"] == queued);
+    CHECK(events_of_type(fx, "message.sent") == queued);
+    CHECK(syndic::deliver_mail(*fx.db, fx.clock, smtp, "worker-b", sent.sender()).sent == 0);
+}
+
+TEST_CASE("a lease held by another worker keeps a message from being sent twice, until it runs out") {
+    Building fx;
+    fx.notice(fx.meeting());
+    fx.db->sql().exec("UPDATE outbox SET lease_owner = 'worker-a', lease_until = '2026-11-21T15:05:00.000Z'");
+    Sent sent;
+    CHECK(syndic::deliver_mail(*fx.db, fx.clock, smtp, "worker-b", sent.sender()).sent == 0);
+    fx.clock.advance(std::chrono::minutes(5));
+    CHECK(syndic::deliver_mail(*fx.db, fx.clock, smtp, "worker-b", sent.sender()).sent > 0);
+}
+
+TEST_CASE("a failure that may pass is retried after 1, 5, 30, 120 minutes, then failed with the answer") {
+    Building fx;
+    fx.notice(fx.meeting());
+    Sent down;
+    down.answer = {false, 0, "Failed to connect to 127.0.0.1 port 2525: Connection refused", false};
+    const int queued = outbox(fx)["pagination"]["total"];
+    for (int attempt = 1; attempt <= 4; ++attempt) {
+        CHECK(syndic::deliver_mail(*fx.db, fx.clock, smtp, "w", down.sender()).retrying == queued);
+        const auto m = outbox(fx)["data"][0];
+        CHECK(m["status"] == "queued");
+        CHECK(m["attempts"] == attempt);
+        CHECK(m["error"] == down.answer.answer);
+        CHECK(syndic::deliver_mail(*fx.db, fx.clock, smtp, "w", down.sender()).retrying == 0);  // not yet due
+        fx.clock.advance(syndic::mail_retry_delay(attempt));
+    }
+    CHECK(syndic::deliver_mail(*fx.db, fx.clock, smtp, "w", down.sender()).failed == queued);
+    CHECK(outbox(fx, {{"status", "failed"}})["pagination"]["total"] == queued);
+    CHECK(events_of_type(fx, "message.failed") == queued);
+}
+
+TEST_CASE("a refusal for good (5xx) fails the message at once with the server's answer") {
+    Building fx;
+    fx.notice(fx.meeting());
+    Sent refused;
+    refused.answer = {false, 550, "550 5.1.1 mailbox unavailable", true};
+    const auto run = syndic::deliver_mail(*fx.db, fx.clock, smtp, "w", refused.sender());
+    CHECK(run.failed == outbox(fx)["pagination"]["total"]);
+    CHECK(outbox(fx)["data"][0]["error"] == "550 5.1.1 mailbox unavailable");
+}
+
+TEST_CASE("compose_mail: UTF-8 subject as encoded words, body in base64 lines, CRLF") {
+    const auto mail = syndic::compose_mail("Syndicat Les Érables <ca@example.org>", "marie@example.ca",
+                                           "Avis de convocation — Assemblée", "Bonjour Marie,\nÀ bientôt.\n", "id-1",
+                                           fixed_now());
+    CHECK(mail.find("Subject: =?UTF-8?B?") != std::string::npos);
+    CHECK(mail.find("To: marie@example.ca\r\n") != std::string::npos);
+    CHECK(mail.find("Date: Sat, 21 Nov 2026 15:00:00 +0000\r\n") != std::string::npos);
+    CHECK(mail.find("Content-Transfer-Encoding: base64\r\n\r\n") != std::string::npos);
+    CHECK(mail.find("\n\n") == std::string::npos);
+}
+
+}  // TEST_SUITE
