@@ -289,6 +289,11 @@ def test_signing_key(tmp):
                       "WHEN old.search_text IS NOT new.search_text BEGIN "
                       "INSERT INTO co_owner_search (co_owner_search, rowid, search_text) VALUES ('delete', old.rowid, old.search_text); "
                       "INSERT INTO co_owner_search (rowid, search_text) VALUES (new.rowid, new.search_text); END; "
+                      # and had no declaration tables nor the resolutions' decision columns (migration 014)
+                      "DROP TABLE common_portion_units; DROP TABLE common_portions; DROP TABLE amendment_fraction_changes; "
+                      "DROP TABLE amendment_consents; DROP TABLE declaration_amendments; DROP TABLE bylaws; "
+                      "DROP TABLE declarations; ALTER TABLE resolutions DROP COLUMN body; "
+                      "ALTER TABLE resolutions DROP COLUMN source; ALTER TABLE resolutions DROP COLUMN decided_on; "
                       "PRAGMA user_version = 8;")
     con.execute("INSERT INTO signing_keys VALUES (?, ?, ?, '2026-11-20T10:00:00.000Z', NULL)", (kid, pem, jwk))
     con.commit()
