@@ -91,6 +91,21 @@ inline constexpr const char* webhook_not_found = "WEBHOOK_NOT_FOUND";
 inline constexpr const char* webhook_delivery_not_found = "WEBHOOK_DELIVERY_NOT_FOUND";
 inline constexpr const char* webhook_inactive = "WEBHOOK_INACTIVE";
 inline constexpr const char* webhook_limit_reached = "WEBHOOK_LIMIT_REACHED";
+// Authorising resolutions (meetings, shared: catalogue §0) and the declaration (catalogue §3.1).
+inline constexpr const char* resolution_required = "RESOLUTION_REQUIRED";
+inline constexpr const char* resolution_not_passed = "RESOLUTION_NOT_PASSED";
+inline constexpr const char* majority_insufficient = "MAJORITY_INSUFFICIENT";
+inline constexpr const char* wrong_decision_body = "WRONG_DECISION_BODY";
+inline constexpr const char* fiscal_year_locked = "FISCAL_YEAR_LOCKED";
+inline constexpr const char* bylaw_not_found = "BYLAW_NOT_FOUND";
+inline constexpr const char* duplicate_bylaw_article = "DUPLICATE_BYLAW_ARTICLE";
+inline constexpr const char* penalties_not_allowed = "PENALTIES_NOT_ALLOWED";
+inline constexpr const char* common_portion_not_found = "COMMON_PORTION_NOT_FOUND";
+inline constexpr const char* duplicate_common_portion = "DUPLICATE_COMMON_PORTION";
+inline constexpr const char* common_portion_in_use = "COMMON_PORTION_IN_USE";
+inline constexpr const char* amendment_required = "AMENDMENT_REQUIRED";
+inline constexpr const char* amendment_not_found = "AMENDMENT_NOT_FOUND";
+inline constexpr const char* amendment_consent_missing = "AMENDMENT_CONSENT_MISSING";
 // The HTTP bridge's own refusals (decisions 3 and docs/decisions.md).
 inline constexpr const char* rate_limited = "RATE_LIMITED";
 inline constexpr const char* invalid_json = "INVALID_JSON";

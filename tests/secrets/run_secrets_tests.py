@@ -303,6 +303,11 @@ def test_signing_key(tmp):
                       + "".join("ALTER TABLE outbox DROP COLUMN %s; " % c for c in (
                           "related_type", "related_id", "attachments", "attempts", "error", "sent_at", "next_attempt_at",
                           "lease_owner", "lease_until", "updated_at")) +
+                      # and had no declaration tables nor the resolutions' decision columns (migration 015)
+                      "DROP TABLE common_portion_units; DROP TABLE common_portions; DROP TABLE amendment_fraction_changes; "
+                      "DROP TABLE amendment_consents; DROP TABLE declaration_amendments; DROP TABLE bylaws; "
+                      "DROP TABLE declarations; ALTER TABLE resolutions DROP COLUMN body; "
+                      "ALTER TABLE resolutions DROP COLUMN source; ALTER TABLE resolutions DROP COLUMN decided_on; "
                       "PRAGMA user_version = 8;")
     con.execute("INSERT INTO signing_keys VALUES (?, ?, ?, '2026-11-20T10:00:00.000Z', NULL)", (kid, pem, jwk))
     con.commit()

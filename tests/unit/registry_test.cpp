@@ -160,7 +160,7 @@ TEST_CASE("a module subset offers only that module's tools") {
 
     SUBCASE("two modules") {
         ToolRegistry two(all_tool_handlers(), {"units", "declaration"});
-        CHECK(two.descriptors().size() == 7);
+        CHECK(two.descriptors().size() == 14);
         CHECK(two.offers("rebalance_fractions"));
         CHECK_FALSE(two.offers("create_co_owner"));
     }

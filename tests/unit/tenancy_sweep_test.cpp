@@ -158,7 +158,8 @@ struct Seeded : Fixture {
 
     // A: a webhook (and its deliveries), units (one linked parking), an active and an archived co-owner, a draft, a held (with
     // attendance, a voted resolution, final minutes) and an open meeting (with a pending
-    // resolution), a document, a water heater, an insurance policy, a contractor.
+    // resolution), a document, a water heater, an insurance policy, a contractor, by-laws, a
+    // common portion and a declaration amendment.
     void seed_a() {
         call("create_webhook", {{"url", "http://127.0.0.1:9/a"}, {"events", json::array({"co-owners.*"})}});  // a delivery a co-owner
         const auto a101 = unit("101", 60);
@@ -187,6 +188,14 @@ struct Seeded : Fixture {
         call("create_insurance_policy", {{"kind", "property"}, {"insurer", "Intact"}, {"policyNumber", "A-1"},
                                          {"startDate", "2026-01-01"}, {"endDate", "2027-01-01"}});
         call("create_contractor", {{"name", "Plomberie Bélanger"}, {"trade", "plomberie"}, {"neq", "1171234567"}});
+        // The declaration: a by-law in two versions, a restricted common portion, an amendment.
+        const auto bylaw = call("set_bylaw", {{"article", "4.2"}, {"title", "Bruit"}, {"text", "Silence après 23 h."},
+                                              {"category", "noise"}, {"initial", true}});
+        call("set_bylaw", {{"id", bylaw["id"]}, {"text", "Silence après 22 h."}, {"resolutionId", voted["id"]}});
+        call("set_common_portion", {{"name", "Terrasse du 101"}, {"kind", "restricted"},
+                                    {"unitIds", json::array({a101["id"]})}, {"initial", true}});
+        call("record_declaration_amendment", {{"part", "by-laws"}, {"summary", "Bruit"}, {"resolutionId", voted["id"]},
+                                              {"consents", json::array({json{{"coOwnerId", marie["id"]}}})}});
     }
 
     // B: one record of each kind, each in a state that lets a call go past it to the argument
@@ -204,6 +213,15 @@ struct Seeded : Fixture {
         call_as(other_admin, "create_insurance_policy", {{"kind", "property"}, {"insurer", "Intact"}, {"policyNumber", "B-1"},
                                                          {"startDate", "2026-01-01"}, {"endDate", "2027-01-01"}});
         call_as(other_admin, "create_contractor", {{"name", "Toitures Roy"}, {"trade", "toiture"}});
+        const auto passed = call_as(other_admin, "add_resolution", {{"meetingId", m["id"]}, {"title", "Règlement de B"},
+                                                                    {"majorityRequired", "simple"}});
+        call_as(other_admin, "record_votes", {{"resolutionId", passed["id"]}, {"votesFor", 100}, {"votesAgainst", 0},
+                                              {"votesAbstain", 0}});
+        call_as(other_admin, "set_bylaw", {{"article", "1"}, {"title", "Animaux"}, {"text", "En laisse."},
+                                           {"category", "pets"}, {"initial", true}});
+        call_as(other_admin, "set_common_portion", {{"name", "Hall"}, {"kind", "general"}});
+        call_as(other_admin, "record_declaration_amendment", {{"part", "by-laws"}, {"summary", "Animaux"},
+                                                              {"resolutionId", passed["id"]}});
     }
 
     json meeting(const syndic::CallerContext& who, const std::string& title, const std::string& when,

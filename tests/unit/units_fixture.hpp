@@ -29,7 +29,14 @@ inline std::set<std::string> id_set(const json& ids) {
     return out;
 }
 
-inline json get_unit(Fixture& fx, const json& unit) { return fx.call("get_unit", {{"id", unit["id"]}}); }
+// get_unit's answer as the other unit tools give the record: without restrictedCommonPortions,
+// which get_unit alone adds (declaration_portions_test.cpp checks it).
+inline json get_unit(Fixture& fx, const json& unit) {
+    auto u = fx.call("get_unit", {{"id", unit["id"]}});
+    CHECK(u.at("restrictedCommonPortions").is_array());
+    u.erase("restrictedCommonPortions");
+    return u;
+}
 
 inline json link(Fixture& fx, const json& unit, json targets) {
     return fx.call("update_unit", {{"id", unit["id"]}, {"linkedUnits", std::move(targets)}});

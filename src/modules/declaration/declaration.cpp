@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "modules/common.hpp"
+#include "modules/declaration/tools.hpp"
 #include "modules/units/unit_shares.hpp"
 #include "modules/units/units.hpp"
 #include "storage/database.hpp"
@@ -108,6 +109,13 @@ json rebalance_fractions(const ToolCall& call) {
 void register_declaration_tools(ToolTable& table) {
     table.bind("get_fraction_sum", get_fraction_sum);
     table.bind("rebalance_fractions", rebalance_fractions);
+    table.bind("get_declaration", declaration::get_declaration);
+    table.bind("update_declaration", declaration::update_declaration);
+    table.bind("list_bylaws", declaration::list_bylaws);
+    table.bind("set_bylaw", declaration::set_bylaw);
+    table.bind("list_common_portions", declaration::list_common_portions);
+    table.bind("set_common_portion", declaration::set_common_portion);
+    table.bind("record_declaration_amendment", declaration::record_declaration_amendment);
 }
 
 }  // namespace syndic

@@ -11,6 +11,7 @@
 #include "core/ids.hpp"
 #include "core/text.hpp"
 #include "modules/common.hpp"
+#include "modules/declaration/declaration.hpp"
 #include "modules/units/unit_shares.hpp"
 #include "storage/database.hpp"
 #include "storage/references.hpp"
@@ -279,7 +280,10 @@ json list_units(const ToolCall& call) {
 
 json get_unit(const ToolCall& call) {
     auto unit = require_unit(call.db, call.caller.syndicate_id, call.args["id"], "/id");
-    return unit_json(call.db, call.caller.syndicate_id, std::move(unit), call.args.value("includeLinked", false));
+    const std::string id = call.args["id"];
+    auto out = unit_json(call.db, call.caller.syndicate_id, std::move(unit), call.args.value("includeLinked", false));
+    out["restrictedCommonPortions"] = restricted_portions_of_unit(call.db, call.caller.syndicate_id, id);
+    return out;
 }
 
 json create_unit(const ToolCall& call) {

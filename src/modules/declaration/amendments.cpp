@@ -1,0 +1,306 @@
+// record_declaration_amendment (catalogue §3.1): an amendment of the declaration adopted by the
+// co-owners, then, named by its id, its registration at the Land Registry. The decision must be a
+// passed resolution of the co-owners to the majority its part needs (art. 1096 for the by-laws,
+// 1097 for the constituting act and the descriptive statement, 1098 for a change of destination);
+// a change of a unit's relative value needs the written consent of its co-owners (art. 1102); the
+// fractions change in the same transaction and keep their sum within 99.5-100.5 (decisions 5).
+#include <SQLiteCpp/Statement.h>
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+#include "core/ids.hpp"
+#include "core/text.hpp"
+#include "modules/common.hpp"
+#include "modules/declaration/tools.hpp"
+#include "modules/meetings/authorisation.hpp"
+#include "modules/meetings/store.hpp"
+#include "modules/units/unit_shares.hpp"
+#include "modules/units/units.hpp"
+#include "storage/database.hpp"
+
+namespace syndic::declaration {
+
+using nlohmann::json;
+
+namespace {
+
+void require_document(Database& db, const std::string& syndicate_id, const std::string& id, const std::string& field) {
+    auto q = db.prepare("SELECT 1 FROM documents WHERE id = ? AND syndicate_id = ?");
+    q->bind(1, id);
+    q->bind(2, syndicate_id);
+    if (!q->executeStep())
+        throw DomainError(codes::document_not_found, "No document with id " + id + " in this syndicate.").at(field);
+}
+
+std::optional<std::string> date_arg(const json& args, const char* key) {
+    auto value = optional_arg<std::string>(args, key);
+    if (value && !is_calendar_date(*value))
+        throw invalid_argument(std::string("/") + key, "is not a calendar date",
+                               std::string(key) + " must be a date that exists, as YYYY-MM-DD.");
+    return value;
+}
+
+// The majority an amendment needs, by what it changes.
+std::string majority_needed(const std::string& part, bool destination_change) {
+    if (destination_change) return "double";    // art. 1098: 3/4 of co-owners holding 90 % of all votes
+    if (part == "by-laws") return "simple";     // art. 1096: by-laws are changed by a majority of the votes cast
+    return "absolute";                          // art. 1097: 3/4 of the votes present or represented
+}
+
+struct Change {
+    std::string unit_id, number;
+    Fraction before, after;
+};
+
+// The active co-owners of a unit's lot (the apartment and its linked units), who hold its vote.
+std::vector<std::string> lot_co_owners(Database& db, const std::string& syndicate_id, const std::string& unit_id) {
+    const auto lot = lot_of(db, unit_id);
+    auto q = db.prepare(
+        "SELECT c.id FROM co_owners c WHERE c.syndicate_id = ?1 AND c.deleted_at IS NULL AND c.unit_id IN ("
+        "SELECT id FROM units WHERE id = ?2 AND syndicate_id = ?1 UNION ALL "
+        "SELECT l.unit_id FROM unit_links l WHERE l.apartment_id = ?2) ORDER BY c.id");
+    q->bind(1, syndicate_id);
+    q->bind(2, lot);
+    std::vector<std::string> out;
+    while (q->executeStep()) out.push_back(q->getColumn(0).getString());
+    return out;
+}
+
+std::string joined(const std::vector<std::string>& items) {
+    std::string out;
+    for (const auto& i : items) out += (out.empty() ? "" : ", ") + i;
+    return out;
+}
+
+// Registration of an amendment already adopted: its deed, number, day and document.
+json register_amendment(const ToolCall& call, const std::string& id) {
+    const auto& a = call.args;
+    const auto& syndicate = call.caller.syndicate_id;
+    for (const char* key : {"part", "summary", "resolutionId", "consents", "fractionChanges", "destinationChange"})
+        if (a.contains(key))
+            throw invalid_argument(std::string("/") + key, "cannot change once adopted",
+                                   std::string("An adopted amendment keeps its decision: only its registration "
+                                               "(deedSignedOn, registrationNumber, registeredOn, documentId) is added; ") +
+                                       key + " cannot be given with id.");
+    auto current = amendment_json(call.db, syndicate, id);
+    json merged = current;
+    for (const char* key : {"deedSignedOn", "registrationNumber", "registeredOn", "documentId"})
+        if (a.contains(key)) merged[key] = a[key].is_string() ? json(trim(a[key].get<std::string>())) : a[key];
+    const bool registered = merged["registrationNumber"].is_string() && merged["registeredOn"].is_string();
+    if (current["status"] == "registered" && !registered)
+        throw DomainError(codes::invalid_status_transition,
+                          "The amendment is registered; its registration number and day cannot be cleared.")
+            .at(a.contains("registrationNumber") ? "/registrationNumber" : "/registeredOn")
+            .with("status", "registered");
+    auto q = call.db.prepare(
+        "UPDATE declaration_amendments SET deed_signed_on = ?, registration_number = ?, registered_on = ?, "
+        "document_id = ?, status = ?, updated_at = ? WHERE id = ?");
+    int i = 1;
+    for (const char* key : {"deedSignedOn", "registrationNumber", "registeredOn", "documentId"}) {
+        if (merged[key].is_null()) q->bind(i++);
+        else q->bind(i++, merged[key].get<std::string>());
+    }
+    q->bind(5, registered ? "registered" : "adopted");
+    q->bind(6, to_utc_iso(call.clock.now()));
+    q->bind(7, id);
+    q->exec();
+    return amendment_json(call.db, syndicate, id);
+}
+
+}  // namespace
+
+json record_declaration_amendment(const ToolCall& call) {
+    const auto& a = call.args;
+    const auto& syndicate = call.caller.syndicate_id;
+    WriteTransaction tx(call.db);
+
+    // Every record named exists, before any rule.
+    if (a.contains("id")) require_amendment(call.db, syndicate, a["id"], "/id");
+    const auto resolution_id = optional_arg<std::string>(a, "resolutionId");
+    if (resolution_id) meetings::require_resolution_exists(call, *resolution_id, "/resolutionId");
+    const auto consents = a.value("consents", json::array());
+    for (std::size_t i = 0; i < consents.size(); ++i) {
+        const std::string co_owner = consents[i]["coOwnerId"];
+        if (!meetings::active_co_owner(call.db, syndicate, co_owner))
+            throw DomainError(codes::co_owner_not_found, "No active co-owner with id " + co_owner + " in this syndicate.")
+                .at("/consents/" + std::to_string(i) + "/coOwnerId");
+        if (consents[i].contains("documentId") && !consents[i]["documentId"].is_null())
+            require_document(call.db, syndicate, consents[i]["documentId"], "/consents/" + std::to_string(i) + "/documentId");
+    }
+    const auto changes_arg = a.value("fractionChanges", json::array());
+    std::vector<Change> changes;
+    std::set<std::string> changed_units;
+    for (std::size_t i = 0; i < changes_arg.size(); ++i) {
+        const std::string unit = changes_arg[i]["unitId"];
+        const std::string field = "/fractionChanges/" + std::to_string(i);
+        const auto number = active_unit_number(call.db, syndicate, unit);
+        if (!number) throw DomainError(codes::unit_not_found, "No unit with id " + unit + " in this syndicate.").at(field + "/unitId");
+        if (!changed_units.insert(unit).second)
+            throw invalid_argument(field + "/unitId", "is named twice", "Unit " + *number + " is named twice in fractionChanges.");
+        auto q = call.db.prepare("SELECT fraction_units FROM units WHERE id = ?");
+        q->bind(1, unit);
+        q->executeStep();
+        changes.push_back({unit, *number, Fraction::from_units(q->getColumn(0).getInt64()),
+                           Fraction::from_percent(changes_arg[i]["after"].get<double>())});
+    }
+    if (a.contains("documentId") && !a["documentId"].is_null()) require_document(call.db, syndicate, a["documentId"], "/documentId");
+    for (const char* key : {"deedSignedOn", "registeredOn"}) date_arg(a, key);
+
+    if (a.contains("id")) {
+        auto result = register_amendment(call, a["id"]);
+        tx.commit();
+        return result;
+    }
+
+    for (const char* key : {"part", "summary"})
+        if (!a.contains(key))
+            throw invalid_argument(std::string("/") + key, "is required for a new amendment",
+                                   std::string("A new amendment needs its ") + key + ".");
+    if (!resolution_id)
+        throw DomainError(codes::resolution_required,
+                          "An amendment of the declaration is adopted by the co-owners: give the passed resolution "
+                          "(resolutionId).")
+            .at("/resolutionId");
+    const std::string part = a["part"];
+    const auto needed = majority_needed(part, a.value("destinationChange", false));
+    const auto decision = meetings::require_passed_resolution(call, *resolution_id, meetings::DecisionBody::general, needed,
+                                                              "/resolutionId");
+    // At a meeting reconvened for want of quorum, art. 1097 and 1098 matters also need the
+    // majority of all votes present (art. 1089 para 2): the meetings work records it on the
+    // quorum and sets decision.majority_of_all_votes.
+    if (decision.adjourned_meeting && needed != "simple" && !decision.majority_of_all_votes)
+        throw DomainError(codes::majority_insufficient,
+                          "At a reconvened meeting, this decision needed the majority of all the votes (art. 1089); "
+                          "those present did not hold it.")
+            .at("/resolutionId")
+            .with("majorityRequired", decision.majority)
+            .with("majorityNeeded", needed);
+
+    // Art. 1102: each co-owner whose unit's relative value changes consents in writing.
+    std::set<std::string> consenting;
+    for (const auto& c : consents) consenting.insert(c["coOwnerId"].get<std::string>());
+    std::vector<std::string> units_lacking, numbers_lacking, co_owners_lacking;
+    for (const auto& c : changes) {
+        if (c.after == c.before) continue;
+        bool lacking = false;
+        for (const auto& co_owner : lot_co_owners(call.db, syndicate, c.unit_id))
+            if (!consenting.count(co_owner)) {
+                co_owners_lacking.push_back(co_owner);
+                lacking = true;
+            }
+        if (lacking) {
+            units_lacking.push_back(c.unit_id);
+            numbers_lacking.push_back(c.number);
+        }
+    }
+    if (!units_lacking.empty())
+        throw DomainError(codes::amendment_consent_missing,
+                          "The relative value of unit(s) " + joined(numbers_lacking) +
+                              " changes: each of their co-owners must consent in writing (art. 1102), and some have "
+                              "not: " + joined(co_owners_lacking) + ".")
+            .at("/consents")
+            .with("unitIds", joined(units_lacking))
+            .with("unitNumbers", joined(numbers_lacking))
+            .with("coOwnerIds", joined(co_owners_lacking));
+
+    // The fractions change now, and their sum stays within 99.5-100.5.
+    const auto sum_before = unit_fraction_sum(call.db, syndicate).sum;
+    auto sum_after = sum_before;
+    for (const auto& c : changes) sum_after += c.after - c.before;
+    if (!changes.empty() && !fraction_sum_in_range(sum_after))
+        throw DomainError(codes::fraction_sum_out_of_range,
+                          "These fraction changes would bring the units' sum to " + sum_after.to_string() +
+                              "%, outside 99.5-100.5.")
+            .at("/fractionChanges")
+            .with("currentSum", figure(sum_before))
+            .with("resultingSum", figure(sum_after))
+            .with("min", figure(fraction_sum_min))
+            .with("max", figure(fraction_sum_max));
+    const std::string now = to_utc_iso(call.clock.now());
+    std::map<std::string, std::pair<Fraction, Fraction>> lots;
+    for (const auto& c : changes) lots.emplace(lot_of(call.db, c.unit_id), std::pair<Fraction, Fraction>{});
+    for (auto& [lot_id, fractions] : lots) {
+        auto q = call.db.prepare(
+            "SELECT coalesce(sum(fraction_units), 0) FROM units WHERE syndicate_id = ?1 AND deleted_at IS NULL AND "
+            "(id = ?2 OR id IN (SELECT unit_id FROM unit_links WHERE apartment_id = ?2))");
+        q->bind(1, syndicate);
+        q->bind(2, lot_id);
+        q->executeStep();
+        fractions.first = Fraction::from_units(q->getColumn(0).getInt64());
+        fractions.second = fractions.first;
+    }
+    for (const auto& c : changes) {
+        lots[lot_of(call.db, c.unit_id)].second += c.after - c.before;
+        auto q = call.db.prepare("UPDATE units SET fraction_units = ?, updated_at = ? WHERE id = ?");
+        q->bind(1, c.after.units());
+        q->bind(2, now);
+        q->bind(3, c.unit_id);
+        q->exec();
+    }
+    for (const auto& [lot_id, fractions] : lots)
+        scale_lot_co_owners(call.db, syndicate, lot_id, fractions.first, fractions.second, now);
+
+    const auto id = new_record_id();
+    {
+        auto q = call.db.prepare(
+            "INSERT INTO declaration_amendments (id, syndicate_id, part, summary, resolution_id, decided_on, "
+            "contestable_until, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'adopted', ?, ?)");
+        q->bind(1, id);
+        q->bind(2, syndicate);
+        q->bind(3, part);
+        q->bind(4, nonblank_text(a["summary"], "/summary"));
+        q->bind(5, *resolution_id);
+        q->bind(6, decision.decided_on);
+        q->bind(7, decision.contestable_until);
+        q->bind(8, now);
+        q->bind(9, now);
+        q->exec();
+    }
+    for (const auto& c : consents) {
+        auto q = call.db.prepare(
+            "INSERT INTO amendment_consents (amendment_id, co_owner_id, syndicate_id, document_id) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT DO NOTHING");
+        q->bind(1, id);
+        q->bind(2, c["coOwnerId"].get<std::string>());
+        q->bind(3, syndicate);
+        if (c.contains("documentId") && !c["documentId"].is_null()) q->bind(4, c["documentId"].get<std::string>());
+        q->exec();
+    }
+    for (const auto& c : changes) {
+        auto q = call.db.prepare(
+            "INSERT INTO amendment_fraction_changes (amendment_id, unit_id, syndicate_id, before_units, after_units) "
+            "VALUES (?, ?, ?, ?, ?)");
+        q->bind(1, id);
+        q->bind(2, c.unit_id);
+        q->bind(3, syndicate);
+        q->bind(4, c.before.units());
+        q->bind(5, c.after.units());
+        q->exec();
+    }
+    // Registration given at once (an amendment recorded after the fact).
+    json result = a.contains("registrationNumber") || a.contains("registeredOn") || a.contains("deedSignedOn") ||
+                          a.contains("documentId")
+                      ? [&] {
+                            json only = json::object();
+                            for (const char* key : {"deedSignedOn", "registrationNumber", "registeredOn", "documentId"})
+                                if (a.contains(key)) only[key] = a[key];
+                            const ToolCall registration{only, call.caller, call.db, call.clock, call.registry, call.control};
+                            return register_amendment(registration, id);
+                        }()
+                      : amendment_json(call.db, syndicate, id);
+    json warnings = json::array();
+    if (decision.contestable_on(montreal_date(call.clock.now())))
+        warnings.push_back("The decision of " + decision.decided_on + " may still be contested in court until " +
+                           decision.contestable_until + " (art. 1103: 90 days); acting on it before then carries that risk.");
+    result["warnings"] = std::move(warnings);
+    result["fractionSum"] = fraction_sum_json(unit_fraction_sum(call.db, syndicate));
+    tx.commit();
+    return result;
+}
+
+}  // namespace syndic::declaration

@@ -1,0 +1,239 @@
+// The by-laws of the immovable (règlement de l'immeuble, catalogue §3.1): list_bylaws reads the
+// articles in article order, in force today or on a day (asOf); set_bylaw enters, amends or
+// repeals one. Each article is kept in versions: an amendment adds a version that supersedes the
+// one in force, which stays readable with asOf. After the registered original (initial, admins),
+// every change needs a passed resolution of the co-owners of at least a simple majority (art. 1096).
+#include <SQLiteCpp/Statement.h>
+
+#include <string>
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+#include "core/ids.hpp"
+#include "core/text.hpp"
+#include "modules/common.hpp"
+#include "modules/declaration/tools.hpp"
+#include "modules/meetings/authorisation.hpp"
+#include "storage/database.hpp"
+
+namespace syndic::declaration {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* bylaw_columns =
+    "r.id, r.article, r.title, r.text, r.category, r.penalty_cents, r.adopted_by_resolution_id, r.deposited_on, "
+    "r.effective_from, r.ended_on, r.supersedes_id, r.status, r.created_at, r.updated_at";
+
+json read_bylaw(SQLite::Statement& q) {
+    return {{"id", q.getColumn(0).getString()},
+            {"article", q.getColumn(1).getString()},
+            {"title", q.getColumn(2).getString()},
+            {"text", q.getColumn(3).getString()},
+            {"category", q.getColumn(4).getString()},
+            {"penaltyCents", nullable_integer(q.getColumn(5))},
+            {"adoptedByResolutionId", nullable_text(q.getColumn(6))},
+            {"depositedOn", nullable_text(q.getColumn(7))},
+            {"effectiveFrom", q.getColumn(8).getString()},
+            {"endedOn", nullable_text(q.getColumn(9))},
+            {"supersedesId", nullable_text(q.getColumn(10))},
+            {"status", q.getColumn(11).getString()},
+            {"createdAt", shown_time(q.getColumn(12))},
+            {"updatedAt", shown_time(q.getColumn(13))}};
+}
+
+json find_bylaw(Database& db, const std::string& syndicate_id, const std::string& id) {
+    auto q = db.prepare(std::string("SELECT ") + bylaw_columns + " FROM bylaws r WHERE r.id = ? AND r.syndicate_id = ?");
+    q->bind(1, id);
+    q->bind(2, syndicate_id);
+    return q->executeStep() ? read_bylaw(*q) : json(nullptr);
+}
+
+// The article as it sorts: each run of digits zero-padded to 9, so 4.2 < 4.10 < 10.1.
+std::string article_sort_key(const std::string& article) {
+    const auto folded = fold_for_search(article);
+    std::string out, digits;
+    auto flush = [&] {
+        if (digits.empty()) return;
+        const auto start = digits.find_first_not_of('0');
+        const auto trimmed = start == std::string::npos ? "0" : digits.substr(start);
+        out += std::string(trimmed.size() < 9 ? 9 - trimmed.size() : 0, '0') + trimmed;
+        digits.clear();
+    };
+    for (const char c : folded) {
+        if (c >= '0' && c <= '9') digits += c;
+        else {
+            flush();
+            out += c;
+        }
+    }
+    flush();
+    return out;
+}
+
+std::optional<std::string> active_article_holder(Database& db, const std::string& syndicate_id, const std::string& article) {
+    auto q = db.prepare("SELECT id FROM bylaws WHERE syndicate_id = ? AND article = ? AND status = 'active'");
+    q->bind(1, syndicate_id);
+    q->bind(2, article);
+    if (!q->executeStep()) return std::nullopt;
+    return q->getColumn(0).getString();
+}
+
+std::optional<std::string> date_arg(const json& args, const char* key) {
+    auto value = optional_arg<std::string>(args, key);
+    if (value && !is_calendar_date(*value))
+        throw invalid_argument(std::string("/") + key, "is not a calendar date",
+                               std::string(key) + " must be a date that exists, as YYYY-MM-DD.");
+    return value;
+}
+
+// The text of a field given, or the version's, or VALIDATION_FAILED when a new article lacks it.
+std::string field_or(const json& args, const json& current, const char* key) {
+    if (args.contains(key)) return nonblank_text(args[key], std::string("/") + key);
+    if (!current.is_null()) return current[key];
+    throw invalid_argument(std::string("/") + key, "is required for a new article",
+                           std::string("A new by-law article needs its ") + key + ".");
+}
+
+}  // namespace
+
+json list_bylaws(const ToolCall& call) {
+    const auto& a = call.args;
+    const auto page = page_request(a);
+    const auto as_of = date_arg(a, "asOf");
+    const std::string status = a.value("status", "active");
+    const std::string filters =
+        " FROM bylaws r WHERE r.syndicate_id = ?1"
+        " AND (?2 IS NULL OR r.category = ?2)"
+        " AND (?3 IS NULL OR instr(r.search_text, ?3) > 0)"
+        // On a day: the versions then in force, whatever they became since.
+        " AND (?4 IS NULL OR (r.effective_from <= ?4 AND (r.ended_on IS NULL OR r.ended_on > ?4)))"
+        " AND (?4 IS NOT NULL OR ?5 = 'all' OR r.status = ?5)";
+    json data = json::array();
+    const auto total = read_page(
+        call.db, "SELECT count(*)" + filters,
+        std::string("SELECT ") + bylaw_columns + filters + " ORDER BY r.sort_key, r.effective_from, r.id LIMIT ?100 OFFSET ?101",
+        page,
+        [&](SQLite::Statement& q) {
+            q.bind(1, call.caller.syndicate_id);
+            if (a.contains("category")) q.bind(2, a["category"].get<std::string>());
+            if (a.contains("search")) q.bind(3, fold_for_search(trim(a["search"].get<std::string>())));
+            if (as_of) q.bind(4, *as_of);
+            q.bind(5, status);
+        },
+        [&](SQLite::Statement& q) { data.push_back(read_bylaw(q)); });
+    return page_envelope(std::move(data), page, total);
+}
+
+json set_bylaw(const ToolCall& call) {
+    const auto& a = call.args;
+    const auto& syndicate = call.caller.syndicate_id;
+    const bool initial = a.value("initial", false);
+    const bool repeal = a.value("repeal", false);
+    const auto resolution_id = optional_arg<std::string>(a, "resolutionId");
+    WriteTransaction tx(call.db);
+
+    // Every record named exists, before any rule.
+    json current = nullptr;
+    if (a.contains("id")) {
+        current = find_bylaw(call.db, syndicate, a["id"]);
+        if (current.is_null() || current["status"] != "active")
+            throw DomainError(codes::bylaw_not_found,
+                              "No by-law article in force with id " + a["id"].get<std::string>() + " in this syndicate.")
+                .at("/id");
+    }
+    if (resolution_id) meetings::require_resolution_exists(call, *resolution_id, "/resolutionId");
+    if (repeal && current.is_null())
+        throw invalid_argument("/id", "is required to repeal", "Name the article to repeal with its id.");
+    const auto deposited_on = date_arg(a, "depositedOn");
+
+    // Who may decide it.
+    std::string effective_from;
+    std::optional<std::string> adopted_by;
+    if (initial) {
+        require_admin(call, "transcribe the registered by-laws (initial)");
+        if (resolution_id)
+            throw invalid_argument("/resolutionId", "is not for the registered original",
+                                   "initial transcribes the by-laws as registered, which no resolution adopted; "
+                                   "leave resolutionId out, or initial out for an amendment.");
+        effective_from = deposited_on.value_or(registered_on(call.db, syndicate).value_or(montreal_date(call.clock.now())));
+    } else {
+        if (!resolution_id)
+            throw DomainError(codes::resolution_required,
+                              "Changing the by-laws needs a passed resolution of the co-owners (art. 1096): give "
+                              "resolutionId, or initial: true (admins) to transcribe the registered original.")
+                .at("/resolutionId");
+        const auto decision = meetings::require_passed_resolution(call, *resolution_id, meetings::DecisionBody::general,
+                                                                  "simple", "/resolutionId");
+        adopted_by = resolution_id;
+        // In force from its deposit in the register (art. 1060 [verify]); until it is known,
+        // from the decision.
+        effective_from = deposited_on.value_or(decision.decided_on);
+    }
+    const std::string now = to_utc_iso(call.clock.now());
+
+    if (repeal) {
+        auto q = call.db.prepare("UPDATE bylaws SET status = 'repealed', ended_on = ?, updated_at = ? WHERE id = ?");
+        q->bind(1, effective_from);
+        q->bind(2, now);
+        q->bind(3, current["id"].get<std::string>());
+        q->exec();
+        auto result = find_bylaw(call.db, syndicate, current["id"]);
+        tx.commit();
+        return result;
+    }
+
+    const auto article = field_or(a, current, "article");
+    const auto title = field_or(a, current, "title");
+    const auto text = field_or(a, current, "text");
+    if (!a.contains("category") && current.is_null())
+        throw invalid_argument("/category", "is required for a new article", "A new by-law article needs its category.");
+    const std::string category = a.contains("category") ? a["category"] : current["category"];
+    const json penalty = a.contains("penaltyCents") ? a["penaltyCents"] : (current.is_null() ? json(nullptr) : current["penaltyCents"]);
+    if (!penalty.is_null() && !penalties_allowed(call.db, syndicate))
+        throw DomainError(codes::penalties_not_allowed,
+                          "The declaration does not provide for penalties (penaltiesAllowed is false): a by-law cannot "
+                          "carry one.")
+            .at("/penaltyCents");
+    const auto holder = active_article_holder(call.db, syndicate, article);
+    if (holder && (current.is_null() || *holder != current["id"]))
+        throw DomainError(codes::duplicate_bylaw_article, "Article " + article + " is already in force (id " + *holder +
+                                                               "); amend that one with its id.")
+            .at("/article")
+            .with("bylawId", *holder);
+
+    if (!current.is_null()) {
+        auto q = call.db.prepare("UPDATE bylaws SET status = 'superseded', ended_on = ?, updated_at = ? WHERE id = ?");
+        q->bind(1, effective_from);
+        q->bind(2, now);
+        q->bind(3, current["id"].get<std::string>());
+        q->exec();
+    }
+    const auto id = new_record_id();
+    auto q = call.db.prepare(
+        "INSERT INTO bylaws (id, syndicate_id, article, title, text, category, penalty_cents, adopted_by_resolution_id, "
+        "deposited_on, effective_from, supersedes_id, status, search_text, sort_key, created_at, updated_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?)");
+    q->bind(1, id);
+    q->bind(2, syndicate);
+    q->bind(3, article);
+    q->bind(4, title);
+    q->bind(5, text);
+    q->bind(6, category);
+    if (!penalty.is_null()) q->bind(7, penalty.get<std::int64_t>());
+    if (adopted_by) q->bind(8, *adopted_by);
+    if (deposited_on) q->bind(9, *deposited_on);
+    q->bind(10, effective_from);
+    if (!current.is_null()) q->bind(11, current["id"].get<std::string>());
+    q->bind(12, fold_for_search(title) + "\n" + fold_for_search(text));
+    q->bind(13, article_sort_key(article));
+    q->bind(14, now);
+    q->bind(15, now);
+    q->exec();
+    auto result = find_bylaw(call.db, syndicate, id);
+    tx.commit();
+    return result;
+}
+
+}  // namespace syndic::declaration

@@ -1,0 +1,291 @@
+// The common portions (catalogue §3.1): general ones, every co-owner's, and restricted ones, for
+// the use of some units only (art. 1064: their ordinary costs go to those units' co-owners).
+// Which units may use a restricted portion is written in the constituting act, so changing it
+// needs a recorded amendment, except when transcribing the registered declaration (initial).
+#include <SQLiteCpp/Statement.h>
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+#include "core/ids.hpp"
+#include "core/text.hpp"
+#include "modules/common.hpp"
+#include "modules/declaration/declaration.hpp"
+#include "modules/declaration/tools.hpp"
+#include "modules/units/units.hpp"
+#include "storage/database.hpp"
+#include "storage/references.hpp"
+
+namespace syndic::declaration {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* portion_columns =
+    "r.id, r.name, r.kind, r.description, r.ordinary_costs_to, r.major_costs_to, r.amendment_id, r.created_at, "
+    "r.updated_at, r.deleted_at";
+
+std::vector<std::string> units_of(Database& db, const std::string& portion_id) {
+    auto q = db.prepare(
+        "SELECT cu.unit_id FROM common_portion_units cu JOIN units u ON u.id = cu.unit_id "
+        "WHERE cu.common_portion_id = ? ORDER BY " SYNDIC_UNIT_NUMBER_ORDER("u.number") ", u.id");
+    q->bind(1, portion_id);
+    std::vector<std::string> out;
+    while (q->executeStep()) out.push_back(q->getColumn(0).getString());
+    return out;
+}
+
+json read_portion(Database& db, SQLite::Statement& q) {
+    json p = {{"id", q.getColumn(0).getString()},
+              {"name", q.getColumn(1).getString()},
+              {"kind", q.getColumn(2).getString()},
+              {"description", q.getColumn(3).getString()},
+              {"unitIds", units_of(db, q.getColumn(0).getString())},
+              {"ordinaryCostsTo", q.getColumn(4).getString()},
+              {"majorCostsTo", q.getColumn(5).getString()},
+              {"amendmentId", nullable_text(q.getColumn(6))},
+              {"createdAt", shown_time(q.getColumn(7))},
+              {"updatedAt", shown_time(q.getColumn(8))}};
+    if (!q.getColumn(9).isNull()) p["deletedAt"] = shown_time(q.getColumn(9));
+    return p;
+}
+
+json find_portion(Database& db, const std::string& syndicate_id, const std::string& id, bool active_only) {
+    auto q = db.prepare(std::string("SELECT ") + portion_columns +
+                        " FROM common_portions r WHERE r.id = ? AND r.syndicate_id = ?" +
+                        (active_only ? " AND r.deleted_at IS NULL" : ""));
+    q->bind(1, id);
+    q->bind(2, syndicate_id);
+    return q->executeStep() ? read_portion(db, *q) : json(nullptr);
+}
+
+void replace_units(Database& db, const std::string& syndicate_id, const std::string& portion_id,
+                   const std::vector<std::string>& unit_ids) {
+    auto clear = db.prepare("DELETE FROM common_portion_units WHERE common_portion_id = ?");
+    clear->bind(1, portion_id);
+    clear->exec();
+    for (const auto& unit : unit_ids) {
+        auto q = db.prepare("INSERT INTO common_portion_units (common_portion_id, unit_id, syndicate_id) VALUES (?, ?, ?)");
+        q->bind(1, portion_id);
+        q->bind(2, unit);
+        q->bind(3, syndicate_id);
+        q->exec();
+    }
+}
+
+// Archive is refused while another record points at the portion (a logbook component, a
+// reservable space...), read from the schema's foreign keys so later tables count with no edit;
+// the portion's own list of units is not a use.
+void check_not_in_use(const ToolCall& call, const json& portion) {
+    for (const auto& ref : live_references(call.db, "common_portions", portion["id"], call.caller.syndicate_id)) {
+        if (ref.table == "common_portion_units") continue;
+        throw DomainError(codes::common_portion_in_use,
+                          "The common portion " + portion["name"].get<std::string>() + " still has " +
+                              std::to_string(ref.count) + " record(s) in " + ref.table +
+                              " referring to it; archive or move them first.")
+            .at("/id")
+            .with("table", ref.table)
+            .with("count", ref.count);
+    }
+}
+
+}  // namespace
+
+}  // namespace syndic::declaration
+
+namespace syndic {
+
+nlohmann::json restricted_portions_of_unit(Database& db, const std::string& syndicate_id, const std::string& unit_id) {
+    auto q = db.prepare(
+        "SELECT p.id, p.name FROM common_portions p JOIN common_portion_units cu ON cu.common_portion_id = p.id "
+        "WHERE cu.unit_id = ? AND p.syndicate_id = ? AND p.kind = 'restricted' AND p.deleted_at IS NULL "
+        "ORDER BY p.sort_key, p.id");
+    q->bind(1, unit_id);
+    q->bind(2, syndicate_id);
+    nlohmann::json out = nlohmann::json::array();
+    while (q->executeStep()) out.push_back({{"id", q->getColumn(0).getString()}, {"name", q->getColumn(1).getString()}});
+    return out;
+}
+
+}  // namespace syndic
+
+namespace syndic::declaration {
+
+json list_common_portions(const ToolCall& call) {
+    const auto& a = call.args;
+    const auto page = page_request(a);
+    const std::string filters =
+        " FROM common_portions r WHERE r.syndicate_id = ?1 AND (?4 = 1 OR r.deleted_at IS NULL)"
+        " AND (?2 IS NULL OR r.kind = ?2)"
+        // The portions a unit may use: every general one, and the restricted ones it is entitled to.
+        " AND (?3 IS NULL OR r.kind = 'general' OR EXISTS (SELECT 1 FROM common_portion_units cu "
+        "WHERE cu.common_portion_id = r.id AND cu.unit_id = ?3))";
+    json data = json::array();
+    const auto total = read_page(
+        call.db, "SELECT count(*)" + filters,
+        std::string("SELECT ") + portion_columns + filters + " ORDER BY r.kind, r.sort_key, r.id LIMIT ?100 OFFSET ?101", page,
+        [&](SQLite::Statement& q) {
+            q.bind(1, call.caller.syndicate_id);
+            if (a.contains("kind")) q.bind(2, a["kind"].get<std::string>());
+            if (a.contains("unitId")) q.bind(3, a["unitId"].get<std::string>());
+            q.bind(4, a.value("includeArchived", false) ? 1 : 0);
+        },
+        [&](SQLite::Statement& q) { data.push_back(read_portion(call.db, q)); });
+    return page_envelope(std::move(data), page, total);
+}
+
+json set_common_portion(const ToolCall& call) {
+    const auto& a = call.args;
+    const auto& syndicate = call.caller.syndicate_id;
+    const bool initial = a.value("initial", false);
+    WriteTransaction tx(call.db);
+
+    // Every record named exists, before any rule.
+    json current = nullptr;
+    if (a.contains("id")) {
+        current = find_portion(call.db, syndicate, a["id"], true);
+        if (current.is_null())
+            throw DomainError(codes::common_portion_not_found,
+                              "No common portion with id " + a["id"].get<std::string>() + " in this syndicate.")
+                .at("/id");
+    }
+    const auto amendment_id = optional_arg<std::string>(a, "amendmentId");
+    if (amendment_id) require_amendment(call.db, syndicate, *amendment_id, "/amendmentId");
+    std::vector<std::string> unit_ids;
+    if (a.contains("unitIds")) {
+        std::set<std::string> seen;
+        for (std::size_t i = 0; i < a["unitIds"].size(); ++i) {
+            const std::string id = a["unitIds"][i];
+            if (!active_unit_number(call.db, syndicate, id))
+                throw DomainError(codes::unit_not_found, "No unit with id " + id + " in this syndicate.")
+                    .at("/unitIds/" + std::to_string(i));
+            if (seen.insert(id).second) unit_ids.push_back(id);
+        }
+    } else if (!current.is_null()) {
+        unit_ids = current["unitIds"].get<std::vector<std::string>>();
+    }
+    if (initial) require_admin(call, "transcribe the registered declaration's common portions (initial)");
+    const std::string now = to_utc_iso(call.clock.now());
+
+    if (a.value("archive", false)) {
+        if (current.is_null())
+            throw invalid_argument("/id", "is required to archive", "Name the common portion to archive with its id.");
+        check_not_in_use(call, current);
+        auto q = call.db.prepare("UPDATE common_portions SET deleted_at = ?1, updated_at = ?1 WHERE id = ?2");
+        q->bind(1, now);
+        q->bind(2, current["id"].get<std::string>());
+        q->exec();
+        replace_units(call.db, syndicate, current["id"], {});
+        auto result = find_portion(call.db, syndicate, current["id"], false);
+        tx.commit();
+        return result;
+    }
+
+    if (current.is_null() && !a.contains("name"))
+        throw invalid_argument("/name", "is required for a new common portion", "A new common portion needs its name.");
+    if (current.is_null() && !a.contains("kind"))
+        throw invalid_argument("/kind", "is required for a new common portion",
+                               "A new common portion needs its kind: general or restricted.");
+    const std::string name = a.contains("name") ? nonblank_text(a["name"], "/name") : current["name"].get<std::string>();
+    const std::string kind = a.contains("kind") ? a["kind"] : current["kind"];
+    const std::string description =
+        a.contains("description")  ? trim(a["description"].get<std::string>())
+        : current.is_null()        ? std::string()
+                                   : current["description"].get<std::string>();
+    const bool restricted = kind == "restricted";
+    if (restricted && unit_ids.empty())
+        throw invalid_argument("/unitIds", "is empty for a restricted portion",
+                               "A restricted common portion is for the use of some units: name at least one.");
+    if (!restricted && !unit_ids.empty())
+        throw invalid_argument("/unitIds", "is not for a general portion",
+                               "A general common portion is every co-owner's: it has no list of units.");
+    const std::string ordinary = restricted ? "users" : "all";
+    std::string major = a.contains("majorCostsTo") ? a["majorCostsTo"].get<std::string>()
+                        : (!current.is_null() && current["kind"] == kind) ? current["majorCostsTo"].get<std::string>()
+                                                                           : ordinary;
+    if (!restricted && major == "users")
+        throw invalid_argument("/majorCostsTo", "is users for a general portion",
+                               "A general common portion has no users apart from every co-owner: its major costs go to all.");
+
+    // Who may use a restricted portion is in the constituting act (art. 1064).
+    auto before = current.is_null() || current["kind"] != "restricted" ? std::vector<std::string>{}
+                                                                        : current["unitIds"].get<std::vector<std::string>>();
+    auto after = restricted ? unit_ids : std::vector<std::string>{};
+    std::sort(before.begin(), before.end());
+    std::sort(after.begin(), after.end());
+    if (before != after && !initial) {
+        if (!amendment_id)
+            throw DomainError(codes::amendment_required,
+                              "Which units may use a restricted common portion is written in the constituting act: "
+                              "record the amendment (record_declaration_amendment) and give its amendmentId, or "
+                              "initial: true (admins) to transcribe the registered declaration.")
+                .at("/amendmentId");
+        auto part = call.db.prepare("SELECT part FROM declaration_amendments WHERE id = ?");
+        part->bind(1, *amendment_id);
+        part->executeStep();
+        if (part->getColumn(0).getString() != "constituting-act")
+            throw DomainError(codes::amendment_required,
+                              "Amendment " + *amendment_id + " amends the " + part->getColumn(0).getString() +
+                                  "; the users of a restricted common portion change with an amendment of the "
+                                  "constituting act.")
+                .at("/amendmentId");
+    }
+
+    const auto folded = fold_for_search(name);
+    {
+        auto q = call.db.prepare(
+            "SELECT id FROM common_portions WHERE syndicate_id = ? AND sort_key = ? AND deleted_at IS NULL AND id <> ?");
+        q->bind(1, syndicate);
+        q->bind(2, folded);
+        q->bind(3, current.is_null() ? std::string() : current["id"].get<std::string>());
+        if (q->executeStep())
+            throw DomainError(codes::duplicate_common_portion, "The syndicate already has a common portion named " + name + ".")
+                .at("/name")
+                .with("commonPortionId", q->getColumn(0).getString());
+    }
+
+    const std::string id = current.is_null() ? new_record_id() : current["id"].get<std::string>();
+    const bool users_changed = before != after;
+    if (current.is_null()) {
+        auto q = call.db.prepare(
+            "INSERT INTO common_portions (id, syndicate_id, name, kind, description, ordinary_costs_to, major_costs_to, "
+            "amendment_id, sort_key, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        q->bind(1, id);
+        q->bind(2, syndicate);
+        q->bind(3, name);
+        q->bind(4, kind);
+        q->bind(5, description);
+        q->bind(6, ordinary);
+        q->bind(7, major);
+        if (amendment_id && users_changed) q->bind(8, *amendment_id);
+        q->bind(9, folded);
+        q->bind(10, now);
+        q->bind(11, now);
+        q->exec();
+    } else {
+        auto q = call.db.prepare(
+            "UPDATE common_portions SET name = ?, kind = ?, description = ?, ordinary_costs_to = ?, major_costs_to = ?, "
+            "amendment_id = coalesce(?, amendment_id), sort_key = ?, updated_at = ? WHERE id = ?");
+        q->bind(1, name);
+        q->bind(2, kind);
+        q->bind(3, description);
+        q->bind(4, ordinary);
+        q->bind(5, major);
+        if (amendment_id && users_changed) q->bind(6, *amendment_id);
+        q->bind(7, folded);
+        q->bind(8, now);
+        q->bind(9, id);
+        q->exec();
+    }
+    if (current.is_null() || users_changed) replace_units(call.db, syndicate, id, restricted ? unit_ids : std::vector<std::string>{});
+    auto result = find_portion(call.db, syndicate, id, false);
+    tx.commit();
+    return result;
+}
+
+}  // namespace syndic::declaration

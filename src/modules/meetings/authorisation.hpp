@@ -1,0 +1,67 @@
+// The check every act that needs "a passed resolution" makes (catalogue §0 "Authorising
+// decisions", §5 L10): the resolution exists in the caller's syndicate, was taken by the right
+// body (the co-owners' general meeting, or the board), to a majority at least as strong as the act
+// needs, and passed. The meetings module owns resolutions, so it owns this check; the modules that
+// need an authorisation (declaration, board, projects, funds...) call it. Knows the resolutions'
+// storage and the module's outcome rule; not JSON-RPC.
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "tools/registry.hpp"
+
+namespace syndic::meetings {
+
+// Who must have decided: the co-owners (a general meeting, aga or aga-special, or a written
+// resolution of the co-owners), the board (a board meeting or a written resolution of the
+// directors), or either.
+enum class DecisionBody { general, board, either };
+
+// The majority ladder: simple (art. 1096) < absolute (art. 1097) < double (art. 1098) < special
+// (every vote cast for). -1 for a word that is none of them.
+int majority_rank(std::string_view majority);
+
+// What an authorised act may need to know of the decision behind it.
+struct Authorisation {
+    std::string resolution_id;
+    std::string body;       // "general" or "board"
+    std::string source;     // "meeting" or "written"
+    std::string majority;   // the resolution's majorityRequired
+    std::optional<std::string> meeting_id;  // null for a written resolution
+    std::string decided_on;         // the Montreal day of the decision: the meeting's, or the last signature's
+    std::string contestable_until;  // decided_on + 90 days (art. 1103)
+    // Whether the meeting was one reconvened after an adjournment for want of quorum, where
+    // art. 1097 matters also need a majority of all votes (art. 1089 para 2). Always false until
+    // the meetings module records adjournments (adjourn_meeting, catalogue §3.2): that work
+    // sets it here, from the meeting's quorumRule, and every caller gets it with no edit.
+    bool adjourned_meeting = false;
+    // At such a meeting, whether those present held the majority of all votes; true elsewhere.
+    bool majority_of_all_votes = true;
+    // Still open to an action in annulment on `today` (on or before contestable_until).
+    bool contestable_on(const std::string& today) const { return today <= contestable_until; }
+};
+
+// The resolution `resolution_id` of the caller's syndicate, refused when it is not fit to
+// authorise the act, every refusal at `field`:
+// - RESOLUTION_NOT_FOUND (404): no such resolution in the syndicate;
+// - WRONG_DECISION_BODY (422): taken by the board where the co-owners must decide, or the
+//   reverse (data: body, requiredBody);
+// - MAJORITY_INSUFFICIENT (422): put to a weaker majority than `minimum_majority` (data:
+//   majorityRequired, majorityNeeded);
+// - RESOLUTION_NOT_PASSED (422): pending or rejected, by the module's outcome rule (data: outcome).
+// `minimum_majority` is a word of the ladder (a logic_error otherwise: the caller's bug).
+Authorisation require_passed_resolution(const ToolCall& call, const std::string& resolution_id, DecisionBody body,
+                                        std::string_view minimum_majority, const std::string& field);
+
+// RESOLUTION_NOT_FOUND at `field` unless the syndicate has the resolution (whatever its state):
+// for callers that check every reference before any rule.
+void require_resolution_exists(const ToolCall& call, const std::string& resolution_id, const std::string& field);
+
+// A calendar day "YYYY-MM-DD" plus `days` (which may be negative).
+std::string add_days(const std::string& date, int days);
+
+// The number of days art. 1103 gives to ask for the annulment of a meeting's decision.
+inline constexpr int contestation_days = 90;
+
+}  // namespace syndic::meetings
