@@ -14,18 +14,6 @@ std::string join_scopes(const std::vector<std::string>& scopes) {
     return out;
 }
 
-std::vector<std::string> split_scopes(std::string_view text) {
-    std::vector<std::string> out;
-    while (!text.empty()) {
-        const auto start = text.find_first_not_of(" \t\n");
-        if (start == std::string_view::npos) break;
-        text.remove_prefix(start);
-        const auto end = std::min(text.find_first_of(" \t\n"), text.size());
-        out.emplace_back(text.substr(0, end));
-        text.remove_prefix(end);
-    }
-    return out;
-}
 
 // The stored hash of a key. A server asks for the same key call after call (stdio has one for
 // its life): the last one is remembered per thread, compared in constant time.
@@ -39,6 +27,19 @@ const std::string& key_hash(const std::string& secret) {
 }
 
 }  // namespace
+
+std::vector<std::string> split_scopes(std::string_view text) {
+    std::vector<std::string> out;
+    while (!text.empty()) {
+        const auto start = text.find_first_not_of(" \t\n");
+        if (start == std::string_view::npos) break;
+        text.remove_prefix(start);
+        const auto end = std::min(text.find_first_of(" \t\n"), text.size());
+        out.emplace_back(text.substr(0, end));
+        text.remove_prefix(end);
+    }
+    return out;
+}
 
 std::string role_name(Role role) { return role == Role::admin ? "admin" : "member"; }
 

@@ -57,6 +57,8 @@ bool revoke_api_key(Database& db, const Clock& clock, const std::string& key);
 // The caller a presented secret stands for; nullopt for an unknown, malformed or revoked key.
 std::optional<CallerContext> authenticate(Database& db, const std::string& secret);
 
+// A key's stored scopes (space-separated) as a list.
+std::vector<std::string> split_scopes(std::string_view text);
 std::string role_name(Role role);
 std::optional<Role> parse_role(const std::string& text);
 

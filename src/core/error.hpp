@@ -91,6 +91,9 @@ inline constexpr const char* webhook_not_found = "WEBHOOK_NOT_FOUND";
 inline constexpr const char* webhook_delivery_not_found = "WEBHOOK_DELIVERY_NOT_FOUND";
 inline constexpr const char* webhook_inactive = "WEBHOOK_INACTIVE";
 inline constexpr const char* webhook_limit_reached = "WEBHOOK_LIMIT_REACHED";
+inline constexpr const char* user_not_found = "USER_NOT_FOUND";
+inline constexpr const char* api_key_not_found = "API_KEY_NOT_FOUND";
+inline constexpr const char* last_admin = "LAST_ADMIN";
 // Authorising resolutions (meetings, shared: catalogue §0) and the declaration (catalogue §3.1).
 inline constexpr const char* resolution_required = "RESOLUTION_REQUIRED";
 inline constexpr const char* resolution_not_passed = "RESOLUTION_NOT_PASSED";

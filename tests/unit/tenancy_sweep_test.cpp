@@ -9,6 +9,8 @@
 #include "fixture.hpp"
 #include "tenant_rows.hpp"
 
+#include "auth/users.hpp"
+
 #include <stdlib.h>  // mkdtemp
 
 #include <algorithm>
@@ -161,6 +163,8 @@ struct Seeded : Fixture {
     // resolution), a document, a water heater, an insurance policy, a contractor, by-laws, a
     // common portion and a declaration amendment.
     void seed_a() {
+        syndic::issue_api_key(*db, clock, syndicate, syndic::Role::admin, {"*"}, "A");
+        syndic::create_user(*db, clock, syndicate, "a@example.ca", "Admin A", syndic::Role::admin, "fr", "un mot de passe assez long");
         call("create_webhook", {{"url", "http://127.0.0.1:9/a"}, {"events", json::array({"co-owners.*"})}});  // a delivery a co-owner
         const auto a101 = unit("101", 60);
         const auto a102 = unit("102", 39.8);
@@ -201,6 +205,8 @@ struct Seeded : Fixture {
     // B: one record of each kind, each in a state that lets a call go past it to the argument
     // naming A's record (its meeting's notice is sent, so attendance and votes may be recorded).
     void seed_b() {
+        syndic::issue_api_key(*db, clock, other_syndicate, syndic::Role::admin, {"*"}, "B");
+        syndic::create_user(*db, clock, other_syndicate, "b@example.ca", "Admin B", syndic::Role::admin, "fr", "un mot de passe assez long");
         call_as(other_admin, "create_webhook", {{"url", "http://127.0.0.1:9/b"}, {"events", json::array({"co-owners.*"})}});
         const auto b101 = call_as(other_admin, "create_unit", {{"number", "101"}, {"type", "apartment"}, {"fractionPercent", 100}});
         call_as(other_admin, "create_co_owner", {{"unitId", b101["id"]}, {"firstName", "Luc"}, {"lastName", "Gagnon"},

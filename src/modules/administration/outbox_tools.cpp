@@ -120,6 +120,7 @@ void register_administration_tools(ToolTable& table) {
     table.bind("list_outbox_messages", list_outbox_messages);
     table.bind("update_outbox_message", update_outbox_message);
     register_webhook_tools(table);
+    register_access_tools(table);
 }
 
 }  // namespace syndic
