@@ -72,7 +72,7 @@ await test(`tools/list: ${EXPECTED_TOOLS.length} tools, every descriptor complet
         }
         const readOnly = /^(get|list)_/.test(t.name) || READ_ONLY_TOOLS.has(t.name);
         assert.equal(a.readOnlyHint, readOnly, `${where}: readOnlyHint`);
-        assert.equal(a.destructiveHint, t.name.startsWith('delete_'), `${where}: destructiveHint`);
+        assert.equal(a.destructiveHint, /^(delete|archive|revoke)_/.test(t.name), `${where}: destructiveHint`);
         // Every input schema must compile with the SDK's own validator (Ajv + formats).
         inputValidators.set(t.name, ajv.getValidator(t.inputSchema));
     }
