@@ -127,7 +127,7 @@ TEST_CASE("meetings: the handler names held, attendance and minutes; a notice qu
     events = events_of(fx, fx.syndicate);
     REQUIRE(events.size() == before + 2);
     CHECK(events[before].type == "meeting.attendance_recorded");
-    CHECK(events[before].record_id == m["id"]);
+    CHECK(events[before].record_id == m["id"].get<std::string>());
     CHECK(events[before + 1].type == "meeting.held");
     CHECK(events[before + 1].body["data"]["status"] == "held");
 }

@@ -197,7 +197,7 @@ json set_bylaw(const ToolCall& call) {
                           "carry one.")
             .at("/penaltyCents");
     const auto holder = active_article_holder(call.db, syndicate, article);
-    if (holder && (current.is_null() || *holder != current["id"]))
+    if (holder && (current.is_null() || *holder != current["id"].get<std::string>()))
         throw DomainError(codes::duplicate_bylaw_article, "Article " + article + " is already in force (id " + *holder +
                                                                "); amend that one with its id.")
             .at("/article")

@@ -200,7 +200,7 @@ json update_declaration(const ToolCall& call) {
         if (!is_month_day(start))
             throw invalid_argument("/fiscalYearStart", "is not a day of every year",
                                    "fiscalYearStart must be a day every year has, as MM-DD (e.g. 04-01; not 02-29).");
-        if (start != current["fiscalYearStart"] && ledger_has_entries(call.db, syndicate))
+        if (start != current["fiscalYearStart"].get<std::string>() && ledger_has_entries(call.db, syndicate))
             throw DomainError(codes::fiscal_year_locked,
                               "The ledger already has entries: the fiscal year start can no longer change.")
                 .at("/fiscalYearStart")
