@@ -22,8 +22,9 @@ constexpr const char* quorum_setting = "requiredQuorumPercent";
 constexpr const char* heater_age_setting = "waterHeaterReplacementYears";
 
 // A value as typed on the command line: the text itself for a string setting, else JSON (10,
-// 66.5, true).
+// 66.5, true); "" or null clears a setting that may be null (mailFrom...).
 json typed_value(const SettingDeclaration& d, const std::string& text) {
+    if (d.nullable && (text.empty() || text == "null")) return nullptr;
     if (d.type == "string") return text;
     const auto parsed = json::parse(text, nullptr, false);
     return parsed.is_discarded() ? json(text) : parsed;
@@ -42,6 +43,8 @@ json described(Database& db, const std::string& syndicate, const SettingDeclarat
     for (const auto& [key, bound] : {std::pair{"minimum", d.minimum}, {"maximum", d.maximum},
                                      {"exclusiveMinimum", d.exclusive_minimum}, {"exclusiveMaximum", d.exclusive_maximum}})
         if (bound) out[key] = *bound == std::floor(*bound) ? json(static_cast<std::int64_t>(*bound)) : json(*bound);
+    if (!d.allowed.empty()) out["enum"] = d.allowed;
+    if (d.nullable) out["nullable"] = true;
     return out;
 }
 
@@ -83,7 +86,7 @@ void SettingsCommand::add_to(CLI::App& app) {
         "settings", "List the syndicate's settings with their defaults, show one (NAME) or set one (NAME VALUE)");
     command->add_option("--syndicate", syndicate, "syndicate id (default: the only one)");
     command->add_option("name", name, "a setting's name, e.g. waterHeaterReplacementYears (see the list)");
-    command->add_option("value", value, "its new value, checked against its declaration (type, minimum, maximum)");
+    command->add_option("value", value, "its new value, checked against its declaration (type, minimum, maximum, values); '' clears one that may be null");
     command->add_flag("--json", as_json, "print the setting(s) as JSON: name, module, value, default, isSet, type, bounds");
 }
 

@@ -7,8 +7,13 @@
 #include <optional>
 #include <vector>
 
+#include <map>
+
+#include <nlohmann/json.hpp>
+
 #include "events/event_log.hpp"
 #include "storage/database.hpp"
+#include "storage/settings.hpp"
 
 namespace syndic {
 namespace {
@@ -163,12 +168,23 @@ std::string compose_mail(const std::string& from, const std::string& to, const s
 MailRun deliver_mail(Database& db, const Clock& clock, const SmtpSettings& smtp, const std::string& worker,
                      const MailSender& sender) {
     MailRun run;
+    // Each syndicate's own sender (its setting mailFrom), else the server's --smtp-from; the
+    // envelope sender stays the server's, the address its SMTP account may send from.
+    std::map<std::string, std::string> senders;
+    const auto sender_of = [&](const std::string& syndicate_id) -> const std::string& {
+        auto it = senders.find(syndicate_id);
+        if (it == senders.end()) {
+            const auto own = get_setting(db, syndicate_id, "mailFrom");
+            it = senders.emplace(syndicate_id, own.is_string() ? own.get<std::string>() : smtp.from).first;
+        }
+        return it->second;
+    };
     for (;;) {
         const auto now = clock.now();
         const auto due = claim(db, to_utc_iso(now), to_utc_iso(now + lease), worker);
         if (due.empty()) break;
         for (const auto& m : due) {
-            const auto text = compose_mail(smtp.from, m.recipient, m.subject, m.body, m.id, clock.now());
+            const auto text = compose_mail(sender_of(m.syndicate_id), m.recipient, m.subject, m.body, m.id, clock.now());
             record(db, clock, m, worker, sender(m.recipient, text), run);
         }
         if (static_cast<int>(due.size()) < batch) break;

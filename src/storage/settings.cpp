@@ -41,6 +41,10 @@ std::vector<SettingDeclaration> read_declarations() {
                                  bound(declared, "minimum"), bound(declared, "maximum"),
                                  bound(declared, "exclusiveMinimum"), bound(declared, "exclusiveMaximum"),
                                  declared["default"].dump()};
+            d.nullable = declared.value("nullable", false);
+            if (declared.contains("enum"))
+                for (const auto& v : declared["enum"]) d.allowed.push_back(v.get<std::string>());
+            d.shown_by = declared.value("shownBy", std::string());
             if (const auto why = setting_refusal(d, declared["default"]); !why.empty())
                 throw std::logic_error(where + ": its default " + why);
             by_name.emplace(name, std::move(d));
@@ -85,12 +89,19 @@ const SettingDeclaration* find_setting(std::string_view name) {
 }
 
 std::string setting_refusal(const SettingDeclaration& d, const json& value) {
+    if (value.is_null() && d.nullable) return "";
     const bool fits = d.type == "integer"   ? value.is_number_integer()
                       : d.type == "number"  ? value.is_number()
                       : d.type == "string"  ? value.is_string()
                       : d.type == "boolean" ? value.is_boolean()
                                             : false;
     if (!fits) return "is not " + std::string(d.type == "integer" ? "an " : "a ") + d.type + " (" + value.dump() + ")";
+    if (value.is_string() && !d.allowed.empty() &&
+        std::find(d.allowed.begin(), d.allowed.end(), value.get<std::string>()) == d.allowed.end()) {
+        std::string list;
+        for (const auto& a : d.allowed) list += (list.empty() ? "" : ", ") + a;
+        return "is not one of " + list + " (" + value.dump() + ")";
+    }
     if (!value.is_number()) return "";
     const double x = value.get<double>();
     if (d.minimum && x < *d.minimum) return "is less than " + number_text(*d.minimum) + " (" + value.dump() + ")";
@@ -118,6 +129,13 @@ void set_setting(Database& db, const std::string& syndicate_id, std::string_view
     if (const auto why = setting_refusal(d, value); !why.empty())
         throw DomainError(codes::validation_failed, "The setting " + d.name + " " + why + ": " + d.description)
             .at("/" + d.name);
+    if (value.is_null()) {  // a setting that may be null, cleared: back to its default (none)
+        auto clear = db.prepare("DELETE FROM settings WHERE syndicate_id = ? AND name = ?");
+        clear->bind(1, syndicate_id);
+        clear->bind(2, d.name);
+        clear->exec();
+        return;
+    }
     auto q = db.prepare(
         "INSERT INTO settings (syndicate_id, name, value, updated_at) VALUES (?1, ?2, ?3, ?4) "
         "ON CONFLICT (syndicate_id, name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at "

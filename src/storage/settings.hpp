@@ -23,6 +23,11 @@ struct SettingDeclaration {
     std::string description;  // one sentence
     std::optional<double> minimum, maximum, exclusive_minimum, exclusive_maximum;
     std::string default_json;  // the default as JSON text ("10")
+    bool nullable = false;              // "nullable": true: null is a value (none recorded)
+    std::vector<std::string> allowed;   // "enum": the only values a string setting takes
+    // "shownBy": the tool that shows and changes it when that is not get_settings/update_settings
+    // (the quorum is a parameter of the declaration: get_declaration); "" for the settings tools.
+    std::string shown_by;
 };
 
 // Every declared setting, sorted by name; std::logic_error naming both modules when two declare
@@ -31,7 +36,7 @@ const std::vector<SettingDeclaration>& setting_declarations();
 // nullptr when no module declares `name`.
 const SettingDeclaration* find_setting(std::string_view name);
 
-// Why `value` does not fit `declaration` (its type, its bounds), "" when it fits.
+// Why `value` does not fit `declaration` (its type, its bounds, its values), "" when it fits.
 std::string setting_refusal(const SettingDeclaration& declaration, const nlohmann::json& value);
 
 // The syndicate's value of the setting: the stored one, else the declared default. An unknown
@@ -40,7 +45,8 @@ nlohmann::json get_setting(Database& db, const std::string& syndicate_id, std::s
 // Whether the syndicate has set the setting (false: it has the default).
 bool setting_is_set(Database& db, const std::string& syndicate_id, std::string_view name);
 // Sets the syndicate's value (`now` an ISO 8601 UTC instant) in the caller's write transaction,
-// so the audit trail records it. A value that does not fit is a DomainError VALIDATION_FAILED
+// so the audit trail records it; null (for a setting that may be null) removes the syndicate's
+// value, which is then the default again. A value that does not fit is a DomainError VALIDATION_FAILED
 // at "/<name>", nothing written; an unknown name is std::invalid_argument.
 void set_setting(Database& db, const std::string& syndicate_id, std::string_view name, const nlohmann::json& value,
                  const std::string& now);

@@ -235,6 +235,12 @@ std::string route_shape(const HttpRoute& route) {
     return shape;
 }
 
+// A schema without the project's private keywords (an output record may embed input fields).
+json public_schema(json schema) {
+    strip_private_keywords(schema);
+    return schema;
+}
+
 // The input schema as tools/list serves it: no private keywords, nullable types as their one type.
 json portable_input_schema(json schema) {
     strip_private_keywords(schema);
@@ -338,7 +344,7 @@ ToolRegistry::ToolRegistry(const ToolTable& table, const std::vector<std::string
                                  {"title", d["title"]},
                                  {"description", d["description"]},
                                  {"inputSchema", portable_input_schema(d["inputSchema"])},
-                                 {"outputSchema", d["outputSchema"]},
+                                 {"outputSchema", public_schema(d["outputSchema"])},
                                  {"annotations", d["annotations"]}});
     }
 }

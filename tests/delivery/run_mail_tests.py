@@ -158,9 +158,15 @@ def main():
         os.chmod(secret, 0o600)
         guarded = Sink(folder, "guarded", "--user", "syndic", "--password", "s3cret-pass")
         base = ["deliver", "--once", "--smtp-url", "smtp://127.0.0.1:%d" % guarded.port, "--smtp-from", "ca@erables.example"]
+        # The syndicate's own sender (setting mailFrom) is the From: header; the envelope stays the server's.
+        run(env, "settings", "mailFrom", "syndicat@erables.example")
         run(env, *base, "--smtp-user", "syndic", "--smtp-password-file", secret)
         check("with --smtp-user and --smtp-password-file the server accepts the messages",
               len(guarded.messages()) == 7 and all(m["status"] == "sent" for m in outbox(db)), str(outbox(db)[:1]))
+        check("the syndicate's setting mailFrom is the From: header, the envelope sender the server's --smtp-from",
+              all("\r\nFrom: syndicat@erables.example\r\n" in "\r\n" + m["data"].replace("\r\n", "\n").replace("\n", "\r\n")
+                  and m["from"] == "ca@erables.example" for m in guarded.messages()),
+              str([m["data"][:120] for m in guarded.messages()[:1]]))
         guarded.stop()
 
         # A stdio server started with SMTP settings sends what its calls queue, while it serves.

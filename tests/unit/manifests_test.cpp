@@ -118,6 +118,8 @@ TEST_CASE("the embedded manifests: one per module with tools, each code once, ea
     CHECK(http::scope_description("en", "read:audit").find("audit trail") != std::string::npos);
     CHECK(platform_manifest().id.empty());
     CHECK(module_settings(*find_module_manifest("water-heaters"))["waterHeaterReplacementYears"]["default"] == 10);
+    // ... and insurance's SYNDIC_DEFAULT_EXPIRING_SOON_DAYS (src/modules/insurance/insurance.cpp).
+    CHECK(module_settings(*find_module_manifest("insurance"))["policyExpiringSoonDays"]["default"] == 60);
 }
 
 TEST_CASE("REST statuses are the manifests' own; a code none declares is the server's fault") {

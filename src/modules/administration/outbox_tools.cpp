@@ -121,6 +121,7 @@ void register_administration_tools(ToolTable& table) {
     table.bind("update_outbox_message", update_outbox_message);
     register_webhook_tools(table);
     register_access_tools(table);
+    register_settings_tools(table);
 }
 
 }  // namespace syndic

@@ -14,6 +14,7 @@
 #include "modules/units/unit_shares.hpp"
 #include "modules/units/units.hpp"
 #include "storage/database.hpp"
+#include "storage/settings.hpp"
 
 namespace syndic {
 
@@ -208,7 +209,9 @@ std::string insert_co_owner(Database& db, const Clock& clock, const std::string&
     q->bind(8, fraction.units());
     q->bind(9, a.value("isResident", false) ? 1 : 0);
     q->bind(10, primary ? 1 : 0);
-    q->bind(11, a.value("language", std::string("fr")));
+    // Not given: the syndicate's setting defaultLanguage (administration), French unless changed.
+    q->bind(11, a.contains("language") ? a["language"].get<std::string>()
+                                       : get_setting(db, syndicate_id, "defaultLanguage").get<std::string>());
     q->bind(12, a.value("hasPortalAccess", false) ? 1 : 0);
     q->bind(13, search_text(first, last, email));
     q->bind(14, sort_key(first, last));

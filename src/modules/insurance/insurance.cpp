@@ -19,8 +19,14 @@ namespace {
 // A policy covers from startDate until endDate, the day it ends (its renewal date).
 #define EXPIRED "(" SYNDIC_TODAY " >= r.end_date)"
 #define STATUS "CASE WHEN " SYNDIC_TODAY " < r.start_date THEN 'upcoming' WHEN " EXPIRED " THEN 'expired' ELSE 'active' END"
-#define EXPIRING_SOON \
-    "(r.start_date <= " SYNDIC_TODAY " AND NOT " EXPIRED " AND r.end_date <= date(" SYNDIC_TODAY ", '+60 days'))"
+// expiringSoon: in force and ending within the syndicate's setting policyExpiringSoonDays
+// (storage/settings), else the default its manifest declares (tests/unit/manifests_test.cpp holds
+// the two equal).
+#define SYNDIC_DEFAULT_EXPIRING_SOON_DAYS "60"
+#define EXPIRING_SOON_DAYS "coalesce(CAST(s.value AS INTEGER), " SYNDIC_DEFAULT_EXPIRING_SOON_DAYS ")"
+#define EXPIRING_SOON                                                                            \
+    "(r.start_date <= " SYNDIC_TODAY " AND NOT " EXPIRED " AND r.end_date <= date(" SYNDIC_TODAY \
+    ", '+' || " EXPIRING_SOON_DAYS " || ' days'))"
 // Civil Code of Québec, art. 1073: the building's reconstruction cost is appraised every 5 years.
 #define APPRAISAL_DUE_BY \
     "CASE WHEN r.kind = 'property' AND r.last_appraisal_date IS NOT NULL THEN date(r.last_appraisal_date, '+5 years') END"
@@ -47,6 +53,7 @@ const RecordTable policies{
      {"expiringSoon", EXPIRING_SOON, boolean, FieldRole::computed},
      {"appraisalDueBy", APPRAISAL_DUE_BY, date, FieldRole::computed},
      {"appraisalOutdated", APPRAISAL_OUTDATED, boolean, FieldRole::computed}},
+    " LEFT JOIN settings s ON s.syndicate_id = r.syndicate_id AND s.name = 'policyExpiringSoonDays'",
 };
 
 // Coverages as stored: peril trimmed, deductible 0 when not given, each peril once.
