@@ -123,16 +123,19 @@ int HttpCommand::run(const Common& common) {
     remove_leftover_exports(options.db_path);
 
     StopOnSignal signals;
-    // After the signals are blocked, so the delivery thread leaves them to the watcher.
-    // It posts the webhooks and, with SMTP settings, sends the e-mail.
-    DeliveryWorker delivery(common.db_path, mail, true, std::chrono::seconds(smtp.interval_seconds()));
     ToolRegistry registry(all_tool_handlers(), surface.modules(), surface.read_only());
     SystemClock clock;
     http::HttpBridge bridge(registry, clock, std::move(options));
     const auto base_url = bridge.bind();
-    std::cerr << "syndic-mcp: HTTP bridge serving " << base_url << " (MCP endpoint " << base_url << "/mcp, REST routes under "
-              << base_url << "/, OpenAPI at " << base_url << "/openapi.json); database " << common.db_path
-              << "; stop with Ctrl-C or SIGTERM" << std::endl;
+    // One write, so no log line of another thread lands inside it (scripts read the address from it).
+    std::cerr << ("syndic-mcp: HTTP bridge serving " + base_url + " (MCP endpoint " + base_url + "/mcp, REST routes under " +
+                  base_url + "/, OpenAPI at " + base_url + "/openapi.json); database " + common.db_path +
+                  "; stop with Ctrl-C or SIGTERM\n")
+              << std::flush;
+    // After the signals are blocked, so the delivery thread leaves them to the watcher. It posts the
+    // webhooks, with SMTP settings sends the e-mail, and runs the daily tick (at start, then 02:00).
+    DeliveryWorker delivery(common.db_path, mail, true, std::chrono::seconds(smtp.interval_seconds()), true);
+
     signals.run(bridge);
     spdlog::info("HTTP bridge stopped");
     return 0;

@@ -23,6 +23,7 @@
 #include "app/secrets_options.hpp"
 #include "app/serve_command.hpp"
 #include "app/settings_commands.hpp"
+#include "app/tick_command.hpp"
 #include "app/setup_commands.hpp"
 
 namespace {
@@ -115,6 +116,8 @@ int main(int argc, char** argv) {
     copy.add_to(app);
     DeliverCommand deliver;
     deliver.add_to(app);
+    TickCommand tick;
+    tick.add_to(app);
     add_footer(app);
 
     CLI11_PARSE(app, argc, argv);
@@ -133,6 +136,7 @@ int main(int argc, char** argv) {
         if (quorum.parsed()) return quorum.run(common, clock);
         if (heater_age.parsed()) return heater_age.run(common, clock);
         if (deliver.parsed()) return deliver.run(common, clock);
+        if (tick.parsed()) return tick.run(common, clock);
         if (http.parsed()) return http.run(common);
         if (tools.parsed()) return tools.run();
         if (openapi.parsed()) return openapi.run();

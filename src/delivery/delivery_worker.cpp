@@ -6,7 +6,10 @@
 #include <exception>
 
 #include "core/ids.hpp"
+#include "events/tick.hpp"
+#include "modules/modules.hpp"
 #include "storage/database.hpp"
+#include "tools/registry.hpp"
 
 namespace syndic {
 
@@ -28,8 +31,13 @@ std::string new_worker_name() {
 }
 
 DeliveryWorker::DeliveryWorker(std::string db_path, std::optional<SmtpSettings> smtp, bool webhooks,
-                               std::chrono::seconds interval)
-    : db_path_(std::move(db_path)), smtp_(std::move(smtp)), webhooks_(webhooks), interval_(interval), thread_([this] { run(); }) {}
+                               std::chrono::seconds interval, bool daily_tick)
+    : db_path_(std::move(db_path)),
+      smtp_(std::move(smtp)),
+      webhooks_(webhooks),
+      interval_(interval),
+      daily_tick_(daily_tick),
+      thread_([this] { run(); }) {}
 
 DeliveryWorker::~DeliveryWorker() {
     {
@@ -54,6 +62,14 @@ void DeliveryWorker::run() {
     for (;;) {
         try {
             if (!db) db = Database::open(db_path_);
+            if (daily_tick_ && tick_day(clock.now()) != last_tick_day_) {
+                // Its events are written before this pass delivers, so they leave with it.
+                static const ToolRegistry registry(all_tool_handlers());
+                const auto day = tick_day(clock.now());
+                const auto ticked = run_tick(*db, clock, registry);
+                last_tick_day_ = day;
+                spdlog::info("tick of {}: {} derived event(s) over {} syndicate(s)", day, ticked.total(), ticked.syndicates);
+            }
             const auto done = deliver_once(*db, clock, smtp_, webhooks_, worker_);
             if (done.mail && (done.mail->sent || done.mail->retrying || done.mail->failed))
                 spdlog::info("delivery: {} message(s) sent, {} to retry, {} failed", done.mail->sent, done.mail->retrying,

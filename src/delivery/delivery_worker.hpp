@@ -1,6 +1,6 @@
 // A thread that sends what is due on one database, every `interval`: the outbox over SMTP (with SMTP
 // settings) and the webhooks (`webhooks`: the HTTP bridge; a stdio server posts none, catalogue
-// section 6). The HTTP bridge and a stdio server started with SMTP settings run one; `syndic-mcp deliver` runs the same
+// section 6); for the bridge, the daily tick too. The HTTP bridge and a stdio server started with SMTP settings run one; `syndic-mcp deliver` runs the same
 // pass in the foreground. It opens its own connection, so it never waits on a call in progress
 // beyond SQLite's busy timeout.
 #pragma once
@@ -34,7 +34,10 @@ std::string new_worker_name();
 
 class DeliveryWorker {
 public:
-    DeliveryWorker(std::string db_path, std::optional<SmtpSettings> smtp, bool webhooks, std::chrono::seconds interval);
+    // `daily_tick`: also run the daily tick (events/tick.hpp) at start and when its day changes at
+    // 02:00 in Montreal (the HTTP bridge).
+    DeliveryWorker(std::string db_path, std::optional<SmtpSettings> smtp, bool webhooks, std::chrono::seconds interval,
+                   bool daily_tick = false);
     ~DeliveryWorker();  // stops and joins
     DeliveryWorker(const DeliveryWorker&) = delete;
     DeliveryWorker& operator=(const DeliveryWorker&) = delete;
@@ -48,6 +51,8 @@ private:
     std::optional<SmtpSettings> smtp_;
     bool webhooks_;
     std::chrono::seconds interval_;
+    bool daily_tick_;
+    std::string last_tick_day_;  // the tick_day() of the last tick this process ran
     std::string worker_ = new_worker_name();
     std::mutex mutex_;
     std::condition_variable changed_;

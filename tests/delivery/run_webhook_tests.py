@@ -169,6 +169,9 @@ def main():
               signed_by(last, resumed["secret"]) and signed_by(last, secret), last["headers"].get("Syndic-Signature"))
 
         # The HTTP bridge posts too.
+        # The bridge also runs the daily tick when it starts: the demo's policies nearing their end.
+        call(env, key, "update_webhook", {"id": hook["id"], "events": ["co-owners.*", "insurance.*"]})
+        before = len(receiver.posts)
         bridge = subprocess.Popen([BIN, "http", "--listen", "127.0.0.1:0", "--delivery-interval", "1"], env=env,
                                   stderr=subprocess.PIPE, text=True)
         base = None
@@ -176,20 +179,28 @@ def main():
             if "serving" in line:
                 base = line.split("serving ")[1].split(" ")[0]
                 break
-        before = len(receiver.posts)
         request = urllib.request.Request(base + "/co-owners", method="POST", headers={
             "Authorization": "Bearer " + key, "Content-Type": "application/json"},
             data=json.dumps({"unitId": units[1]["id"], "firstName": "Par", "lastName": "REST"}).encode())
         urllib.request.urlopen(request).read()
         for _ in range(100):
-            if len(receiver.posts) > before:
+            types = [e["type"] for e in receiver.events()[before:]]
+            if "co_owner.created" in types and types.count("insurance_policy.expiring") >= 2:
                 break
             time.sleep(0.1)
         bridge.terminate()
         bridge.wait(timeout=30)
+        created = [e for e in receiver.events()[before:] if e["type"] == "co_owner.created"]
         check("the HTTP bridge's delivery thread posts co_owner.created for a REST call",
-              len(receiver.posts) > before and receiver.events()[-1]["data"]["lastName"] == "REST" and
-              signed_by(receiver.posts[-1], resumed["secret"]))
+              len(created) == 1 and created[0]["data"]["lastName"] == "REST" and
+              all(signed_by(p, resumed["secret"]) for p in receiver.posts[before:]), json.dumps(created)[:300])
+        expiring = [e for e in receiver.events()[before:] if e["type"] == "insurance_policy.expiring"]
+        check("the bridge's tick at start emits insurance_policy.expiring for the demo's policies ending soon",
+              len(expiring) == 2 and all(e["data"]["expiringSoon"] and e["actor"]["kind"] == "system" for e in expiring),
+              json.dumps([e["type"] for e in receiver.events()[before:]]))
+        again = run(env, "tick")
+        check("syndic-mcp tick afterwards: nothing new (once per record and state, whichever process ticked)",
+              again.returncode == 0 and "0 derived event(s)" in again.stdout, again.stdout)
 
         # SSRF and the other refusals.
         for url, why in [("http://example.org/hook", "plain http to another machine"),
