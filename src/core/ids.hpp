@@ -19,6 +19,7 @@ std::string new_api_key();                 // "sk_" + 43 base62 characters (256 
 std::string sha256_hex(std::string_view);  // lower-case hex digest
 std::string sha256_base64url(std::string_view);  // the digest in base64url without padding (PKCE S256)
 std::optional<std::string> base64_decode(std::string_view text);  // standard alphabet, padded (HTTP Basic)
+std::string base64_encode(std::string_view bytes);  // standard alphabet, padded, one line (MIME parts, contentBase64)
 std::string new_token(std::size_t bytes = 32);   // random bytes as base64url: codes, refresh tokens
 bool same_secret(std::string_view a, std::string_view b);  // constant-time for equal lengths
 

@@ -1,16 +1,14 @@
 #include "delivery/mail_queue.hpp"
 
-#include <openssl/evp.h>
+#include <nlohmann/json.hpp>
 
 #include <array>
 #include <ctime>
+#include <map>
 #include <optional>
 #include <vector>
 
-#include <map>
-
-#include <nlohmann/json.hpp>
-
+#include "core/ids.hpp"
 #include "events/event_log.hpp"
 #include "storage/database.hpp"
 #include "storage/settings.hpp"
@@ -20,14 +18,6 @@ namespace {
 
 constexpr auto lease = std::chrono::minutes(5);  // far longer than one SMTP exchange (30 s at most)
 constexpr int batch = 20;
-
-std::string base64(std::string_view bytes) {
-    std::string out(4 * ((bytes.size() + 2) / 3), '\0');
-    const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                  reinterpret_cast<const unsigned char*>(bytes.data()), static_cast<int>(bytes.size()));
-    out.resize(static_cast<std::size_t>(n));
-    return out;
-}
 
 bool plain_ascii(const std::string& text) {
     for (unsigned char c : text)
@@ -42,7 +32,7 @@ std::string header_text(const std::string& text) {
     std::string out, chunk;
     auto flush = [&] {
         if (chunk.empty()) return;
-        out += (out.empty() ? "" : "\r\n ") + std::string("=?UTF-8?B?") + base64(chunk) + "?=";
+        out += (out.empty() ? "" : "\r\n ") + std::string("=?UTF-8?B?") + base64_encode(chunk) + "?=";
         chunk.clear();
     };
     for (std::size_t i = 0; i < text.size();) {
@@ -160,7 +150,7 @@ std::string compose_mail(const std::string& from, const std::string& to, const s
                        "\r\nDate: " + rfc5322_date(date) + "\r\nMessage-ID: <" + message_id +
                        "@syndic-mcp>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=UTF-8\r\n"
                        "Content-Transfer-Encoding: base64\r\n\r\n";
-    const auto encoded = base64(normalized);
+    const auto encoded = base64_encode(normalized);
     for (std::size_t i = 0; i < encoded.size(); i += 76) mail += encoded.substr(i, 76) + "\r\n";
     return mail;
 }

@@ -20,7 +20,7 @@ inline const std::string png_bytes = std::string("\x89PNG\r\n\x1A\n\0\0\0\rIHDR"
 inline const std::string jpeg_bytes = std::string("\xFF\xD8\xFF\xE0\0\x10JFIF", 10);
 inline const std::string webp_bytes = std::string("RIFF\x1A\0\0\0WEBPVP8 ", 16);
 
-inline std::string b64(const std::string& bytes) { return syndic::documents::encode_base64(bytes); }
+inline std::string b64(const std::string& bytes) { return syndic::base64_encode(bytes); }
 
 // A ZIP archive (stored, empty entries) with these entry names, as a DOCX or XLSX holds them.
 inline std::string zip_with(const std::vector<std::string>& names) {

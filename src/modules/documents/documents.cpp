@@ -129,7 +129,7 @@ json get_document(const ToolCall& call) {
     std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     if (!in.is_open() || (!in.good() && !in.eof()))
         throw DomainError(codes::document_not_found, "The file of document " + id + " is no longer on the server.").at("/id");
-    out["contentBase64"] = encode_base64(bytes);
+    out["contentBase64"] = base64_encode(bytes);
     return out;
 }
 

@@ -100,16 +100,6 @@ std::optional<std::string> decode_base64(std::string_view text) {
     return base64url_decode(url);
 }
 
-std::string encode_base64(std::string_view bytes) {
-    std::string out = base64url_encode(bytes);
-    for (auto& c : out) {
-        if (c == '-') c = '+';
-        else if (c == '_') c = '/';
-    }
-    while (out.size() % 4 != 0) out += '=';
-    return out;
-}
-
 std::string extension_for(std::string_view m) {
     if (m == "application/pdf") return "pdf";
     if (m == "image/jpeg") return "jpg";

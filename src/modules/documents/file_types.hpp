@@ -12,7 +12,6 @@ inline constexpr std::size_t max_file_bytes = 3'000'000;
 
 // The bytes of `text`, or nullopt unless it is standard base64 with its padding, nothing else.
 std::optional<std::string> decode_base64(std::string_view text);
-std::string encode_base64(std::string_view bytes);
 
 // The extension a stored file of this type is named with ("pdf"), "bin" for a type not kept.
 std::string extension_for(std::string_view mime_type);
