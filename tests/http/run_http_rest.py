@@ -485,6 +485,20 @@ def test_documents(s, k, demo):
     check("...the file is still there to download", r.status == 200 and r.body == png, str(r)[:200])
 
 
+def test_self_revocation(s, k, demo):
+    section("DELETE /api-keys/{id}: revoking the key that makes the call")
+    made = json.loads(cli("keys", "create", "--db", k["db"], "--role", "admin", "--name", "leaving", "--json").stdout)
+    r = s.rest("DELETE", f"/api-keys/{made['apiKeyId']}", key=made["apiKey"])
+    check("DELETE /api-keys/{own id}: 200, selfRevoked true, revokedAt set",
+          r.status == 200 and r.json.get("selfRevoked") is True and r.json["apiKey"].get("revokedAt"), str(r))
+    expect("...the same key on the next request: 401 NOT_AUTHENTICATED", s.rest("GET", "/units", key=made["apiKey"]),
+           401, "NOT_AUTHENTICATED")
+    other = json.loads(cli("keys", "create", "--db", k["db"], "--role", "admin", "--name", "other", "--json").stdout)
+    r = s.rest("DELETE", f"/api-keys/{other['apiKeyId']}", key=k["admin"])
+    check("...another key revoked by the admin: selfRevoked false", r.status == 200 and r.json.get("selfRevoked") is False,
+          str(r))
+
+
 def groups(s, k, demo, tmp, db):
     run(test_co_owners, s, k, demo)
     run(test_units, s, k, demo)
@@ -492,6 +506,7 @@ def groups(s, k, demo, tmp, db):
     run(test_audit, s, k, demo)
     run(test_registers, s, k, demo)
     run(test_documents, s, k, demo)
+    run(test_self_revocation, s, k, demo)
 
 
 main(groups)

@@ -1,0 +1,114 @@
+// Webhook delivery's contract rules (catalogue section 6) where the python test against a real
+// receiver would take hours or stay loose: the retry schedule (1 min, 5 min, 30 min, 2 h, 12 h,
+// 24 h, each not a moment early) and `abandoned` after the 7th attempt; the 10 s time-out every
+// POST carries; which addresses a webhook may reach (link-local and private refused unless
+// allowed, the metadata address always).
+#include "fixture.hpp"
+
+#include <SQLiteCpp/Statement.h>
+
+#include <string>
+#include <vector>
+
+#include "delivery/webhook_address.hpp"
+#include "delivery/webhook_queue.hpp"
+
+using namespace syndic::test;
+
+namespace {
+
+struct Receiver {
+    std::vector<syndic::HttpPost> posts;
+    syndic::TransferResult answer{false, 500, "HTTP 500", false};
+    syndic::WebhookPoster poster() {
+        return [this](const syndic::HttpPost& p) {
+            posts.push_back(p);
+            return answer;
+        };
+    }
+};
+
+// A webhook subscribed to contractors, and one contractor.created waiting for it.
+void one_delivery(Fixture& fx) {
+    SQLite::Statement q(fx.db->sql(),
+                        "INSERT INTO webhooks (id, syndicate_id, url, events, active, secret_prefix, created_at, updated_at) "
+                        "VALUES ('w1', ?, 'http://127.0.0.1:9/hook', '[\"contractors.*\"]', 1, 'whsec_', "
+                        "'2026-11-21T15:00:00.000Z', '2026-11-21T15:00:00.000Z')");
+    q.bind(1, fx.syndicate);
+    q.exec();
+    fx.call("create_contractor", {{"name", "Toitures Laval"}, {"trade", "roofing"}});
+}
+
+std::string status_of(Fixture& fx, int* attempt = nullptr) {
+    SQLite::Statement q(fx.db->sql(), "SELECT status, attempt FROM webhook_deliveries");
+    REQUIRE(q.executeStep());
+    if (attempt) *attempt = q.getColumn(1).getInt();
+    return q.getColumn(0).getString();
+}
+
+}  // namespace
+
+TEST_SUITE("webhook-queue") {
+
+TEST_CASE("the retry schedule: 1 min, 5 min, 30 min, 2 h, 12 h, 24 h, then abandoned after the 7th attempt") {
+    const std::vector<int> minutes{1, 5, 30, 120, 720, 1440};
+    for (int i = 0; i < 6; ++i) CHECK(syndic::webhook_retry_delay(i + 1) == std::chrono::minutes(minutes[i]));
+    CHECK(syndic::webhook_attempts == 7);
+
+    Fixture fx;
+    one_delivery(fx);
+    Receiver down;
+    for (int failures = 1; failures <= 6; ++failures) {
+        CAPTURE(failures);
+        CHECK(syndic::deliver_webhooks(*fx.db, fx.clock, "w", down.poster()).retrying == 1);
+        int attempt = 0;
+        CHECK(status_of(fx, &attempt) == "failed");
+        CHECK(attempt == failures);
+        // Not a second early...
+        fx.clock.advance(syndic::webhook_retry_delay(failures) - std::chrono::seconds(1));
+        CHECK(syndic::deliver_webhooks(*fx.db, fx.clock, "w", down.poster()).retrying == 0);
+        CHECK(static_cast<int>(down.posts.size()) == failures);
+        // ...and due once the delay has passed.
+        fx.clock.advance(std::chrono::seconds(1));
+    }
+    const auto last = syndic::deliver_webhooks(*fx.db, fx.clock, "w", down.poster());
+    CHECK(last.abandoned == 1);
+    int attempt = 0;
+    CHECK(status_of(fx, &attempt) == "abandoned");
+    CHECK(attempt == 7);
+    fx.clock.advance(std::chrono::hours(48));
+    CHECK(syndic::deliver_webhooks(*fx.db, fx.clock, "w", down.poster()).retrying == 0);
+    CHECK(down.posts.size() == 7);
+}
+
+TEST_CASE("every POST gives the receiver 10 s, to the address checked") {
+    Fixture fx;
+    one_delivery(fx);
+    Receiver up;
+    up.answer = {true, 204, "", false};
+    CHECK(syndic::deliver_webhooks(*fx.db, fx.clock, "w", up.poster()).succeeded == 1);
+    REQUIRE(up.posts.size() == 1);
+    CHECK(up.posts[0].timeout_seconds == 10);
+    CHECK(up.posts[0].resolve == "127.0.0.1:9:127.0.0.1");
+    CHECK(status_of(fx) == "succeeded");
+}
+
+TEST_CASE("addresses: link-local and private refused unless allowed; metadata always; loopback http for tests") {
+    const auto refused = [](const std::string& url) { return !syndic::check_webhook_url(url).target.has_value(); };
+    syndic::allow_private_webhooks(false);
+    CHECK_FALSE(refused("http://127.0.0.1:8080/hook"));
+    CHECK(refused("http://example.org/hook"));             // plain http off this machine
+    CHECK(refused("https://169.254.10.20/hook"));          // link-local, not the metadata address
+    CHECK(refused("https://[fe80::1]/hook"));              // IPv6 link-local
+    CHECK(refused("https://10.0.0.5/hook"));
+    CHECK(refused("https://192.168.1.20/hook"));
+    CHECK(refused("https://169.254.169.254/latest/meta-data"));
+    syndic::allow_private_webhooks(true);
+    CHECK_FALSE(refused("https://169.254.10.20/hook"));
+    CHECK_FALSE(refused("https://10.0.0.5/hook"));
+    CHECK(refused("https://169.254.169.254/latest/meta-data"));  // never
+    CHECK(refused("https://[fd00:ec2::254]/hook"));
+    syndic::allow_private_webhooks(false);
+}
+
+}  // TEST_SUITE
