@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "app/demo_governance.hpp"
 #include "auth/credentials.hpp"
 
 namespace syndic {
@@ -146,6 +147,8 @@ std::string ensure_demo_syndicate(Database& db, const Clock& clock, const ToolRe
     call("create_contractor", {{"name", "Structures Lachance ingénieurs-conseils"}, {"trade", "ingénieur en structure"},
                                {"contactName", "Chantal Côté, ing."}, {"email", "c.cote@structures-lachance.example"},
                                {"neq", "1145678901"}, {"professionalOrder", "Ordre des ingénieurs du Québec, membre 5012345"}});
+    seed_demo_declaration(call, ids, days_ago);
+    seed_demo_administration(call);
     whole.commit();
     return syndicate;
 }

@@ -1,5 +1,7 @@
 // The demo syndicate: a small realistic building (units whose fractions sum to 100, co-owners,
-// parking and storage linked to apartments, the coming annual meeting with two resolutions),
+// parking and storage linked to apartments, the coming annual meeting with two resolutions, water
+// heaters, policies and contractors; its registered declaration with by-laws and common portions,
+// the parking a restricted one; a paused webhook to a receiver on this machine),
 // entered through the tools like any client would.
 #pragma once
 #include <string>
