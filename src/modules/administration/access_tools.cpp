@@ -12,6 +12,7 @@
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "modules/common.hpp"
+#include "modules/list_query.hpp"
 #include "storage/database.hpp"
 
 namespace syndic {
@@ -78,23 +79,10 @@ void refuse_last_admin(Database& db, const std::string& syndicate_id, const std:
 }
 
 json list_users_tool(const ToolCall& call) {
-    const auto& a = call.args;
-    const auto page = page_request(a);
-    const std::string filters =
-        " FROM users u WHERE u.syndicate_id = ?1 AND (?2 IS NULL OR u.role = ?2) "
-        "AND (?3 IS NULL OR (u.disabled_at IS NOT NULL) = ?3)";
-    json data = json::array();
-    const auto total = read_page(
-        call.db, "SELECT count(*)" + filters,
-        std::string("SELECT ") + user_columns + filters + " ORDER BY u.email COLLATE NOCASE, u.id LIMIT ?100 OFFSET ?101",
-        page,
-        [&](SQLite::Statement& q) {
-            q.bind(1, call.caller.syndicate_id);
-            if (const auto role = optional_arg<std::string>(a, "role")) q.bind(2, *role);
-            if (const auto disabled = optional_arg<bool>(a, "disabled")) q.bind(3, *disabled ? 1 : 0);
-        },
-        [&](SQLite::Statement& q) { data.push_back(user_json(q)); });
-    return page_envelope(std::move(data), page, total);
+    return list_page(call, user_columns,
+                     "FROM users u WHERE u.syndicate_id = :syndicate AND (:role IS NULL OR u.role = :role) "
+                     "AND (:disabled IS NULL OR (u.disabled_at IS NOT NULL) = :disabled)",
+                     "u.email COLLATE NOCASE, u.id", {{"role"}, {"disabled", ListValue::boolean}}, user_json);
 }
 
 json update_user(const ToolCall& call) {
@@ -132,19 +120,9 @@ json update_user(const ToolCall& call) {
 }
 
 json list_api_keys_tool(const ToolCall& call) {
-    const auto& a = call.args;
-    const auto page = page_request(a);
-    const std::string filters = " FROM api_keys k WHERE k.syndicate_id = ?1 AND (?2 OR k.revoked_at IS NULL)";
-    json data = json::array();
-    const auto total = read_page(
-        call.db, "SELECT count(*)" + filters,
-        std::string("SELECT ") + key_columns + filters + " ORDER BY k.created_at DESC, k.id LIMIT ?100 OFFSET ?101", page,
-        [&](SQLite::Statement& q) {
-            q.bind(1, call.caller.syndicate_id);
-            q.bind(2, a.value("includeRevoked", false) ? 1 : 0);
-        },
-        [&](SQLite::Statement& q) { data.push_back(key_json(q)); });
-    return page_envelope(std::move(data), page, total);
+    return list_page(call, key_columns,
+                     "FROM api_keys k WHERE k.syndicate_id = :syndicate AND (:includeRevoked OR k.revoked_at IS NULL)",
+                     "k.created_at DESC, k.id", {{"includeRevoked", ListValue::boolean, "false"}}, key_json);
 }
 
 json revoke_api_key_tool(const ToolCall& call) {

@@ -9,6 +9,7 @@
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "modules/common.hpp"
+#include "modules/list_query.hpp"
 #include "storage/database.hpp"
 
 namespace syndic {
@@ -49,27 +50,15 @@ json require_message(Database& db, const std::string& syndicate_id, const std::s
 }
 
 json list_outbox_messages(const ToolCall& call) {
-    const auto& a = call.args;
-    const auto page = page_request(a);
-    const auto from = time_bound(a, "from", false);
-    const auto to = time_bound(a, "to", true);
-    const std::string filters =
-        " FROM outbox o WHERE o.syndicate_id = ?1 AND (?2 IS NULL OR o.status = ?2) AND (?3 IS NULL OR o.related_type = ?3) "
-        "AND (?4 IS NULL OR o.related_id = ?4) AND (?5 IS NULL OR o.co_owner_id = ?5) AND (?6 IS NULL OR o.created_at >= ?6) "
-        "AND (?7 IS NULL OR o.created_at <= ?7)";
-    json data = json::array();
-    const auto total = read_page(
-        call.db, "SELECT count(*)" + filters,
-        std::string("SELECT ") + outbox_columns + filters + " ORDER BY o.created_at DESC, o.id LIMIT ?100 OFFSET ?101", page,
-        [&](SQLite::Statement& q) {
-            q.bind(1, call.caller.syndicate_id);
-            for (const auto& [n, key] : {std::pair{2, "status"}, {3, "relatedType"}, {4, "relatedId"}, {5, "coOwnerId"}})
-                if (const auto v = optional_arg<std::string>(a, key)) q.bind(n, *v);
-            if (from) q.bind(6, *from);
-            if (to) q.bind(7, *to);
-        },
-        [&](SQLite::Statement& q) { data.push_back(outbox_message(q)); });
-    return page_envelope(std::move(data), page, total);
+    return list_page(call, outbox_columns,
+                     "FROM outbox o WHERE o.syndicate_id = :syndicate AND (:status IS NULL OR o.status = :status) "
+                     "AND (:relatedType IS NULL OR o.related_type = :relatedType) "
+                     "AND (:relatedId IS NULL OR o.related_id = :relatedId) AND (:coOwnerId IS NULL OR o.co_owner_id = :coOwnerId) "
+                     "AND (:from IS NULL OR o.created_at >= :from) AND (:to IS NULL OR o.created_at <= :to)",
+                     "o.created_at DESC, o.id",
+                     {{"status"}, {"relatedType"}, {"relatedId"}, {"coOwnerId"},
+                      {"from", ListValue::from_instant}, {"to", ListValue::to_instant}},
+                     outbox_message);
 }
 
 json update_outbox_message(const ToolCall& call) {

@@ -13,6 +13,7 @@
 #include "delivery/webhook_secrets.hpp"
 #include "events/event_types.hpp"
 #include "modules/common.hpp"
+#include "modules/list_query.hpp"
 #include "storage/database.hpp"
 
 namespace syndic {
@@ -168,15 +169,8 @@ json delete_webhook(const ToolCall& call) {
 }
 
 json list_webhooks(const ToolCall& call) {
-    const auto page = page_request(call.args);
-    const std::string filters = " FROM webhooks w WHERE w.syndicate_id = ?1 AND w.deleted_at IS NULL";
-    json data = json::array();
-    const auto total = read_page(
-        call.db, "SELECT count(*)" + filters,
-        std::string("SELECT ") + webhook_columns + filters + " ORDER BY w.created_at, w.id LIMIT ?100 OFFSET ?101", page,
-        [&](SQLite::Statement& q) { q.bind(1, call.caller.syndicate_id); },
-        [&](SQLite::Statement& q) { data.push_back(webhook_json(q)); });
-    return page_envelope(std::move(data), page, total);
+    return list_page(call, webhook_columns, "FROM webhooks w WHERE w.syndicate_id = :syndicate AND w.deleted_at IS NULL",
+                     "w.created_at, w.id", {}, webhook_json);
 }
 
 constexpr const char* delivery_columns =
@@ -212,26 +206,14 @@ json list_webhook_deliveries(const ToolCall& call) {
         if (!q->executeStep())
             throw DomainError(codes::webhook_not_found, "No webhook with id " + *webhook + " in this syndicate.").at("/webhookId");
     }
-    const auto page = page_request(a);
-    const auto from = time_bound(a, "from", false);
-    const auto to = time_bound(a, "to", true);
-    const std::string filters =
-        " FROM webhook_deliveries d WHERE d.syndicate_id = ?1 AND (?2 IS NULL OR d.webhook_id = ?2) "
-        "AND (?3 IS NULL OR d.status = ?3) AND (?4 IS NULL OR d.event_type = ?4) AND (?5 IS NULL OR d.created_at >= ?5) "
-        "AND (?6 IS NULL OR d.created_at <= ?6)";
-    json data = json::array();
-    const auto total = read_page(
-        call.db, "SELECT count(*)" + filters,
-        std::string("SELECT ") + delivery_columns + filters + " ORDER BY d.event_seq DESC, d.id LIMIT ?100 OFFSET ?101", page,
-        [&](SQLite::Statement& q) {
-            q.bind(1, call.caller.syndicate_id);
-            for (const auto& [n, key] : {std::pair{2, "webhookId"}, {3, "status"}, {4, "eventType"}})
-                if (const auto v = optional_arg<std::string>(a, key)) q.bind(n, *v);
-            if (from) q.bind(5, *from);
-            if (to) q.bind(6, *to);
-        },
-        [&](SQLite::Statement& q) { data.push_back(delivery_json(q)); });
-    return page_envelope(std::move(data), page, total);
+    return list_page(call, delivery_columns,
+                     "FROM webhook_deliveries d WHERE d.syndicate_id = :syndicate "
+                     "AND (:webhookId IS NULL OR d.webhook_id = :webhookId) AND (:status IS NULL OR d.status = :status) "
+                     "AND (:eventType IS NULL OR d.event_type = :eventType) AND (:from IS NULL OR d.created_at >= :from) "
+                     "AND (:to IS NULL OR d.created_at <= :to)",
+                     "d.event_seq DESC, d.id",
+                     {{"webhookId"}, {"status"}, {"eventType"}, {"from", ListValue::from_instant}, {"to", ListValue::to_instant}},
+                     delivery_json);
 }
 
 json redeliver_webhook_delivery(const ToolCall& call) {

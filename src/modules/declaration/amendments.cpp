@@ -16,6 +16,7 @@
 #include "core/ids.hpp"
 #include "core/text.hpp"
 #include "modules/common.hpp"
+#include "modules/list_query.hpp"
 #include "modules/declaration/tools.hpp"
 #include "modules/meetings/authorisation.hpp"
 #include "modules/meetings/store.hpp"
@@ -35,14 +36,6 @@ void require_document(Database& db, const std::string& syndicate_id, const std::
     q->bind(2, syndicate_id);
     if (!q->executeStep())
         throw DomainError(codes::document_not_found, "No document with id " + id + " in this syndicate.").at(field);
-}
-
-std::optional<std::string> date_arg(const json& args, const char* key) {
-    auto value = optional_arg<std::string>(args, key);
-    if (value && !is_calendar_date(*value))
-        throw invalid_argument(std::string("/") + key, "is not a calendar date",
-                               std::string(key) + " must be a date that exists, as YYYY-MM-DD.");
-    return value;
 }
 
 // The majority an amendment needs, by what it changes.
@@ -149,7 +142,7 @@ json record_declaration_amendment(const ToolCall& call) {
                            Fraction::from_percent(changes_arg[i]["after"].get<double>())});
     }
     if (a.contains("documentId") && !a["documentId"].is_null()) require_document(call.db, syndicate, a["documentId"], "/documentId");
-    for (const char* key : {"deedSignedOn", "registeredOn"}) date_arg(a, key);
+    for (const char* key : {"deedSignedOn", "registeredOn"}) date_argument(a, key);
 
     if (a.contains("id")) {
         auto result = register_amendment(call, a["id"]);

@@ -12,6 +12,7 @@
 #include "core/ids.hpp"
 #include "core/text.hpp"
 #include "modules/common.hpp"
+#include "modules/list_query.hpp"
 #include "modules/declaration/tools.hpp"
 #include "modules/meetings/authorisation.hpp"
 #include "storage/database.hpp"
@@ -80,14 +81,6 @@ std::optional<std::string> active_article_holder(Database& db, const std::string
     return q->getColumn(0).getString();
 }
 
-std::optional<std::string> date_arg(const json& args, const char* key) {
-    auto value = optional_arg<std::string>(args, key);
-    if (value && !is_calendar_date(*value))
-        throw invalid_argument(std::string("/") + key, "is not a calendar date",
-                               std::string(key) + " must be a date that exists, as YYYY-MM-DD.");
-    return value;
-}
-
 // The text of a field given, or the version's, or VALIDATION_FAILED when a new article lacks it.
 std::string field_or(const json& args, const json& current, const char* key) {
     if (args.contains(key)) return nonblank_text(args[key], std::string("/") + key);
@@ -99,31 +92,16 @@ std::string field_or(const json& args, const json& current, const char* key) {
 }  // namespace
 
 json list_bylaws(const ToolCall& call) {
-    const auto& a = call.args;
-    const auto page = page_request(a);
-    const auto as_of = date_arg(a, "asOf");
-    const std::string status = a.value("status", "active");
-    const std::string filters =
-        " FROM bylaws r WHERE r.syndicate_id = ?1"
-        " AND (?2 IS NULL OR r.category = ?2)"
-        " AND (?3 IS NULL OR instr(r.search_text, ?3) > 0)"
-        // On a day: the versions then in force, whatever they became since.
-        " AND (?4 IS NULL OR (r.effective_from <= ?4 AND (r.ended_on IS NULL OR r.ended_on > ?4)))"
-        " AND (?4 IS NOT NULL OR ?5 = 'all' OR r.status = ?5)";
-    json data = json::array();
-    const auto total = read_page(
-        call.db, "SELECT count(*)" + filters,
-        std::string("SELECT ") + bylaw_columns + filters + " ORDER BY r.sort_key, r.effective_from, r.id LIMIT ?100 OFFSET ?101",
-        page,
-        [&](SQLite::Statement& q) {
-            q.bind(1, call.caller.syndicate_id);
-            if (a.contains("category")) q.bind(2, a["category"].get<std::string>());
-            if (a.contains("search")) q.bind(3, fold_for_search(trim(a["search"].get<std::string>())));
-            if (as_of) q.bind(4, *as_of);
-            q.bind(5, status);
-        },
-        [&](SQLite::Statement& q) { data.push_back(read_bylaw(q)); });
-    return page_envelope(std::move(data), page, total);
+    return list_page(call, bylaw_columns,
+                     "FROM bylaws r WHERE r.syndicate_id = :syndicate AND (:category IS NULL OR r.category = :category) "
+                     "AND (:search IS NULL OR instr(r.search_text, :search) > 0) "
+                     // On a day: the versions then in force, whatever they became since.
+                     "AND (:asOf IS NULL OR (r.effective_from <= :asOf AND (r.ended_on IS NULL OR r.ended_on > :asOf))) "
+                     "AND (:asOf IS NOT NULL OR :status = 'all' OR r.status = :status)",
+                     "r.sort_key, r.effective_from, r.id",
+                     {{"category"}, {"search", ListValue::folded_search}, {"asOf", ListValue::date},
+                      {"status", ListValue::text, "\"active\""}},
+                     read_bylaw);
 }
 
 json set_bylaw(const ToolCall& call) {
@@ -146,7 +124,7 @@ json set_bylaw(const ToolCall& call) {
     if (resolution_id) meetings::require_resolution_exists(call, *resolution_id, "/resolutionId");
     if (repeal && current.is_null())
         throw invalid_argument("/id", "is required to repeal", "Name the article to repeal with its id.");
-    const auto deposited_on = date_arg(a, "depositedOn");
+    const auto deposited_on = date_argument(a, "depositedOn");
 
     // Who may decide it.
     std::string effective_from;

@@ -14,6 +14,7 @@
 #include "core/ids.hpp"
 #include "core/text.hpp"
 #include "modules/common.hpp"
+#include "modules/list_query.hpp"
 #include "modules/declaration/declaration.hpp"
 #include "modules/declaration/tools.hpp"
 #include "modules/units/units.hpp"
@@ -117,26 +118,15 @@ nlohmann::json restricted_portions_of_unit(Database& db, const std::string& synd
 namespace syndic::declaration {
 
 json list_common_portions(const ToolCall& call) {
-    const auto& a = call.args;
-    const auto page = page_request(a);
-    const std::string filters =
-        " FROM common_portions r WHERE r.syndicate_id = ?1 AND (?4 = 1 OR r.deleted_at IS NULL)"
-        " AND (?2 IS NULL OR r.kind = ?2)"
-        // The portions a unit may use: every general one, and the restricted ones it is entitled to.
-        " AND (?3 IS NULL OR r.kind = 'general' OR EXISTS (SELECT 1 FROM common_portion_units cu "
-        "WHERE cu.common_portion_id = r.id AND cu.unit_id = ?3))";
-    json data = json::array();
-    const auto total = read_page(
-        call.db, "SELECT count(*)" + filters,
-        std::string("SELECT ") + portion_columns + filters + " ORDER BY r.kind, r.sort_key, r.id LIMIT ?100 OFFSET ?101", page,
-        [&](SQLite::Statement& q) {
-            q.bind(1, call.caller.syndicate_id);
-            if (a.contains("kind")) q.bind(2, a["kind"].get<std::string>());
-            if (a.contains("unitId")) q.bind(3, a["unitId"].get<std::string>());
-            q.bind(4, a.value("includeArchived", false) ? 1 : 0);
-        },
-        [&](SQLite::Statement& q) { data.push_back(read_portion(call.db, q)); });
-    return page_envelope(std::move(data), page, total);
+    return list_page(call, portion_columns,
+                     "FROM common_portions r WHERE r.syndicate_id = :syndicate AND (:includeArchived OR r.deleted_at IS NULL) "
+                     "AND (:kind IS NULL OR r.kind = :kind) "
+                     // The portions a unit may use: every general one, and the restricted ones it is entitled to.
+                     "AND (:unitId IS NULL OR r.kind = 'general' OR EXISTS (SELECT 1 FROM common_portion_units cu "
+                     "WHERE cu.common_portion_id = r.id AND cu.unit_id = :unitId))",
+                     "r.kind, r.sort_key, r.id",
+                     {{"kind"}, {"unitId"}, {"includeArchived", ListValue::boolean, "false"}},
+                     [&](SQLite::Statement& q) { return read_portion(call.db, q); });
 }
 
 json set_common_portion(const ToolCall& call) {
