@@ -24,15 +24,16 @@ const char* verb_of(const std::string& action) {
     return "deleted";
 }
 
-// "co-owner" → "co_owner": a record type as the nouns of event names spell it.
+// "co-owner" → "co_owner": a record type as the nouns of event names spell it. A row of the outbox
+// is a message (message.queued, message.sent).
 std::string noun_of(std::string record_type) {
+    if (record_type == "outbox") return "message";
     std::replace(record_type.begin(), record_type.end(), '-', '_');
     return record_type;
 }
 
 // The event a tool declares for this change, "" when none.
 std::string derived_type(const std::vector<std::string>& declared, const RecordChange& change) {
-    if (change.record_type == "outbox" && change.action == "create") return "message.queued";
     const auto noun = noun_of(change.record_type);
     std::vector<const std::string*> candidates;
     for (const auto& type : declared)

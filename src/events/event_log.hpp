@@ -24,8 +24,8 @@ struct NamedEvent {
 
 // The events of one call: for each record changed, the tool's declared event of that record's
 // noun (the one of its action's verb when it declares several: created, updated, archived,
-// restored, deleted), unless a named event covers the record; then the named events; then
-// message.queued for each outbox message queued. `data` is the record as the call's result shows
+// restored, deleted), unless a named event covers the record; then the named events. A tool
+// that queues messages declares message.queued (an outbox row is a message). `data` is the record as the call's result shows
 // it (an object of that id in the result), else its stored columns. Returns the number written.
 int write_call_events(Database& db, const AuditContext& context, const std::vector<std::string>& declared,
                       const std::vector<RecordChange>& changes, const std::vector<NamedEvent>& named,
