@@ -3,7 +3,12 @@
 #include <nlohmann/json.hpp>
 
 #include <array>
+#include <cctype>
+#include <cstdio>
 #include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <vector>
@@ -61,6 +66,7 @@ std::string rfc5322_date(Instant at) {
 struct DueMessage {
     std::string id, syndicate_id, recipient, subject, body;
     int attempts = 0;
+    std::string attachments;  // JSON array of document ids
 };
 
 // Claims up to `batch` due messages for `worker` (a lease), in one write transaction: a message
@@ -73,17 +79,37 @@ std::vector<DueMessage> claim(Database& db, const std::string& now, const std::s
         "SELECT id FROM outbox WHERE status = 'queued' AND channel = 'email' "
         "AND (next_attempt_at IS NULL OR next_attempt_at <= ?3) AND (lease_until IS NULL OR lease_until <= ?3) "
         "ORDER BY created_at, id LIMIT ?4) "
-        "RETURNING id, syndicate_id, recipient, subject, body, attempts");
+        "RETURNING id, syndicate_id, recipient, subject, body, attempts, attachments");
     q->bind(1, worker);
     q->bind(2, until);
     q->bind(3, now);
     q->bind(4, batch);
     while (q->executeStep())
         out.push_back({q->getColumn(0).getString(), q->getColumn(1).getString(), q->getColumn(2).getString(),
-                       q->getColumn(3).getString(), q->getColumn(4).getString(), q->getColumn(5).getInt()});
+                       q->getColumn(3).getString(), q->getColumn(4).getString(), q->getColumn(5).getInt(),
+                       q->getColumn(6).getString()});
     q->reset();
     tx.commit();
     return out;
+}
+
+// The files of the message's attachments (documents of its syndicate), read whole; why not when one
+// is missing (its record, or its file on this machine), "" when all were read.
+std::string attached_files(Database& db, const DueMessage& m, std::vector<MailAttachment>& files) {
+    for (const auto& id : nlohmann::json::parse(m.attachments)) {
+        auto q = db.prepare("SELECT path, file_name, mime_type FROM documents WHERE id = ? AND syndicate_id = ?");
+        q->bind(1, id.get<std::string>());
+        q->bind(2, m.syndicate_id);
+        if (!q->executeStep()) return "the attached document " + id.get<std::string>() + " does not exist";
+        const std::string path = q->getColumn(0).getString();
+        std::ifstream in(path, std::ios::binary);
+        if (!in) return "the file of the attached document " + id.get<std::string>() + " is missing (" + path + ")";
+        std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        std::string name = q->getColumn(1).getString();
+        if (name.empty()) name = std::filesystem::path(path).filename().string();
+        files.push_back({std::move(name), q->getColumn(2).getString(), std::move(bytes)});
+    }
+    return "";
 }
 
 const AuditActor delivery_actor{"system", "syndic-mcp", ""};
@@ -139,8 +165,35 @@ std::chrono::minutes mail_retry_delay(int failures_so_far) {
     return std::chrono::minutes(delays[i]);
 }
 
+std::string base64_lines(const std::string& bytes) {
+    std::string out;
+    const auto encoded = base64_encode(bytes);
+    for (std::size_t i = 0; i < encoded.size(); i += 76) out += encoded.substr(i, 76) + "\r\n";
+    return out;
+}
+
+// A file name for Content-Disposition: quoted when plain ASCII, else an ASCII fallback and the
+// UTF-8 name percent-encoded (RFC 2231).
+std::string disposition_file_name(const std::string& name) {
+    std::string fallback, encoded;
+    for (const unsigned char c : name) {
+        const bool plain = c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '%';
+        fallback += plain ? static_cast<char>(c) : '_';
+        if (std::isalnum(c) || c == '.' || c == '-' || c == '_') {
+            encoded += static_cast<char>(c);
+        } else {
+            char hex[4];
+            std::snprintf(hex, sizeof hex, "%%%02X", c);
+            encoded += hex;
+        }
+    }
+    if (fallback == name) return "filename=\"" + name + "\"";
+    return "filename=\"" + fallback + "\"; filename*=UTF-8''" + encoded;
+}
+
 std::string compose_mail(const std::string& from, const std::string& to, const std::string& subject,
-                         const std::string& body, const std::string& message_id, Instant date) {
+                         const std::string& body, const std::string& message_id, Instant date,
+                         const std::vector<MailAttachment>& attachments) {
     std::string normalized;  // CRLF line ends, whatever the body was written with
     for (std::size_t i = 0; i < body.size(); ++i) {
         if (body[i] == '\n' && (i == 0 || body[i - 1] != '\r')) normalized += '\r';
@@ -148,11 +201,17 @@ std::string compose_mail(const std::string& from, const std::string& to, const s
     }
     std::string mail = "From: " + header_text(from) + "\r\nTo: " + to + "\r\nSubject: " + header_text(subject) +
                        "\r\nDate: " + rfc5322_date(date) + "\r\nMessage-ID: <" + message_id +
-                       "@syndic-mcp>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=UTF-8\r\n"
-                       "Content-Transfer-Encoding: base64\r\n\r\n";
-    const auto encoded = base64_encode(normalized);
-    for (std::size_t i = 0; i < encoded.size(); i += 76) mail += encoded.substr(i, 76) + "\r\n";
-    return mail;
+                       "@syndic-mcp>\r\nMIME-Version: 1.0\r\n";
+    const std::string text_part = "Content-Type: text/plain; charset=UTF-8\r\nContent-Transfer-Encoding: base64\r\n\r\n";
+    if (attachments.empty()) return mail + text_part + base64_lines(normalized);
+    const std::string boundary = "syndic-mcp-" + message_id;  // a message id never appears in base64 lines
+    mail += "Content-Type: multipart/mixed; boundary=\"" + boundary + "\"\r\n\r\n";
+    mail += "--" + boundary + "\r\n" + text_part + base64_lines(normalized);
+    for (const auto& a : attachments)
+        mail += "--" + boundary + "\r\nContent-Type: " + a.media_type + "\r\nContent-Disposition: attachment; " +
+                disposition_file_name(a.file_name) + "\r\nContent-Transfer-Encoding: base64\r\n\r\n" +
+                base64_lines(a.bytes);
+    return mail + "--" + boundary + "--\r\n";
 }
 
 MailRun deliver_mail(Database& db, const Clock& clock, const SmtpSettings& smtp, const std::string& worker,
@@ -174,7 +233,13 @@ MailRun deliver_mail(Database& db, const Clock& clock, const SmtpSettings& smtp,
         const auto due = claim(db, to_utc_iso(now), to_utc_iso(now + lease), worker);
         if (due.empty()) break;
         for (const auto& m : due) {
-            const auto text = compose_mail(sender_of(m.syndicate_id), m.recipient, m.subject, m.body, m.id, clock.now());
+            std::vector<MailAttachment> files;
+            if (const auto missing = attached_files(db, m, files); !missing.empty()) {
+                record(db, clock, m, worker, {false, 0, missing, true}, run);  // it will not come back
+                continue;
+            }
+            const auto text =
+                compose_mail(sender_of(m.syndicate_id), m.recipient, m.subject, m.body, m.id, clock.now(), files);
             record(db, clock, m, worker, sender(m.recipient, text), run);
         }
         if (static_cast<int>(due.size()) < batch) break;

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "core/clock.hpp"
 #include "delivery/net_transfer.hpp"
@@ -31,8 +32,18 @@ using MailSender = std::function<TransferResult(const std::string& recipient, co
 MailRun deliver_mail(Database& db, const Clock& clock, const SmtpSettings& smtp, const std::string& worker,
                      const MailSender& sender);
 
-// The RFC 5322 text of a message: UTF-8 subject (RFC 2047), body in base64 lines, CRLF ends.
+// A file sent with a message (a document of the outbox row's attachments: the minutes...).
+struct MailAttachment {
+    std::string file_name;   // as the recipient saves it, UTF-8
+    std::string media_type;  // application/pdf
+    std::string bytes;
+};
+
+// The RFC 5322 text of a message: UTF-8 subject (RFC 2047), body in base64 lines, CRLF ends; with
+// attachments, a multipart/mixed message whose first part is the body (RFC 2046), each file's
+// name in RFC 2231 when it is not plain ASCII.
 std::string compose_mail(const std::string& from, const std::string& to, const std::string& subject,
-                         const std::string& body, const std::string& message_id, Instant date);
+                         const std::string& body, const std::string& message_id, Instant date,
+                         const std::vector<MailAttachment>& attachments = {});
 
 }  // namespace syndic
