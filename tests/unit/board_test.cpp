@@ -224,4 +224,19 @@ TEST_CASE("one active mandate at a time: a later one ends the previous the day b
     CHECK(fx.call("get_board", {{"asOf", "2027-01-01"}})["manager"].is_null());
 }
 
+TEST_CASE("documents attach to a director and to the manager's mandate (their record types are targets)") {
+    BoardFixture fx;
+    fx.add_document(fx.syndicate, "court-order");
+    const auto d = fx.call("appoint_director", {{"name", "Administrateur provisoire"}, {"role", "director"},
+                                                {"appointedBy", "court"}, {"termStart", "2026-11-01"}});
+    fx.call("attach_document", {{"documentId", "court-order"}, {"recordType", "director"}, {"recordId", d["id"]}});
+    const auto r = fx.board_resolution();
+    const auto m = fx.call("set_management_mandate", mandate_args(r, "2026-11-01"));
+    fx.call("attach_document", {{"documentId", "court-order"}, {"recordType", "management-mandate"}, {"recordId", m["id"]}});
+    const auto listed = fx.call("list_documents", {{"recordType", "director"}, {"recordId", d["id"]}});
+    CHECK(listed["pagination"]["total"] == 1);
+    CHECK_REFUSED(fx, "TARGET_NOT_FOUND", "attach_document",
+                  json({{"documentId", "court-order"}, {"recordType", "director"}, {"recordId", ghost}}));
+}
+
 }
