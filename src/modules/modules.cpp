@@ -2,6 +2,7 @@
 
 #include "modules/administration/administration.hpp"
 #include "modules/audit/audit.hpp"
+#include "modules/board/board.hpp"
 #include "modules/co_owners/co_owners.hpp"
 #include "modules/contractors/contractors.hpp"
 #include "modules/declaration/declaration.hpp"
@@ -25,6 +26,7 @@ ToolTable all_tool_handlers() {
     register_contractor_tools(table);
     register_document_tools(table);
     register_administration_tools(table);
+    register_board_tools(table);
     return table;
 }
 

@@ -440,7 +440,11 @@ with tempfile.TemporaryDirectory() as tmp:
     check("SYNDIC_MODULES=all: every tool", names(run("tools", env=dict(env, SYNDIC_MODULES="all")).stdout) == everything)
     check("--modules treasurer: the built part of the preset (insurance)",
           names(run("tools", "--modules", "treasurer", env=env).stdout) == {t for t in everything if "insurance" in t})
-    check("--modules board (not built yet) is refused", run("tools", "--modules", "board", env=env).returncode != 0)
+    check("--modules compliance (not built yet) is refused", run("tools", "--modules", "compliance", env=env).returncode != 0)
+    check("--modules board: the board's tools, not in the default set",
+          names(run("tools", "--modules", "board", env=env).stdout) == {t for t in everything if t in (
+              "get_board", "appoint_director", "update_director", "end_director_mandate", "record_interest_disclosure",
+              "list_interest_disclosures", "set_management_mandate")} and "get_board" not in default)
     reading = names(run("tools", "--modules", "all", "--read-only", env=env).stdout)
     check("--read-only: lists and gets only", reading and all(t.split("_")[0] in ("list", "get", "calculate") for t in reading), reading)
     check("SYNDIC_READ_ONLY=1 as --read-only",

@@ -303,6 +303,8 @@ def test_signing_key(tmp):
                       + "".join("ALTER TABLE outbox DROP COLUMN %s; " % c for c in (
                           "related_type", "related_id", "attachments", "attempts", "error", "sent_at", "next_attempt_at",
                           "lease_owner", "lease_until", "updated_at")) +
+                      # and had no board tables (migration 016)
+                      "DROP TABLE management_mandates; DROP TABLE interest_disclosures; DROP TABLE directors; "
                       # and had no declaration tables nor the resolutions' decision columns (migration 015)
                       "DROP TABLE common_portion_units; DROP TABLE common_portions; DROP TABLE amendment_fraction_changes; "
                       "DROP TABLE amendment_consents; DROP TABLE declaration_amendments; DROP TABLE bylaws; "

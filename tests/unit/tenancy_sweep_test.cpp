@@ -161,7 +161,8 @@ struct Seeded : Fixture {
     // A: a webhook (and its deliveries), units (one linked parking), an active and an archived co-owner, a draft, a held (with
     // attendance, a voted resolution, final minutes) and an open meeting (with a pending
     // resolution), a document, a water heater, an insurance policy, a contractor, by-laws, a
-    // common portion and a declaration amendment.
+    // common portion and a declaration amendment; a director with a declaration of interest, the
+    // manager's mandate.
     void seed_a() {
         syndic::issue_api_key(*db, clock, syndicate, syndic::Role::admin, {"*"}, "A");
         syndic::create_user(*db, clock, syndicate, "a@example.ca", "Admin A", syndic::Role::admin, "fr", "un mot de passe assez long");
@@ -191,7 +192,16 @@ struct Seeded : Fixture {
                                      {"replacementProofDocumentId", "a-proof-document"}});
         call("create_insurance_policy", {{"kind", "property"}, {"insurer", "Intact"}, {"policyNumber", "A-1"},
                                          {"startDate", "2026-01-01"}, {"endDate", "2027-01-01"}});
-        call("create_contractor", {{"name", "Plomberie Bélanger"}, {"trade", "plomberie"}, {"neq", "1171234567"}});
+        const auto plumber = call("create_contractor", {{"name", "Plomberie Bélanger"}, {"trade", "plomberie"}, {"neq", "1171234567"}});
+        // The board: a director, a declaration of interest, the manager's mandate on a board resolution.
+        const auto director = call("appoint_director", {{"coOwnerId", marie["id"]}, {"role", "president"}, {"appointedBy", "meeting"},
+                                                        {"resolutionId", voted["id"]}, {"termStart", "2026-12-15"}});
+        call("record_interest_disclosure", {{"directorId", director["id"]}, {"subjectType", "contractor"},
+                                            {"subjectId", plumber["id"]}, {"nature", "Beau-frère"}, {"disclosedOn", "2026-11-01"}});
+        const auto manager = call("add_resolution", {{"meetingId", open["id"]}, {"title", "Gérance"}, {"majorityRequired", "simple"}});
+        call("record_votes", {{"resolutionId", manager["id"]}, {"votesFor", 3}, {"votesAgainst", 0}, {"votesAbstain", 0}});
+        call("set_management_mandate", {{"managerName", "Gestion A"}, {"contractorId", plumber["id"]}, {"startOn", "2026-11-01"},
+                                        {"delegatedPowers", json::array({"administration courante"})}, {"resolutionId", manager["id"]}});
         // The declaration: a by-law in two versions, a restricted common portion, an amendment.
         const auto bylaw = call("set_bylaw", {{"article", "4.2"}, {"title", "Bruit"}, {"text", "Silence après 23 h."},
                                               {"category", "noise"}, {"initial", true}});
@@ -223,6 +233,12 @@ struct Seeded : Fixture {
                                                                     {"majorityRequired", "simple"}});
         call_as(other_admin, "record_votes", {{"resolutionId", passed["id"]}, {"votesFor", 100}, {"votesAgainst", 0},
                                               {"votesAbstain", 0}});
+        const auto luc = call_as(other_admin, "list_co_owners")["data"][0];
+        const auto director = call_as(other_admin, "appoint_director", {{"coOwnerId", luc["id"]}, {"role", "president"},
+                                                                        {"appointedBy", "meeting"}, {"resolutionId", passed["id"]},
+                                                                        {"termStart", "2026-01-01"}});
+        call_as(other_admin, "record_interest_disclosure", {{"directorId", director["id"]}, {"subjectType", "other"},
+                                                            {"nature", "Locataire"}, {"disclosedOn", "2026-11-01"}});
         call_as(other_admin, "set_bylaw", {{"article", "1"}, {"title", "Animaux"}, {"text", "En laisse."},
                                            {"category", "pets"}, {"initial", true}});
         call_as(other_admin, "set_common_portion", {{"name", "Hall"}, {"kind", "general"}});
@@ -253,7 +269,8 @@ struct Seeded : Fixture {
 
     // The table an id-like argument names records of: the one whose singular name ends its stem
     // (unitId: units; replacementProofDocumentId: documents); for `id`, the tool's own noun
-    // (update_water_heater: water_heaters); recordId, a record of the type recordType names, is a
+    // (update_water_heater: water_heaters), else the one that starts it (end_director_mandate:
+    // directors); recordId, a record of the type recordType names, is a
     // meeting's. Empty when none does.
     std::string table_for(const std::string& tool, const std::string& name) const {
         if (name == "recordId") return "meetings";  // beside recordType, which plausible() makes "meeting"
@@ -263,6 +280,12 @@ struct Seeded : Fixture {
             const auto kind = normalized(singular(table));
             if (ends_with(stem, kind) && kind.size() > normalized(singular(best)).size()) best = table;
         }
+        // A tool whose noun names its record first (end_director_mandate: directors).
+        if (best.empty() && name == "id")
+            for (const auto& [table, ids] : a_ids) {
+                const auto kind = normalized(singular(table));
+                if (stem.rfind(kind, 0) == 0 && kind.size() > normalized(singular(best)).size()) best = table;
+            }
         return best;
     }
 

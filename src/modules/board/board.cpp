@@ -1,0 +1,114 @@
+// get_board (catalogue §4.3): the board as it stands on a day, read from the directors' mandates,
+// the declaration's board size (art. 1084), the accounts (art. 1086), the manager's mandate and
+// the insurance policies; and the module's tool registrations.
+#include "modules/board/board.hpp"
+
+#include <SQLiteCpp/Statement.h>
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "modules/board/tools.hpp"
+#include "modules/common.hpp"
+#include "storage/database.hpp"
+
+namespace syndic {
+
+namespace board {
+
+using nlohmann::json;
+
+namespace {
+
+// Terms ending within this many days are flagged (catalogue §4.3).
+constexpr int terms_ending_days = 90;
+
+std::chrono::sys_days day_of(const std::string& date) {
+    int y = 0;
+    unsigned m = 0, d = 0;
+    std::sscanf(date.c_str(), "%d-%u-%u", &y, &m, &d);
+    return std::chrono::sys_days{std::chrono::year{y} / std::chrono::month{m} / std::chrono::day{d}};
+}
+
+// The directors' liability insurance: a directors-and-officers policy in force on `as_of`.
+json directors_insurance(Database& db, const std::string& syndicate_id, const std::string& as_of) {
+    auto q = db.prepare(
+        "SELECT id, insurer, policy_number, end_date FROM insurance_policies WHERE syndicate_id = ?1 "
+        "AND kind = 'directors-and-officers' AND deleted_at IS NULL AND start_date <= ?2 AND end_date > ?2 "
+        "ORDER BY end_date DESC, id LIMIT 1");
+    q->bind(1, syndicate_id);
+    q->bind(2, as_of);
+    if (!q->executeStep())
+        return {{"status", "missing"}, {"policyId", nullptr}, {"insurer", nullptr}, {"policyNumber", nullptr}, {"endDate", nullptr}};
+    return {{"status", "active"},
+            {"policyId", q->getColumn(0).getString()},
+            {"insurer", q->getColumn(1).getString()},
+            {"policyNumber", q->getColumn(2).getString()},
+            {"endDate", q->getColumn(3).getString()}};
+}
+
+}  // namespace
+
+json get_board(const ToolCall& call) {
+    const auto& syndicate = call.caller.syndicate_id;
+    const auto as_of = date_arg(call.args, "asOf").value_or(today(call));
+    const auto rules = board_rules(call.db, syndicate);
+
+    // The directors in office that day: their term begun, their mandate not yet ended.
+    std::vector<std::string> ids;
+    {
+        auto q = call.db.prepare(
+            "SELECT id FROM directors WHERE syndicate_id = ?1 AND term_start <= ?2 AND (ended_on IS NULL OR ended_on > ?2) "
+            "ORDER BY CASE role WHEN 'president' THEN 0 WHEN 'vice-president' THEN 1 WHEN 'secretary' THEN 2 "
+            "WHEN 'treasurer' THEN 3 ELSE 4 END, name, id");
+        q->bind(1, syndicate);
+        q->bind(2, as_of);
+        while (q->executeStep()) ids.push_back(q->getColumn(0).getString());
+    }
+    json directors = json::array(), terms_ending = json::array(), disqualified = json::array();
+    json officers = {{"president", nullptr}, {"vicePresidents", json::array()}, {"secretary", nullptr}, {"treasurer", nullptr}};
+    const auto horizon = day_of(as_of) + std::chrono::days{terms_ending_days};
+    for (const auto& id : ids) {
+        auto d = director_json(call.db, syndicate, id, as_of);
+        const std::string role = d["role"];
+        if (role == "vice-president") officers["vicePresidents"].push_back(id);
+        else if (role != "director") officers[role] = id;
+        if (d["termEnd"].is_string() && day_of(d["termEnd"]) <= horizon)
+            terms_ending.push_back({{"directorId", id},
+                                    {"name", d["name"]},
+                                    {"termEnd", d["termEnd"]},
+                                    {"daysLeft", (day_of(d["termEnd"]) - day_of(as_of)).count()}});
+        if (d["disqualified"].get<bool>())
+            disqualified.push_back({{"directorId", id}, {"name", d["name"]}, {"disqualifiedSince", d["disqualifiedSince"]}});
+        directors.push_back(std::move(d));
+    }
+    const auto filled = static_cast<std::int64_t>(directors.size());
+    const auto seats = rules.size_max.value_or(rules.size_min);
+    return {{"asOf", as_of},
+            {"boardSize", {{"min", rules.size_min}, {"max", rules.size_max ? json(*rules.size_max) : json(nullptr)}}},
+            {"directors", std::move(directors)},
+            {"officers", std::move(officers)},
+            {"seatsFilled", filled},
+            {"vacancies", seats > filled ? seats - filled : 0},
+            {"belowMinimum", filled < rules.size_min},
+            {"termsEnding", std::move(terms_ending)},
+            {"disqualified", std::move(disqualified)},
+            {"manager", mandate_in_force(call.db, syndicate, as_of)},
+            {"directorsInsurance", directors_insurance(call.db, syndicate, as_of)}};
+}
+
+}  // namespace board
+
+void register_board_tools(ToolTable& table) {
+    table.bind("get_board", board::get_board);
+    table.bind("appoint_director", board::appoint_director);
+    table.bind("update_director", board::update_director);
+    table.bind("end_director_mandate", board::end_director_mandate);
+    table.bind("record_interest_disclosure", board::record_interest_disclosure);
+    table.bind("list_interest_disclosures", board::list_interest_disclosures);
+    table.bind("set_management_mandate", board::set_management_mandate);
+}
+
+}  // namespace syndic

@@ -1,0 +1,308 @@
+// appoint_director, update_director and end_director_mandate (catalogue §4.3): directors elected
+// by the co-owners' meeting (art. 1096) or appointed by the board to a vacancy when the
+// declaration allows it, within the declaration's board size, one president, secretary and
+// treasurer at a time; a co-owner more than 3 months in arrears is refused (art. 1086); an ended
+// mandate is kept as history, and removal is the co-owners' decision (art. 1096).
+#include <SQLiteCpp/Statement.h>
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+#include "core/ids.hpp"
+#include "modules/board/codes.hpp"
+#include "modules/board/tools.hpp"
+#include "modules/common.hpp"
+#include "modules/meetings/authorisation.hpp"
+#include "modules/meetings/store.hpp"
+#include "storage/database.hpp"
+
+namespace syndic::board {
+
+using nlohmann::json;
+
+namespace {
+
+std::string add_years(const std::string& date, std::int64_t years) {
+    int y = 0;
+    unsigned m = 0, d = 0;
+    std::sscanf(date.c_str(), "%d-%u-%u", &y, &m, &d);
+    using namespace std::chrono;
+    year_month_day later{year{y + static_cast<int>(years)}, month{m}, day{d}};
+    if (!later.ok()) later = year_month_day{later.year() / later.month() / last};  // 29 February
+    char out[16];
+    std::snprintf(out, sizeof out, "%04d-%02u-%02u", static_cast<int>(later.year()), static_cast<unsigned>(later.month()),
+                  static_cast<unsigned>(later.day()));
+    return out;
+}
+
+struct CoOwnerContact {
+    std::string name;
+    std::optional<std::string> email, phone;
+};
+
+// The co-owner's name and contact, or CO_OWNER_NOT_FOUND (archived ones too).
+CoOwnerContact require_co_owner(Database& db, const std::string& syndicate_id, const std::string& id) {
+    auto q = db.prepare(
+        "SELECT first_name || ' ' || last_name, email, phone FROM co_owners "
+        "WHERE id = ? AND syndicate_id = ? AND deleted_at IS NULL");
+    q->bind(1, id);
+    q->bind(2, syndicate_id);
+    if (!q->executeStep())
+        throw DomainError(syndic::codes::co_owner_not_found, "No active co-owner with id " + id + " in this syndicate.")
+            .at("/coOwnerId");
+    CoOwnerContact c{q->getColumn(0).getString(), std::nullopt, std::nullopt};
+    if (!q->getColumn(1).isNull()) c.email = q->getColumn(1).getString();
+    if (!q->getColumn(2).isNull()) c.phone = q->getColumn(2).getString();
+    return c;
+}
+
+// The end of the term a board appointment fills: that of the latest mandate ended before its term
+// ran out (resignation, removal, death...) whose term ends on or after `from`; nullopt when none.
+std::optional<std::string> vacated_term_end(Database& db, const std::string& syndicate_id, const std::string& from) {
+    auto q = db.prepare(
+        "SELECT term_end FROM directors WHERE syndicate_id = ? AND status = 'ended' AND end_reason <> 'term' "
+        "AND term_end IS NOT NULL AND term_end >= ? ORDER BY ended_on DESC, updated_at DESC LIMIT 1");
+    q->bind(1, syndicate_id);
+    q->bind(2, from);
+    if (!q->executeStep()) return std::nullopt;
+    return q->getColumn(0).getString();
+}
+
+void bind_optional(SQLite::Statement& q, int index, const std::optional<std::string>& v) {
+    if (v && !v->empty()) q.bind(index, *v);
+    else q.bind(index);
+}
+
+}  // namespace
+
+json appoint_director(const ToolCall& call) {
+    const auto& a = call.args;
+    const auto& syndicate = call.caller.syndicate_id;
+    const auto co_owner_id = optional_arg<std::string>(a, "coOwnerId");
+    const auto resolution_id = optional_arg<std::string>(a, "resolutionId");
+    const std::string role = a["role"];
+    const std::string appointed_by = a["appointedBy"];
+    WriteTransaction tx(call.db);
+
+    // Every record named exists, before any rule.
+    std::optional<CoOwnerContact> co_owner;
+    if (co_owner_id) co_owner = require_co_owner(call.db, syndicate, *co_owner_id);
+    if (resolution_id) meetings::require_resolution_exists(call, *resolution_id, "/resolutionId");
+
+    const auto term_start = *date_arg(a, "termStart");
+    auto term_end = date_arg(a, "termEnd");
+    if (term_end && *term_end < term_start)
+        throw DomainError(syndic::codes::invalid_date_range,
+                          "The term ends on " + *term_end + ", before it starts on " + term_start + ".")
+            .at("/termEnd")
+            .with("termStart", term_start)
+            .with("termEnd", *term_end);
+
+    const auto rules = board_rules(call.db, syndicate);
+    if (!co_owner_id && rules.must_be_co_owners)
+        throw DomainError(codes::co_owner_required,
+                          "The declaration requires directors to be co-owners: name the co-owner (coOwnerId).")
+            .at("/coOwnerId");
+    auto name = text_arg(a, "name");
+    if (!co_owner && (!name || name->empty()))
+        throw invalid_argument("/name", "is required for an outside director",
+                               "Name the director: a co-owner (coOwnerId) or an outside person (name).");
+    if (co_owner_id) {
+        auto q = call.db.prepare("SELECT 1 FROM directors WHERE syndicate_id = ? AND co_owner_id = ? AND status = 'active'");
+        q->bind(1, syndicate);
+        q->bind(2, *co_owner_id);
+        if (q->executeStep())
+            throw invalid_argument("/coOwnerId", "is already a director",
+                                   co_owner->name + " is already a director; change the office with update_director.");
+    }
+
+    // The decision behind the appointment.
+    if (appointed_by == "meeting" || appointed_by == "board-vacancy") {
+        const bool board = appointed_by == "board-vacancy";
+        if (!resolution_id)
+            throw DomainError(syndic::codes::resolution_required,
+                              board ? "A board appointment to a vacancy needs the board's passed resolution (resolutionId)."
+                                    : "An election by the co-owners needs their passed resolution (resolutionId, art. 1096).")
+                .at("/resolutionId");
+        if (board && !rules.vacancy_filled_by_board)
+            throw DomainError(syndic::codes::wrong_decision_body,
+                              "The declaration does not let the board fill a vacancy (vacancyFilledByBoard): the "
+                              "co-owners' meeting elects the director.")
+                .at("/appointedBy")
+                .with("body", "board")
+                .with("requiredBody", "general");
+        meetings::require_passed_resolution(call, *resolution_id,
+                                            board ? meetings::DecisionBody::board : meetings::DecisionBody::general,
+                                            "simple", "/resolutionId");
+    }
+
+    // Art. 1086: a co-owner in arrears of more than 3 months cannot be a director.
+    if (co_owner_id)
+        if (const auto due = overdue_since(call.db, syndicate, *co_owner_id, today(call)))
+            throw DomainError(codes::director_disqualified,
+                              co_owner->name + " owes common expenses due since " + *due +
+                                  ", more than 3 months ago, and cannot be a director (art. 1086).")
+                .at("/coOwnerId")
+                .with("overdueSince", *due);
+
+    const auto seated = active_director_count(call.db, syndicate);
+    if (rules.size_max && seated >= *rules.size_max)
+        throw DomainError(codes::board_full, "The board already has " + std::to_string(seated) +
+                                                 " directors, the most the declaration allows (boardSize.max).")
+            .with("max", *rules.size_max)
+            .with("activeDirectors", seated);
+    check_single_office(call.db, syndicate, role, "", "/role");
+
+    // The term: the rest of the vacated one for a board appointment, else the declaration's length.
+    if (appointed_by == "board-vacancy")
+        if (const auto vacated = vacated_term_end(call.db, syndicate, term_start)) {
+            if (term_end && *term_end > *vacated)
+                throw DomainError(syndic::codes::invalid_date_range,
+                                  "A director the board appoints to a vacancy serves the rest of the term, which ends on " +
+                                      *vacated + ".")
+                    .at("/termEnd")
+                    .with("termEnd", *term_end)
+                    .with("vacatedTermEnd", *vacated);
+            if (!term_end) term_end = vacated;
+        }
+    if (!a.contains("termEnd") && !term_end && rules.term_years) term_end = add_years(term_start, *rules.term_years);
+
+    if (!name || name->empty()) name = co_owner->name;
+    auto email = text_arg(a, "email");
+    auto phone = text_arg(a, "phone");
+    if (!email && co_owner) email = co_owner->email;
+    if (!phone && co_owner) phone = co_owner->phone;
+
+    const auto id = new_record_id();
+    const auto now = to_utc_iso(call.clock.now());
+    auto q = call.db.prepare(
+        "INSERT INTO directors (id, syndicate_id, co_owner_id, name, email, phone, role, appointed_by, resolution_id, "
+        "term_start, term_end, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?12, ?12)");
+    q->bind(1, id);
+    q->bind(2, syndicate);
+    bind_optional(*q, 3, co_owner_id);
+    q->bind(4, *name);
+    bind_optional(*q, 5, email);
+    bind_optional(*q, 6, phone);
+    q->bind(7, role);
+    q->bind(8, appointed_by);
+    bind_optional(*q, 9, resolution_id);
+    q->bind(10, term_start);
+    bind_optional(*q, 11, term_end);
+    q->bind(12, now);
+    q->exec();
+    auto result = director_json(call.db, syndicate, id, today(call));
+    tx.commit();
+    return result;
+}
+
+json update_director(const ToolCall& call) {
+    const auto& a = call.args;
+    const auto& syndicate = call.caller.syndicate_id;
+    const std::string id = a["id"];
+    WriteTransaction tx(call.db);
+
+    const auto status = require_director(call.db, syndicate, id, "/id");
+    const auto current = director_json(call.db, syndicate, id, today(call));
+    if (status == "ended")
+        throw DomainError(codes::already_ended, "The mandate of " + current["name"].get<std::string>() + " ended on " +
+                                                    current["endedOn"].get<std::string>() + "; it is kept as it was.")
+            .at("/id")
+            .with("endedOn", current["endedOn"].get<std::string>());
+    if (a.contains("role")) check_single_office(call.db, syndicate, a["role"], id, "/role");
+    const auto term_end = date_arg(a, "termEnd");
+    const std::string term_start = current["termStart"];
+    if (term_end && *term_end < term_start)
+        throw DomainError(syndic::codes::invalid_date_range,
+                          "The term ends on " + *term_end + ", before it starts on " + term_start + ".")
+            .at("/termEnd")
+            .with("termStart", term_start)
+            .with("termEnd", *term_end);
+
+    // The fields given, each changed only when it differs.
+    std::string sets;
+    std::vector<std::optional<std::string>> values;
+    auto change = [&](const char* key, const char* column, const std::optional<std::string>& value) {
+        if (!a.contains(key)) return;
+        const json shown = value && !value->empty() ? json(*value) : json(nullptr);
+        if (shown == current[key]) return;
+        sets += std::string(column) + " = ?, ";
+        values.push_back(value);
+    };
+    if (a.contains("role")) change("role", "role", a["role"].get<std::string>());
+    change("email", "email", text_arg(a, "email"));
+    change("phone", "phone", text_arg(a, "phone"));
+    change("termEnd", "term_end", term_end);
+    if (!sets.empty()) {
+        auto q = call.db.prepare("UPDATE directors SET " + sets + "updated_at = ? WHERE id = ?");
+        int index = 1;
+        for (const auto& v : values) bind_optional(*q, index++, v);
+        q->bind(index++, to_utc_iso(call.clock.now()));
+        q->bind(index, id);
+        q->exec();
+    }
+    auto result = director_json(call.db, syndicate, id, today(call));
+    tx.commit();
+    return result;
+}
+
+json end_director_mandate(const ToolCall& call) {
+    const auto& a = call.args;
+    const auto& syndicate = call.caller.syndicate_id;
+    const std::string id = a["id"];
+    const std::string reason = a["endReason"];
+    const auto resolution_id = optional_arg<std::string>(a, "resolutionId");
+    const auto document_id = optional_arg<std::string>(a, "documentId");
+    WriteTransaction tx(call.db);
+
+    const auto status = require_director(call.db, syndicate, id, "/id");
+    if (resolution_id) meetings::require_resolution_exists(call, *resolution_id, "/resolutionId");
+    if (document_id) require_document(call.db, syndicate, *document_id, "/documentId");
+    const auto current = director_json(call.db, syndicate, id, today(call));
+    if (status == "ended")
+        throw DomainError(codes::already_ended, "The mandate of " + current["name"].get<std::string>() +
+                                                    " already ended on " + current["endedOn"].get<std::string>() + ".")
+            .at("/id")
+            .with("endedOn", current["endedOn"].get<std::string>());
+    const auto ended_on = *date_arg(a, "endedOn");
+    const std::string term_start = current["termStart"];
+    if (ended_on < term_start)
+        throw DomainError(syndic::codes::invalid_date_range,
+                          "The mandate cannot end on " + ended_on + ", before its term started on " + term_start + ".")
+            .at("/endedOn")
+            .with("termStart", term_start)
+            .with("endedOn", ended_on);
+    // Art. 1096: the co-owners elect the directors, and they alone remove them.
+    if (reason == "removal") {
+        if (!resolution_id)
+            throw DomainError(syndic::codes::resolution_required,
+                              "A director is removed by the co-owners' meeting: give its passed resolution "
+                              "(resolutionId, art. 1096).")
+                .at("/resolutionId");
+        meetings::require_passed_resolution(call, *resolution_id, meetings::DecisionBody::general, "simple",
+                                            "/resolutionId");
+    }
+
+    auto q = call.db.prepare(
+        "UPDATE directors SET status = 'ended', ended_on = ?, end_reason = ?, end_resolution_id = ?, end_document_id = ?, "
+        "updated_at = ? WHERE id = ?");
+    q->bind(1, ended_on);
+    q->bind(2, reason);
+    bind_optional(*q, 3, resolution_id);
+    bind_optional(*q, 4, document_id);
+    q->bind(5, to_utc_iso(call.clock.now()));
+    q->bind(6, id);
+    q->exec();
+
+    auto result = director_json(call.db, syndicate, id, today(call));
+    const auto remaining = active_director_count(call.db, syndicate);
+    result["activeDirectors"] = remaining;
+    result["quorumAtRisk"] = remaining < board_rules(call.db, syndicate).size_min;
+    tx.commit();
+    return result;
+}
+
+}  // namespace syndic::board

@@ -1,0 +1,138 @@
+// record_interest_disclosure and list_interest_disclosures (catalogue §4.3): the interests a
+// director declares that may put them in a conflict with the syndicate (art. 324), recorded in
+// the minutes of a meeting (meetingId). A disclosure on a contractor names it (subjectId), so the
+// award of a contract to it can ask that director to abstain.
+#include <SQLiteCpp/Statement.h>
+
+#include <string>
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+#include "core/ids.hpp"
+#include "modules/board/tools.hpp"
+#include "modules/common.hpp"
+#include "modules/meetings/store.hpp"
+#include "storage/database.hpp"
+
+namespace syndic::board {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* disclosure_columns =
+    "id, director_id, disclosed_on, subject_type, subject_id, nature, value_cents, meeting_id, document_id, active, "
+    "created_at, updated_at";
+
+json read_disclosure(SQLite::Statement& q) {
+    return {{"id", q.getColumn(0).getString()},
+            {"directorId", q.getColumn(1).getString()},
+            {"disclosedOn", q.getColumn(2).getString()},
+            {"subjectType", q.getColumn(3).getString()},
+            {"subjectId", nullable_text(q.getColumn(4))},
+            {"nature", q.getColumn(5).getString()},
+            {"valueCents", nullable_integer(q.getColumn(6))},
+            {"meetingId", nullable_text(q.getColumn(7))},
+            {"documentId", nullable_text(q.getColumn(8))},
+            {"active", q.getColumn(9).getInt64() != 0},
+            {"createdAt", shown_time(q.getColumn(10))},
+            {"updatedAt", shown_time(q.getColumn(11))}};
+}
+
+void bind_optional(SQLite::Statement& q, int index, const std::optional<std::string>& v) {
+    if (v) q.bind(index, *v);
+    else q.bind(index);
+}
+
+}  // namespace
+
+json record_interest_disclosure(const ToolCall& call) {
+    const auto& a = call.args;
+    const auto& syndicate = call.caller.syndicate_id;
+    const std::string director_id = a["directorId"];
+    const std::string subject_type = a["subjectType"];
+    const auto subject_id = optional_arg<std::string>(a, "subjectId");
+    const auto meeting_id = optional_arg<std::string>(a, "meetingId");
+    const auto document_id = optional_arg<std::string>(a, "documentId");
+    WriteTransaction tx(call.db);
+
+    // Every record named exists, before any rule.
+    require_director(call.db, syndicate, director_id, "/directorId");
+    if (subject_id && subject_type == "contractor") require_contractor(call.db, syndicate, *subject_id, "/subjectId");
+    if (meeting_id) meetings::require_meeting(call.db, syndicate, *meeting_id, "/meetingId");
+    if (document_id) require_document(call.db, syndicate, *document_id, "/documentId");
+
+    // Only a contractor is a record to name yet: projects and their contracts are not recorded
+    // (docs/decisions.md, "Board"); they are described in nature.
+    if (subject_type == "contractor" && !subject_id)
+        throw invalid_argument("/subjectId", "is required for a contractor",
+                               "Name the contractor the director has an interest in (subjectId).");
+    if (subject_type != "contractor" && subject_id)
+        throw invalid_argument("/subjectId", "names no record of this subject type",
+                               "Only a contractor is named by subjectId; describe a " + subject_type +
+                                   " in nature, without subjectId.");
+    const auto disclosed_on = *date_arg(a, "disclosedOn");
+    if (disclosed_on > today(call))
+        throw DomainError(syndic::codes::invalid_date_range, "The disclosure is dated " + disclosed_on +
+                                                                 ", which is in the future.")
+            .at("/disclosedOn")
+            .with("today", today(call));
+
+    const auto id = new_record_id();
+    const auto now = to_utc_iso(call.clock.now());
+    auto q = call.db.prepare(
+        "INSERT INTO interest_disclosures (id, syndicate_id, director_id, disclosed_on, subject_type, subject_id, nature, "
+        "value_cents, meeting_id, document_id, active, created_at, updated_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?12, ?12)");
+    q->bind(1, id);
+    q->bind(2, syndicate);
+    q->bind(3, director_id);
+    q->bind(4, disclosed_on);
+    q->bind(5, subject_type);
+    bind_optional(*q, 6, subject_id);
+    q->bind(7, nonblank_text(a["nature"], "/nature"));
+    if (const auto value = optional_arg<std::int64_t>(a, "valueCents")) q->bind(8, *value);
+    else q->bind(8);
+    bind_optional(*q, 9, meeting_id);
+    bind_optional(*q, 10, document_id);
+    q->bind(11, a.value("active", true) ? 1 : 0);
+    q->bind(12, now);
+    q->exec();
+
+    auto read = call.db.prepare(std::string("SELECT ") + disclosure_columns + " FROM interest_disclosures WHERE id = ?");
+    read->bind(1, id);
+    read->executeStep();
+    auto result = read_disclosure(*read);
+    // The change is a disclosure's; the event is the director's declaring it.
+    call.name_event("director.interest_disclosed", "interest-disclosure", id);
+    tx.commit();
+    return result;
+}
+
+json list_interest_disclosures(const ToolCall& call) {
+    const auto& a = call.args;
+    const auto page = page_request(a);
+    const std::string filters =
+        " FROM interest_disclosures r WHERE r.syndicate_id = ?1"
+        " AND (?2 IS NULL OR r.director_id = ?2)"
+        " AND (?3 IS NULL OR r.subject_type = ?3)"
+        " AND (?4 IS NULL OR r.subject_id = ?4)"
+        " AND (?5 IS NULL OR r.active = ?5)";
+    json data = json::array();
+    const auto total = read_page(
+        call.db, "SELECT count(*)" + filters,
+        std::string("SELECT ") + disclosure_columns + filters +
+            " ORDER BY r.disclosed_on DESC, r.created_at DESC, r.id LIMIT ?100 OFFSET ?101",
+        page,
+        [&](SQLite::Statement& q) {
+            q.bind(1, call.caller.syndicate_id);
+            if (const auto v = optional_arg<std::string>(a, "directorId")) q.bind(2, *v);
+            if (const auto v = optional_arg<std::string>(a, "subjectType")) q.bind(3, *v);
+            if (const auto v = optional_arg<std::string>(a, "subjectId")) q.bind(4, *v);
+            if (a.contains("active")) q.bind(5, a["active"].get<bool>() ? 1 : 0);
+        },
+        [&](SQLite::Statement& q) { data.push_back(read_disclosure(q)); });
+    return page_envelope(std::move(data), page, total);
+}
+
+}  // namespace syndic::board

@@ -1,0 +1,169 @@
+// What the board's tools share: the declaration's board parameters, directors as the tools show
+// them (with their standing under art. 1086, asked of the accounts), the checks on offices and on
+// the records a call names, and day arithmetic.
+#include <SQLiteCpp/Statement.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+#include "core/text.hpp"
+#include "modules/accounting/standing.hpp"
+#include "modules/board/codes.hpp"
+#include "modules/board/tools.hpp"
+#include "modules/common.hpp"
+#include "modules/documents/store.hpp"
+#include "modules/meetings/authorisation.hpp"
+#include "storage/database.hpp"
+
+namespace syndic::board {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* director_columns =
+    "id, co_owner_id, name, email, phone, role, appointed_by, resolution_id, term_start, term_end, status, ended_on, "
+    "end_reason, end_resolution_id, end_document_id, created_at, updated_at";
+
+}  // namespace
+
+BoardRules board_rules(Database& db, const std::string& syndicate_id) {
+    BoardRules rules;
+    auto q = db.prepare(
+        "SELECT board_size_min, board_size_max, director_term_years, directors_must_be_co_owners, vacancy_filled_by_board "
+        "FROM declarations WHERE syndicate_id = ?");
+    q->bind(1, syndicate_id);
+    if (!q->executeStep()) return rules;  // the columns' defaults
+    rules.size_min = q->getColumn(0).getInt64();
+    if (!q->getColumn(1).isNull()) rules.size_max = q->getColumn(1).getInt64();
+    if (!q->getColumn(2).isNull()) rules.term_years = q->getColumn(2).getInt64();
+    rules.must_be_co_owners = q->getColumn(3).getInt64() != 0;
+    rules.vacancy_filled_by_board = q->getColumn(4).getInt64() != 0;
+    return rules;
+}
+
+std::string today(const ToolCall& call) { return montreal_date(call.clock.now()); }
+
+std::optional<std::string> date_arg(const json& args, const char* key) {
+    auto value = optional_arg<std::string>(args, key);
+    if (value && !is_calendar_date(*value))
+        throw invalid_argument(std::string("/") + key, "is not a calendar date",
+                               std::string(key) + " must be a date that exists, as YYYY-MM-DD.");
+    return value;
+}
+
+std::optional<std::string> text_arg(const json& args, const char* key) {
+    const auto it = args.find(key);
+    if (it == args.end()) return std::nullopt;
+    if (it->is_null()) return std::string();
+    return trim(it->get<std::string>());
+}
+
+std::optional<std::string> overdue_since(Database& db, const std::string& syndicate_id, const std::string& co_owner_id,
+                                         const std::string& as_of) {
+    const auto standing = accounting::co_owner_standing(db, syndicate_id, co_owner_id, as_of);
+    if (standing.entitled()) return std::nullopt;
+    return standing.overdue_since.value_or(as_of);
+}
+
+std::string disqualified_from(const std::string& due) {
+    int y = 0;
+    unsigned m = 0, d = 0;
+    if (std::sscanf(due.c_str(), "%d-%u-%u", &y, &m, &d) != 3) return due;
+    using namespace std::chrono;
+    const year_month_day start{year{y}, month{m}, day{d}};
+    year_month_day later = start + months{3};
+    if (!later.ok()) later = year_month_day{later.year() / later.month() / last};  // 30 November, not 31
+    return meetings::add_days(
+        [&] {
+            char out[16];
+            std::snprintf(out, sizeof out, "%04d-%02u-%02u", static_cast<int>(later.year()),
+                          static_cast<unsigned>(later.month()), static_cast<unsigned>(later.day()));
+            return std::string(out);
+        }(),
+        1);
+}
+
+json director_json(Database& db, const std::string& syndicate_id, const std::string& id, const std::string& as_of) {
+    auto q = db.prepare(std::string("SELECT ") + director_columns + " FROM directors WHERE id = ? AND syndicate_id = ?");
+    q->bind(1, id);
+    q->bind(2, syndicate_id);
+    if (!q->executeStep()) return nullptr;
+    json d = {{"id", q->getColumn(0).getString()},
+              {"coOwnerId", nullable_text(q->getColumn(1))},
+              {"name", q->getColumn(2).getString()},
+              {"email", nullable_text(q->getColumn(3))},
+              {"phone", nullable_text(q->getColumn(4))},
+              {"role", q->getColumn(5).getString()},
+              {"appointedBy", q->getColumn(6).getString()},
+              {"resolutionId", nullable_text(q->getColumn(7))},
+              {"termStart", q->getColumn(8).getString()},
+              {"termEnd", nullable_text(q->getColumn(9))},
+              {"status", q->getColumn(10).getString()},
+              {"endedOn", nullable_text(q->getColumn(11))},
+              {"endReason", nullable_text(q->getColumn(12))},
+              {"endResolutionId", nullable_text(q->getColumn(13))},
+              {"endDocumentId", nullable_text(q->getColumn(14))},
+              {"disqualified", false},
+              {"disqualifiedSince", nullptr},
+              {"createdAt", shown_time(q->getColumn(15))},
+              {"updatedAt", shown_time(q->getColumn(16))}};
+    // Art. 1086: a co-owner in arrears of more than 3 months. An outside director has no unit.
+    if (!q->getColumn(1).isNull() && d["status"] == "active")
+        if (const auto due = overdue_since(db, syndicate_id, q->getColumn(1).getString(), as_of)) {
+            d["disqualified"] = true;
+            d["disqualifiedSince"] = disqualified_from(*due);
+        }
+    return d;
+}
+
+std::string require_director(Database& db, const std::string& syndicate_id, const std::string& id,
+                             const std::string& field) {
+    auto q = db.prepare("SELECT status FROM directors WHERE id = ? AND syndicate_id = ?");
+    q->bind(1, id);
+    q->bind(2, syndicate_id);
+    if (!q->executeStep())
+        throw DomainError(codes::director_not_found, "No director with id " + id + " in this syndicate.").at(field);
+    return q->getColumn(0).getString();
+}
+
+std::int64_t active_director_count(Database& db, const std::string& syndicate_id) {
+    auto q = db.prepare("SELECT count(*) FROM directors WHERE syndicate_id = ? AND status = 'active'");
+    q->bind(1, syndicate_id);
+    q->executeStep();
+    return q->getColumn(0).getInt64();
+}
+
+void check_single_office(Database& db, const std::string& syndicate_id, const std::string& role,
+                         const std::string& except_id, const std::string& field) {
+    if (role != "president" && role != "secretary" && role != "treasurer") return;
+    auto q = db.prepare(
+        "SELECT id, name FROM directors WHERE syndicate_id = ? AND status = 'active' AND role = ? AND id <> ?");
+    q->bind(1, syndicate_id);
+    q->bind(2, role);
+    q->bind(3, except_id);
+    if (!q->executeStep()) return;
+    throw DomainError(codes::duplicate_officer,
+                      q->getColumn(1).getString() + " is already the board's " + role +
+                          "; change that director's office first (one " + role + " at a time).")
+        .at(field)
+        .with("role", role)
+        .with("directorId", q->getColumn(0).getString());
+}
+
+void require_document(Database& db, const std::string& syndicate_id, const std::string& id, const std::string& field) {
+    documents::require_document(db, syndicate_id, id, field, false);
+}
+
+void require_contractor(Database& db, const std::string& syndicate_id, const std::string& id, const std::string& field) {
+    auto q = db.prepare("SELECT 1 FROM contractors WHERE id = ? AND syndicate_id = ? AND deleted_at IS NULL");
+    q->bind(1, id);
+    q->bind(2, syndicate_id);
+    if (!q->executeStep())
+        throw DomainError(syndic::codes::contractor_not_found, "No contractor with id " + id + " in this syndicate.")
+            .at(field);
+}
+
+}  // namespace syndic::board

@@ -1,0 +1,69 @@
+// The board module's handlers and what its files share, registered by board.cpp. Included only by
+// the module's own sources.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "tools/registry.hpp"
+
+namespace syndic::board {
+
+// The declaration's board parameters (table `declarations`); a syndicate without a row has the
+// columns' defaults, as get_declaration shows them.
+struct BoardRules {
+    std::int64_t size_min = 1;
+    std::optional<std::int64_t> size_max;
+    std::optional<std::int64_t> term_years;
+    bool must_be_co_owners = false;
+    bool vacancy_filled_by_board = false;
+};
+BoardRules board_rules(Database& db, const std::string& syndicate_id);
+
+// records.cpp: directors as the tools show them, their standing computed on `as_of`.
+nlohmann::json director_json(Database& db, const std::string& syndicate_id, const std::string& id,
+                             const std::string& as_of);
+// The director's status, or DIRECTOR_NOT_FOUND at `field`.
+std::string require_director(Database& db, const std::string& syndicate_id, const std::string& id,
+                             const std::string& field);
+// Directors with status active.
+std::int64_t active_director_count(Database& db, const std::string& syndicate_id);
+// DUPLICATE_OFFICER at `field` when `role` is a single office another active director holds.
+void check_single_office(Database& db, const std::string& syndicate_id, const std::string& role,
+                         const std::string& except_id, const std::string& field);
+// The co-owner's arrears as art. 1086 reads them on `as_of`: the day the oldest common-expense
+// charge unpaid more than 3 months fell due, or nullopt when in good standing (accounting).
+std::optional<std::string> overdue_since(Database& db, const std::string& syndicate_id, const std::string& co_owner_id,
+                                         const std::string& as_of);
+// The first day such arrears are more than 3 months old: due day + 3 months + 1 day.
+std::string disqualified_from(const std::string& overdue_since);
+// The Montreal day of the call's clock.
+std::string today(const ToolCall& call);
+// A date argument, checked to be a day that exists (VALIDATION_FAILED otherwise); nullopt when absent or null.
+std::optional<std::string> date_arg(const nlohmann::json& args, const char* key);
+// The trimmed text of an optional text argument: absent stays nullopt, null or blank clears.
+std::optional<std::string> text_arg(const nlohmann::json& args, const char* key);
+// DOCUMENT_NOT_FOUND / CONTRACTOR_NOT_FOUND at `field` unless the syndicate has it (not archived).
+void require_document(Database& db, const std::string& syndicate_id, const std::string& id, const std::string& field);
+void require_contractor(Database& db, const std::string& syndicate_id, const std::string& id, const std::string& field);
+
+// directors.cpp
+nlohmann::json appoint_director(const ToolCall& call);
+nlohmann::json update_director(const ToolCall& call);
+nlohmann::json end_director_mandate(const ToolCall& call);
+
+// disclosures.cpp
+nlohmann::json record_interest_disclosure(const ToolCall& call);
+nlohmann::json list_interest_disclosures(const ToolCall& call);
+
+// management_mandate.cpp
+nlohmann::json set_management_mandate(const ToolCall& call);
+// The mandate in force on `as_of` (startOn <= as_of, no endOn before it), or null.
+nlohmann::json mandate_in_force(Database& db, const std::string& syndicate_id, const std::string& as_of);
+
+// board.cpp
+nlohmann::json get_board(const ToolCall& call);
+
+}  // namespace syndic::board
