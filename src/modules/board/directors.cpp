@@ -92,8 +92,8 @@ json appoint_director(const ToolCall& call) {
     if (co_owner_id) co_owner = require_co_owner(call.db, syndicate, *co_owner_id);
     if (resolution_id) meetings::require_resolution_exists(call, *resolution_id, "/resolutionId");
 
-    const auto term_start = *date_arg(a, "termStart");
-    auto term_end = date_arg(a, "termEnd");
+    const auto term_start = *date_argument(a, "termStart");
+    auto term_end = date_argument(a, "termEnd");
     if (term_end && *term_end < term_start)
         throw DomainError(syndic::codes::invalid_date_range,
                           "The term ends on " + *term_end + ", before it starts on " + term_start + ".")
@@ -213,7 +213,7 @@ json update_director(const ToolCall& call) {
             .at("/id")
             .with("endedOn", current["endedOn"].get<std::string>());
     if (a.contains("role")) check_single_office(call.db, syndicate, a["role"], id, "/role");
-    const auto term_end = date_arg(a, "termEnd");
+    const auto term_end = date_argument(a, "termEnd");
     const std::string term_start = current["termStart"];
     if (term_end && *term_end < term_start)
         throw DomainError(syndic::codes::invalid_date_range,
@@ -267,7 +267,7 @@ json end_director_mandate(const ToolCall& call) {
                                                     " already ended on " + current["endedOn"].get<std::string>() + ".")
             .at("/id")
             .with("endedOn", current["endedOn"].get<std::string>());
-    const auto ended_on = *date_arg(a, "endedOn");
+    const auto ended_on = *date_argument(a, "endedOn");
     const std::string term_start = current["termStart"];
     if (ended_on < term_start)
         throw DomainError(syndic::codes::invalid_date_range,

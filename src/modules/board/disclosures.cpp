@@ -71,7 +71,7 @@ json record_interest_disclosure(const ToolCall& call) {
         throw invalid_argument("/subjectId", "names no record of this subject type",
                                "Only a contractor is named by subjectId; describe a " + subject_type +
                                    " in nature, without subjectId.");
-    const auto disclosed_on = *date_arg(a, "disclosedOn");
+    const auto disclosed_on = *date_argument(a, "disclosedOn");
     if (disclosed_on > today(call))
         throw DomainError(syndic::codes::invalid_date_range, "The disclosure is dated " + disclosed_on +
                                                                  ", which is in the future.")
@@ -110,29 +110,13 @@ json record_interest_disclosure(const ToolCall& call) {
 }
 
 json list_interest_disclosures(const ToolCall& call) {
-    const auto& a = call.args;
-    const auto page = page_request(a);
-    const std::string filters =
-        " FROM interest_disclosures r WHERE r.syndicate_id = ?1"
-        " AND (?2 IS NULL OR r.director_id = ?2)"
-        " AND (?3 IS NULL OR r.subject_type = ?3)"
-        " AND (?4 IS NULL OR r.subject_id = ?4)"
-        " AND (?5 IS NULL OR r.active = ?5)";
-    json data = json::array();
-    const auto total = read_page(
-        call.db, "SELECT count(*)" + filters,
-        std::string("SELECT ") + disclosure_columns + filters +
-            " ORDER BY r.disclosed_on DESC, r.created_at DESC, r.id LIMIT ?100 OFFSET ?101",
-        page,
-        [&](SQLite::Statement& q) {
-            q.bind(1, call.caller.syndicate_id);
-            if (const auto v = optional_arg<std::string>(a, "directorId")) q.bind(2, *v);
-            if (const auto v = optional_arg<std::string>(a, "subjectType")) q.bind(3, *v);
-            if (const auto v = optional_arg<std::string>(a, "subjectId")) q.bind(4, *v);
-            if (a.contains("active")) q.bind(5, a["active"].get<bool>() ? 1 : 0);
-        },
-        [&](SQLite::Statement& q) { data.push_back(read_disclosure(q)); });
-    return page_envelope(std::move(data), page, total);
+    return list_page(call, disclosure_columns,
+                     "FROM interest_disclosures r WHERE r.syndicate_id = :syndicate "
+                     "AND (:directorId IS NULL OR r.director_id = :directorId) "
+                     "AND (:subjectType IS NULL OR r.subject_type = :subjectType) "
+                     "AND (:subjectId IS NULL OR r.subject_id = :subjectId) AND (:active IS NULL OR r.active = :active)",
+                     "r.disclosed_on DESC, r.created_at DESC, r.id",
+                     {{"directorId"}, {"subjectType"}, {"subjectId"}, {"active", ListValue::boolean}}, read_disclosure);
 }
 
 }  // namespace syndic::board

@@ -96,8 +96,8 @@ json set_management_mandate(const ToolCall& call) {
     if (contractor_id) require_contractor(call.db, syndicate, *contractor_id, "/contractorId");
     if (document_id) require_document(call.db, syndicate, *document_id, "/documentId");
 
-    const auto start_on = *date_arg(a, "startOn");
-    const auto end_on = date_arg(a, "endOn");
+    const auto start_on = *date_argument(a, "startOn");
+    const auto end_on = date_argument(a, "endOn");
     if (end_on && *end_on < start_on)
         throw DomainError(syndic::codes::invalid_date_range,
                           "The mandate ends on " + *end_on + ", before it starts on " + start_on + ".")

@@ -44,16 +44,6 @@ BoardRules board_rules(Database& db, const std::string& syndicate_id) {
     return rules;
 }
 
-std::string today(const ToolCall& call) { return montreal_date(call.clock.now()); }
-
-std::optional<std::string> date_arg(const json& args, const char* key) {
-    auto value = optional_arg<std::string>(args, key);
-    if (value && !is_calendar_date(*value))
-        throw invalid_argument(std::string("/") + key, "is not a calendar date",
-                               std::string(key) + " must be a date that exists, as YYYY-MM-DD.");
-    return value;
-}
-
 std::optional<std::string> text_arg(const json& args, const char* key) {
     const auto it = args.find(key);
     if (it == args.end()) return std::nullopt;

@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "modules/list_query.hpp"    // date_argument
+#include "modules/record_table.hpp"  // today(call)
 #include "tools/registry.hpp"
 
 namespace syndic::board {
@@ -39,10 +41,6 @@ std::optional<std::string> overdue_since(Database& db, const std::string& syndic
                                          const std::string& as_of);
 // The first day such arrears are more than 3 months old: due day + 3 months + 1 day.
 std::string disqualified_from(const std::string& overdue_since);
-// The Montreal day of the call's clock.
-std::string today(const ToolCall& call);
-// A date argument, checked to be a day that exists (VALIDATION_FAILED otherwise); nullopt when absent or null.
-std::optional<std::string> date_arg(const nlohmann::json& args, const char* key);
 // The trimmed text of an optional text argument: absent stays nullopt, null or blank clears.
 std::optional<std::string> text_arg(const nlohmann::json& args, const char* key);
 // DOCUMENT_NOT_FOUND / CONTRACTOR_NOT_FOUND at `field` unless the syndicate has it (not archived).
