@@ -303,6 +303,15 @@ def test_signing_key(tmp):
                       + "".join("ALTER TABLE outbox DROP COLUMN %s; " % c for c in (
                           "related_type", "related_id", "attachments", "attempts", "error", "sent_at", "next_attempt_at",
                           "lease_owner", "lease_until", "updated_at")) +
+                      # and had no voting roll, adjournment, agenda-addition or ballot columns (migration 017;
+                      # its rebuilt resolutions table keeps the double majority and a nullable meeting, harmless)
+                      "DROP TABLE ballots; "
+                      + "".join("ALTER TABLE meetings DROP COLUMN %s; " % c for c in (
+                          "adjourned_from_meeting_id", "reconvened_meeting_id", "quorum_rule", "adjournment",
+                          "agenda_additions", "minutes_sent_at"))
+                      + "".join("ALTER TABLE resolutions DROP COLUMN %s; " % c for c in (
+                          "ballots_recorded", "headcount_for", "headcount_entitled", "voting_base_units",
+                          "majority_of_all_votes", "contestable_until")) +
                       # and had no board tables (migration 016)
                       "DROP TABLE management_mandates; DROP TABLE interest_disclosures; DROP TABLE directors; "
                       # and had no declaration tables nor the resolutions' decision columns (migration 015)

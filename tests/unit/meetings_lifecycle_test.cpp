@@ -147,11 +147,11 @@ TEST_CASE("get_meeting") {
         // Attendees in register order (Bélanger, Côté, Gagnon), with their fractions.
         REQUIRE(g["attendees"].size() == 3);
         CHECK(g["attendees"][0] == json{{"coOwnerId", fx.emilie["id"]}, {"name", "Émilie Bélanger"},
-                                        {"fractionPercent", 30}, {"attendance", "present"}, {"proxyHolder", nullptr}});
+                                        {"fractionPercent", 30}, {"attendance", "present"}, {"proxyHolder", nullptr}, {"votingSuspended", false}});
         CHECK(g["attendees"][1] == json{{"coOwnerId", fx.francois["id"]}, {"name", "François Côté"},
-                                        {"fractionPercent", 21}, {"attendance", "proxy"}, {"proxyHolder", "Hélène Dubé"}});
+                                        {"fractionPercent", 21}, {"attendance", "proxy"}, {"proxyHolder", "Hélène Dubé"}, {"votingSuspended", false}});
         CHECK(g["attendees"][2] == json{{"coOwnerId", fx.marc["id"]}, {"name", "Marc Gagnon"},
-                                        {"fractionPercent", 24}, {"attendance", "absent"}, {"proxyHolder", nullptr}});
+                                        {"fractionPercent", 24}, {"attendance", "absent"}, {"proxyHolder", nullptr}, {"votingSuspended", false}});
         REQUIRE(g["resolutions"].size() == 2);
         CHECK(g["resolutions"][0]["id"] == r1["id"]);
         CHECK(g["resolutions"][0]["number"] == 1);

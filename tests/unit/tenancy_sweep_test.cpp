@@ -159,7 +159,7 @@ struct Seeded : Fixture {
     Seeded& operator=(const Seeded&) = delete;
 
     // A: a webhook (and its deliveries), units (one linked parking), an active and an archived co-owner, a draft, a held (with
-    // attendance, a voted resolution, final minutes) and an open meeting (with a pending
+    // attendance, a voted resolution with its ballot, an agenda addition, final minutes) and an open meeting (with a pending
     // resolution), a document, a water heater, an insurance policy, a contractor, by-laws, a
     // common portion and a declaration amendment; a director with a declaration of interest, the
     // manager's mandate.
@@ -182,6 +182,11 @@ struct Seeded : Fixture {
                                    {"attendees", json::array({json{{"coOwnerId", marie["id"]}, {"attendance", "present"}}})}});
         const auto voted = call("add_resolution", {{"meetingId", held["id"]}, {"title", "Budget"}, {"majorityRequired", "simple"}});
         call("record_votes", {{"resolutionId", voted["id"]}, {"votesFor", 60}, {"votesAgainst", 0}, {"votesAbstain", 0}});
+        const auto balloted = call("add_resolution", {{"meetingId", held["id"]}, {"title", "Ascenseur"},
+                                                      {"majorityRequired", "double"}});
+        call("record_ballots", {{"resolutionId", balloted["id"]},
+                                {"ballots", json::array({json{{"coOwnerId", marie["id"]}, {"choice", "for"}}})}});
+        call("add_agenda_item", {{"meetingId", held["id"]}, {"text", "Varia"}, {"requestedByCoOwnerId", marie["id"]}});
         call("update_meeting", {{"id", held["id"]}, {"status", "held"}});
         call("generate_minutes", {{"meetingId", held["id"]}});
         const auto open = meeting(admin, "Conseil de A", "2026-12-16T19:00:00-05:00", "board");

@@ -37,13 +37,14 @@ struct Decision {
     std::string body, source;
     std::optional<std::string> decided_on;  // its own (written), else its meeting's day
     bool day_recorded = false;              // the resolution carries its day (a written one, once signed by all)
+    bool adjourned_meeting = false;         // its meeting was reconvened after an adjournment (art. 1089)
 };
 
 std::optional<Decision> find_decision(Database& db, const std::string& syndicate_id, const std::string& id) {
     auto q = db.prepare(
         "SELECT r.meeting_id, coalesce(r.body, CASE m.type WHEN 'board' THEN 'board' ELSE 'general' END), "
         "coalesce(r.source, CASE WHEN r.meeting_id IS NULL THEN 'written' ELSE 'meeting' END), "
-        "r.decided_on, m.scheduled_at "
+        "r.decided_on, m.scheduled_at, coalesce(m.quorum_rule, 'standard') "
         "FROM resolutions r LEFT JOIN meetings m ON m.id = r.meeting_id AND m.syndicate_id = r.syndicate_id "
         "WHERE r.id = ? AND r.syndicate_id = ?");
     q->bind(1, id);
@@ -56,6 +57,7 @@ std::optional<Decision> find_decision(Database& db, const std::string& syndicate
     d.day_recorded = !q->getColumn(3).isNull();
     if (d.day_recorded) d.decided_on = q->getColumn(3).getString();
     else if (!q->getColumn(4).isNull()) d.decided_on = montreal_date(stored_instant(q->getColumn(4).getString()));
+    d.adjourned_meeting = q->getColumn(5).getString() == "adjourned";
     return d;
 }
 
@@ -141,6 +143,10 @@ Authorisation require_passed_resolution(const ToolCall& call, const std::string&
     a.meeting_id = decision->meeting_id;
     a.decided_on = decision->decided_on.value_or(montreal_date(call.clock.now()));
     a.contestable_until = add_days(a.decided_on, contestation_days);
+    // A reconvened meeting's quorum rule (adjourn_meeting), and whether those present held a
+    // majority of all votes when the votes were recorded (true where the question does not arise).
+    a.adjourned_meeting = decision->adjourned_meeting;
+    a.majority_of_all_votes = resolution->majority_of_all_votes.value_or(true);
     return a;
 }
 

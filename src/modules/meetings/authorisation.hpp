@@ -32,9 +32,8 @@ struct Authorisation {
     std::string decided_on;         // the Montreal day of the decision: the meeting's, or the last signature's
     std::string contestable_until;  // decided_on + 90 days (art. 1103)
     // Whether the meeting was one reconvened after an adjournment for want of quorum, where
-    // art. 1097 matters also need a majority of all votes (art. 1089 para 2). Always false until
-    // the meetings module records adjournments (adjourn_meeting, catalogue §3.2): that work
-    // sets it here, from the meeting's quorumRule, and every caller gets it with no edit.
+    // art. 1097 matters also need a majority of all votes (art. 1089 para 2): the meeting's
+    // quorumRule is adjourned (adjourn_meeting, catalogue §3.2).
     bool adjourned_meeting = false;
     // At such a meeting, whether those present held the majority of all votes; true elsewhere.
     bool majority_of_all_votes = true;

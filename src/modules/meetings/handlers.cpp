@@ -5,12 +5,16 @@
 #include "core/ids.hpp"
 #include "core/text.hpp"
 #include "modules/common.hpp"
+#include "modules/meetings/ballots.hpp"
+#include "modules/meetings/codes.hpp"
+#include "modules/meetings/convened.hpp"
 #include "modules/meetings/meetings.hpp"
 #include "modules/meetings/minutes.hpp"
 #include "modules/meetings/notices.hpp"
 #include "modules/meetings/presenter.hpp"
 #include "modules/meetings/rules.hpp"
 #include "modules/meetings/store.hpp"
+#include "modules/meetings/voting_roll.hpp"
 #include "storage/database.hpp"
 
 namespace syndic {
@@ -44,12 +48,12 @@ json list_meetings(const ToolCall& call) {
     std::vector<std::string> ids;
     const auto total = meeting_ids_page(call.db, syndicate, filter, page, ids);
     json data = json::array();
-    for (const auto& id : ids) data.push_back(meeting_json(call.db, syndicate, require_meeting(call.db, syndicate, id, "/id"), false));
+    for (const auto& id : ids) data.push_back(meeting_json(call.db, syndicate, require_meeting(call.db, syndicate, id, "/id"), false, call.clock.now()));
     return page_envelope(std::move(data), page, total);
 }
 
 json get_meeting(const ToolCall& call) {
-    return for_caller(full_meeting(call.db, call.caller.syndicate_id, call.args["id"]), call.caller);
+    return for_caller(full_meeting(call.db, call.caller.syndicate_id, call.args["id"], call.clock.now()), call.caller);
 }
 
 json create_meeting(const ToolCall& call) {
@@ -60,7 +64,7 @@ json create_meeting(const ToolCall& call) {
     const NewMeeting m{nonblank_text(a["title"], "/title"), a["type"].get<std::string>(),
                        nonblank_text(a["location"], "/location"), when, agenda};
     insert_meeting(call.db, call.caller.syndicate_id, id, m, now);
-    json result = full_meeting(call.db, call.caller.syndicate_id, id);
+    json result = full_meeting(call.db, call.caller.syndicate_id, id, call.clock.now());
     return result;
 }
 
@@ -86,7 +90,7 @@ json update_meeting(const ToolCall& call) {
     if (change.status) set_meeting_column(call.db, m.id, "status", *change.status);
     if (change.status == "held") call.name_event("meeting.held", "meeting", m.id);
     if (change.any()) touch(call.db, m.id, call.clock);
-    json result = for_caller(full_meeting(call.db, syndicate, m.id), call.caller);
+    json result = for_caller(full_meeting(call.db, syndicate, m.id, call.clock.now()), call.caller);
     return result;
 }
 
@@ -98,7 +102,7 @@ json add_resolution(const ToolCall& call) {
                                      trim(a.value("description", std::string())), a["majorityRequired"].get<std::string>(),
                                      to_utc_iso(call.clock.now()));
     touch(call.db, m.id, call.clock);
-    json result = resolution_json(r);
+    json result = resolution_json(r, &m);
     return result;
 }
 
@@ -124,7 +128,7 @@ void record_attendee(const ToolCall& call, const Meeting& m, const json& rows, s
     const auto& syndicate = call.caller.syndicate_id;
     const auto share = active_co_owner(call.db, syndicate, co_owner_id);
     if (!share)
-        throw DomainError(codes::co_owner_not_found, "No active co-owner with id " + co_owner_id + " in this syndicate.")
+        throw DomainError(meetings::codes::co_owner_not_found, "No active co-owner with id " + co_owner_id + " in this syndicate.")
             .at(prefix + "/coOwnerId");
     upsert_attendance(call.db, syndicate, m.id, co_owner_id, *share, attendance, holder, to_utc_iso(call.clock.now()));
 }
@@ -137,8 +141,8 @@ json record_attendance(const ToolCall& call) {
     for (std::size_t i = 0; i < rows.size(); ++i) record_attendee(call, m, rows, i);
     touch(call.db, m.id, call.clock);
     call.name_event("meeting.attendance_recorded", "meeting", m.id);
-    json result = full_meeting(call.db, syndicate, m.id);
-    result["quorum"] = quorum_json(quorum_of(call.db, syndicate, attendees_of(call.db, m.id)));
+    json result = full_meeting(call.db, syndicate, m.id, call.clock.now());
+    result["quorum"] = quorum_json(quorum_of(call.db, syndicate, require_meeting(call.db, syndicate, m.id, "/meetingId"), call.clock.now()));
     return result;
 }
 
@@ -149,20 +153,32 @@ json record_votes(const ToolCall& call) {
     auto found = find_resolution(call.db, syndicate, resolution_id);
     if (found && a.contains("meetingId") && a["meetingId"] != found->meeting_id) found.reset();
     if (!found)
-        throw DomainError(codes::resolution_not_found, "No resolution with id " + resolution_id + " in this syndicate.")
+        throw DomainError(meetings::codes::resolution_not_found, "No resolution with id " + resolution_id + " in this syndicate.")
             .at("/resolutionId");
     const auto m = require_meeting(call.db, syndicate, found->meeting_id, "/resolutionId");
     require_status(m, {"notice-sent", "held"}, "recording votes");
+    if (found->majority == "double")
+        throw DomainError(meetings::codes::ballots_required,
+                          "Resolution " + resolution_id + " needs a double majority (art. 1098): 3/4 of the co-owners "
+                          "holding 90% of the votes, which totals cannot show. Record each co-owner's ballot with "
+                          "record_ballots.")
+            .at("/resolutionId");
 
     Resolution voted = *found;
     voted.recorded = true;
     voted.votes_for = Fraction::from_percent(a["votesFor"].get<double>());
     voted.votes_against = Fraction::from_percent(a["votesAgainst"].get<double>());
     voted.votes_abstain = Fraction::from_percent(a["votesAbstain"].get<double>());
-    check_votes(call.db, syndicate, m.id, voted);
+    check_votes(call.db, syndicate, m, voted, call.clock.now());
+    // At a reconvened meeting, whether those present or represented hold a majority of all votes
+    // now: absolute resolutions are rejected without it (art. 1089 para 2; rules.hpp outcome).
+    if (m.quorum_rule == "adjourned")
+        voted.majority_of_all_votes = quorum_of(call.db, syndicate, m, call.clock.now()).majority_of_all_votes();
+    else
+        voted.majority_of_all_votes.reset();
     store_votes(call.db, voted, to_utc_iso(call.clock.now()));
     touch(call.db, m.id, call.clock);
-    json result = resolution_json(voted);
+    json result = resolution_json(voted, &m);
     return result;
 }
 
@@ -182,13 +198,29 @@ json send_meeting_notice(const ToolCall& call) {
     const bool with_agenda = a.value("includeAgenda", true);
     mark_notice_sent(call.db, m.id, to_utc_iso(now), channel, with_agenda, m.justification);
     const auto queued = queue_notices(call.db, syndicate, m, channel, with_agenda, now);
-    json result = notice_sent_json(call.db, syndicate, m.id, queued);
+    json result = notice_sent_json(call.db, syndicate, m.id, queued, now);
     return result;
 }
 
 json calculate_quorum(const ToolCall& call) {
     const auto m = require_meeting(call.db, call.caller.syndicate_id, call.args["meetingId"], "/meetingId");
-    return quorum_json(quorum_of(call.db, call.caller.syndicate_id, attendees_of(call.db, m.id)));
+    return quorum_json(quorum_of(call.db, call.caller.syndicate_id, m, call.clock.now()));
+}
+
+json get_voting_roll(const ToolCall& call) {
+    const auto& syndicate = call.caller.syndicate_id;
+    const auto m = require_meeting(call.db, syndicate, call.args["meetingId"], "/meetingId");
+    std::string as_of = roll_day(m, call.clock.now());
+    if (call.args.contains("asOf")) {
+        // A day, or an instant read as its Montreal day.
+        const std::string given = call.args["asOf"];
+        if (const auto t = parse_iso_instant(given)) as_of = montreal_date(*t);
+        else if (is_calendar_date(given)) as_of = given;
+        else
+            throw invalid_argument("/asOf", "is neither a date nor a date-time with an offset",
+                                   "asOf must be a day (YYYY-MM-DD) or an ISO 8601 date-time with an offset.");
+    }
+    return voting_roll_json(m, voting_roll(call.db, syndicate, m, as_of));
 }
 
 json generate_minutes(const ToolCall& call) {
@@ -219,6 +251,10 @@ void register_meeting_tools(ToolTable& table) {
     table.bind("record_votes", record_votes);
     table.bind("send_meeting_notice", send_meeting_notice);
     table.bind("calculate_quorum", calculate_quorum);
+    table.bind("get_voting_roll", get_voting_roll);
+    table.bind("add_agenda_item", meetings::add_agenda_item);
+    table.bind("adjourn_meeting", meetings::adjourn_meeting);
+    table.bind("record_ballots", meetings::record_ballots);
     table.bind("generate_minutes", generate_minutes);
 }
 

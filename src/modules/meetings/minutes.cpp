@@ -6,6 +6,7 @@
 #include "core/ids.hpp"
 #include "modules/documents/pdf_writer.hpp"
 #include "modules/meetings/rules.hpp"
+#include "modules/meetings/voting_roll.hpp"
 #include "modules/meetings/wording.hpp"
 #include "storage/database.hpp"
 #include "storage/durable_file.hpp"
@@ -108,7 +109,7 @@ PdfDocument minutes_document(Database& db, const std::string& syndicate_id, cons
                              bool draft, Instant now) {
     const bool fr = lang == wording::Language::fr;
     const auto attendees = attendees_of(db, m.id);
-    const auto quorum = quorum_of(db, syndicate_id, attendees);
+    const auto quorum = quorum_of(db, syndicate_id, m, now);
     const auto resolutions = resolutions_of(db, m.id);
 
     PdfDocument doc;

@@ -55,4 +55,42 @@ QueuedNotices queue_notices(Database& db, const std::string& syndicate_id, const
     return out;
 }
 
+std::pair<std::string, std::string> supplementary_message(const Meeting& m, const std::string& syndicate_name,
+                                                          const std::string& first_name, const std::string& last_name,
+                                                          wording::Language lang, const std::string& question) {
+    const bool fr = lang == wording::Language::fr;
+    std::string subject = (fr ? "Avis supplémentaire — ordre du jour : " : "Supplementary notice — agenda: ") + m.title;
+    for (auto& c : subject)
+        if (c == '\r' || c == '\n') c = ' ';
+    std::string body = (fr ? "Bonjour " : "Dear ") + first_name + " " + last_name + ",\n\n";
+    body += fr ? "La question suivante a été inscrite à l'ordre du jour de l'assemblée « " + m.title + " » du " +
+                     wording::date_time(m.scheduled_at, lang) + " (heure de Montréal) :\n"
+               : "The following question has been added to the agenda of the meeting \"" + m.title + "\" of " +
+                     wording::date_time(m.scheduled_at, lang) + " (Montreal time):\n";
+    body += "\n" + question + "\n";
+    body += fr ? "\nOrdre du jour à jour :\n" : "\nAgenda as it now stands:\n";
+    int n = 1;
+    for (const auto& item : m.agenda) body += std::to_string(n++) + ". " + item + "\n";
+    body += fr ? "\nLe conseil d'administration\n" : "\nThe board of directors\n";
+    body += syndicate_name + "\n";
+    return {subject, body};
+}
+
+QueuedNotices queue_supplementary_notices(Database& db, const std::string& syndicate_id, const Meeting& m,
+                                          const std::string& question, Instant now) {
+    const std::string name = syndicate_name(db, syndicate_id);
+    QueuedNotices out;
+    for (auto& r : active_co_owners(db, syndicate_id)) {
+        if (!r.email) {
+            out.without_email.push_back(std::move(r));
+            continue;
+        }
+        const auto [subject, body] = supplementary_message(m, name, r.first, r.last, wording::language_of(r.language), question);
+        queue_message(db, syndicate_id, {m.id, r.id, m.notice_channel.value_or("email"), *r.email, r.language, subject, body},
+                      to_utc_iso(now));
+        ++out.queued;
+    }
+    return out;
+}
+
 }  // namespace syndic::meetings

@@ -25,4 +25,13 @@ struct QueuedNotices {
 QueuedNotices queue_notices(Database& db, const std::string& syndicate_id, const Meeting& m, const std::string& channel,
                             bool with_agenda, Instant now);
 
+// The written notice of a question added to the agenda after the notice (art. 1088 para 2): to
+// every active co-owner with an email, in their language, naming the question and the agenda as
+// it now stands.
+std::pair<std::string, std::string> supplementary_message(const Meeting& m, const std::string& syndicate_name,
+                                                          const std::string& first_name, const std::string& last_name,
+                                                          wording::Language lang, const std::string& question);
+QueuedNotices queue_supplementary_notices(Database& db, const std::string& syndicate_id, const Meeting& m,
+                                          const std::string& question, Instant now);
+
 }  // namespace syndic::meetings

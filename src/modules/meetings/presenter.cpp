@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "modules/common.hpp"
+#include "modules/meetings/authorisation.hpp"
 #include "modules/documents/document_files.hpp"
 
 namespace syndic::meetings {
@@ -48,16 +49,22 @@ json notice_json(const Meeting& m) {
             {"justification", m.justification ? json(*m.justification) : json(nullptr)}};
 }
 
-json attendees_json(const std::vector<Attendee>& attendees) {
+json attendees_json(const std::vector<Attendee>& attendees, const VotingRoll& roll) {
     json list = json::array();
-    for (const auto& a : attendees)
+    for (const auto& a : attendees) {
+        // A co-owner in arrears may attend but not vote until they pay (art. 1094).
+        const auto* entry = roll.find(a.co_owner_id);
         list.push_back({{"coOwnerId", a.co_owner_id},
                         {"name", a.name},
                         {"fractionPercent", percent(a.fraction)},
                         {"attendance", a.attendance},
-                        {"proxyHolder", a.proxy_holder ? json(*a.proxy_holder) : json(nullptr)}});
+                        {"proxyHolder", a.proxy_holder ? json(*a.proxy_holder) : json(nullptr)},
+                        {"votingSuspended", entry && entry->status == "suspended-arrears"}});
+    }
     return list;
 }
+
+json optional_json(const std::optional<std::string>& value) { return value ? json(*value) : json(nullptr); }
 
 }  // namespace
 
@@ -66,12 +73,50 @@ json quorum_json(const Quorum& q) {
             {"proxied", percent(q.proxied)},
             {"total", percent(q.total())},
             {"required", percent(q.required)},
-            {"quorumReached", q.reached()}};
+            {"quorumReached", q.reached()},
+            {"votingBase", percent(q.voting_base)},
+            {"suspended", percent(q.suspended)},
+            {"rule", q.rule},
+            {"majorityOfAllVotes", q.majority_of_all_votes()}};
 }
 
-json resolution_json(const Resolution& r) {
+json voting_roll_json(const Meeting& m, const VotingRoll& roll) {
+    json entries = json::array();
+    for (const auto& e : roll.entries)
+        entries.push_back({{"coOwnerId", e.co_owner_id},
+                           {"name", e.name},
+                           {"unitId", e.unit_id},
+                           {"unitNumber", e.unit_number},
+                           {"fractionPercent", percent(e.fraction)},
+                           {"votes", percent(e.votes)},
+                           {"status", e.status},
+                           {"overdueSince", optional_json(e.overdue_since)},
+                           {"overdueCents", e.overdue_cents},
+                           {"attendance", optional_json(e.attendance)}});
+    return {{"meetingId", m.id},
+            {"asOf", roll.as_of},
+            {"entries", std::move(entries)},
+            {"totals",
+             {{"allVotes", percent(roll.all_votes)},
+              {"suspendedVotes", percent(roll.suspended_votes)},
+              {"reducedVotes", percent(roll.reduced_votes)},
+              {"votingBase", percent(roll.voting_base())},
+              {"entitledCoOwners", roll.entitled_headcount()},
+              {"fractions", roll.fractions}}}};
+}
+
+json resolution_json(const Resolution& r, const Meeting* m) {
+    const auto result = outcome(r);
+    // Who decided and when: a written resolution carries them; a meeting's resolution is its
+    // meeting's body and day, decided once its outcome is no longer pending.
+    const std::string source = r.source.value_or(r.meeting_id.empty() ? "written" : "meeting");
+    const std::string body = r.body.value_or(m && m->type == "board" ? "board" : "general");
+    std::optional<std::string> decided_on = r.decided_on;
+    if (!decided_on && m && result != "pending") decided_on = montreal_date(m->scheduled_at);
     return {{"id", r.id},
-            {"meetingId", r.meeting_id},
+            {"meetingId", r.meeting_id.empty() ? json(nullptr) : json(r.meeting_id)},
+            {"source", source},
+            {"body", body},
             {"number", r.position},
             {"title", r.title},
             {"description", r.description},
@@ -80,12 +125,17 @@ json resolution_json(const Resolution& r) {
             {"votesAgainst", percent(r.votes_against)},
             {"votesAbstain", percent(r.votes_abstain)},
             {"votesRecorded", r.recorded},
-            {"outcome", outcome(r)}};
+            {"ballotsRecorded", r.ballots_recorded},
+            {"headcountFor", r.headcount_for ? json(*r.headcount_for) : json(nullptr)},
+            {"outcome", result},
+            {"decidedOn", decided_on ? json(*decided_on) : json(nullptr)},
+            {"contestableUntil", decided_on ? json(add_days(*decided_on, contestation_days)) : json(nullptr)}};
 }
 
-json meeting_json(Database& db, const std::string& syndicate_id, const Meeting& m, bool full) {
+json meeting_json(Database& db, const std::string& syndicate_id, const Meeting& m, bool full, Instant now) {
     const auto attendees = attendees_of(db, m.id);
-    const auto quorum = quorum_of(db, syndicate_id, attendees);
+    const auto roll = voting_roll(db, syndicate_id, m, roll_day(m, now));
+    const auto quorum = quorum_of(db, syndicate_id, m, roll);
     json out = {{"id", m.id},
                 {"title", m.title},
                 {"type", m.type},
@@ -95,12 +145,18 @@ json meeting_json(Database& db, const std::string& syndicate_id, const Meeting& 
                 {"agenda", m.agenda},
                 {"quorumPercent", percent(quorum.total())},
                 {"notice", notice_json(m)},
+                {"quorumRule", m.quorum_rule},
+                {"adjournedFromMeetingId", optional_json(m.adjourned_from_meeting_id)},
+                {"reconvenedMeetingId", optional_json(m.reconvened_meeting_id)},
+                {"adjournment", m.adjournment ? json::parse(*m.adjournment) : json(nullptr)},
+                {"agendaAdditions", json::parse(m.agenda_additions)},
+                {"minutesSentAt", shown(m.minutes_sent_at)},
                 {"createdAt", shown(m.created_at)},
                 {"updatedAt", shown(m.updated_at)}};
     if (full) {
-        out["attendees"] = attendees_json(attendees);
+        out["attendees"] = attendees_json(attendees, roll);
         json resolutions = json::array();
-        for (const auto& r : resolutions_of(db, m.id)) resolutions.push_back(resolution_json(r));
+        for (const auto& r : resolutions_of(db, m.id)) resolutions.push_back(resolution_json(r, &m));
         out["resolutions"] = std::move(resolutions);
         out["documents"] = documents_json(db, m.id);
     } else {
@@ -110,8 +166,8 @@ json meeting_json(Database& db, const std::string& syndicate_id, const Meeting& 
     return out;
 }
 
-json full_meeting(Database& db, const std::string& syndicate_id, const std::string& id) {
-    return meeting_json(db, syndicate_id, require_meeting(db, syndicate_id, id, "/id"), true);
+json full_meeting(Database& db, const std::string& syndicate_id, const std::string& id, Instant now) {
+    return meeting_json(db, syndicate_id, require_meeting(db, syndicate_id, id, "/id"), true, now);
 }
 
 json for_caller(json meeting, const CallerContext& caller) {
@@ -124,10 +180,10 @@ json for_caller(json meeting, const CallerContext& caller) {
 }
 
 json notice_sent_json(Database& db, const std::string& syndicate_id, const std::string& meeting_id,
-                      const QueuedNotices& notices) {
+                      const QueuedNotices& notices, Instant now) {
     json without_email = json::array();
     for (const auto& r : notices.without_email) without_email.push_back({{"coOwnerId", r.id}, {"name", r.first + " " + r.last}});
-    return {{"meeting", full_meeting(db, syndicate_id, meeting_id)},
+    return {{"meeting", full_meeting(db, syndicate_id, meeting_id, now)},
             {"queued", notices.queued},
             {"withoutEmail", std::move(without_email)}};
 }

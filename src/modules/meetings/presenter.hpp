@@ -9,6 +9,7 @@
 #include "modules/meetings/notices.hpp"
 #include "modules/meetings/rules.hpp"
 #include "modules/meetings/store.hpp"
+#include "modules/meetings/voting_roll.hpp"
 
 namespace syndic {
 struct CallerContext;
@@ -17,19 +18,22 @@ struct CallerContext;
 namespace syndic::meetings {
 
 nlohmann::json quorum_json(const Quorum& q);
-nlohmann::json resolution_json(const Resolution& r);
+// get_voting_roll's answer: the entries and their totals.
+nlohmann::json voting_roll_json(const Meeting& m, const VotingRoll& roll);
+// A resolution as shown; `m` is its meeting (null for a written resolution).
+nlohmann::json resolution_json(const Resolution& r, const Meeting* m);
 // The meeting as shown; `full` adds attendees, resolutions and documents (with the server's
-// paths), otherwise their counts.
-nlohmann::json meeting_json(Database& db, const std::string& syndicate_id, const Meeting& m, bool full);
+// paths), otherwise their counts. `now` sets the day the voting roll behind its quorum is read for.
+nlohmann::json meeting_json(Database& db, const std::string& syndicate_id, const Meeting& m, bool full, Instant now);
 // The meeting with `id` in full; MEETING_NOT_FOUND at /id.
-nlohmann::json full_meeting(Database& db, const std::string& syndicate_id, const std::string& id);
+nlohmann::json full_meeting(Database& db, const std::string& syndicate_id, const std::string& id, Instant now);
 // A full meeting's documents as the caller sees them: a remote caller gets download addresses,
 // never the server's paths.
 nlohmann::json for_caller(nlohmann::json meeting, const CallerContext& caller);
 // send_meeting_notice's answer: the meeting in full, how many messages were queued, and who has
 // no email.
 nlohmann::json notice_sent_json(Database& db, const std::string& syndicate_id, const std::string& meeting_id,
-                                const QueuedNotices& notices);
+                                const QueuedNotices& notices, Instant now);
 // generate_minutes's answer: the document's record with its location for the caller.
 nlohmann::json minutes_json(const MinutesRecord& record, const std::string& meeting_id, const CallerContext& caller);
 

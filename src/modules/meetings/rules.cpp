@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "auth/credentials.hpp"
+#include "modules/meetings/voting_roll.hpp"
 #include "core/error.hpp"
 #include "storage/settings.hpp"
 
@@ -22,17 +23,20 @@ Fraction required_quorum_of(Database& db, const std::string& syndicate_id) {
     return Fraction::from_percent(setting_number(db, syndicate_id, "requiredQuorumPercent"));
 }
 
-Quorum quorum_of(Database& db, const std::string& syndicate_id, const std::vector<Attendee>& attendees) {
-    Quorum q;
-    for (const auto& a : attendees) {
-        if (a.attendance == "present") q.present += a.fraction;
-        else if (a.attendance == "proxy") q.proxied += a.fraction;
-    }
-    q.required = required_quorum_of(db, syndicate_id);
-    return q;
-}
-
 std::string outcome(const Resolution& r) {
+    // At a reconvened meeting, art. 1097 and 1098 matters need those present or represented to
+    // hold a majority of all votes (art. 1089 para 2): without it they cannot pass.
+    const bool needs_majority_of_all = r.majority == "absolute" || r.majority == "double";
+    if (needs_majority_of_all && r.majority_of_all_votes == false && (r.recorded || r.ballots_recorded)) return "rejected";
+    if (r.majority == "double") {
+        // A head count is needed (art. 1098): totals alone never decide it (record_votes refuses
+        // it), so it stays pending until ballots are recorded; then 3/4 of the co-owners entitled
+        // to vote must be for, holding at least 90 % of the votes that count.
+        if (!r.ballots_recorded || !r.headcount_for || !r.headcount_entitled || !r.voting_base) return "pending";
+        const bool heads = *r.headcount_entitled > 0 && *r.headcount_for * 4 >= *r.headcount_entitled * 3;
+        const bool votes = r.voting_base->units() > 0 && r.votes_for.units() * 10 >= r.voting_base->units() * 9;
+        return heads && votes ? "passed" : "rejected";
+    }
     if (!r.recorded) return "pending";
     const auto cast = (r.votes_for + r.votes_against + r.votes_abstain).units();
     const auto yes = r.votes_for.units();
@@ -108,14 +112,14 @@ std::optional<std::string> check_notice_period(const Meeting& m, Instant now, st
         .with("minimumDays", notice_days);
 }
 
-void check_votes(Database& db, const std::string& syndicate_id, const std::string& meeting_id, const Resolution& votes) {
+void check_votes(Database& db, const std::string& syndicate_id, const Meeting& m, const Resolution& votes, Instant now) {
     const auto cast = votes.votes_for + votes.votes_against + votes.votes_abstain;
-    const auto attendees = attendees_of(db, meeting_id);
+    const auto attendees = attendees_of(db, m.id);
     if (cast > Fraction::percent(100))
         throw invalid_argument("/votesFor", "with votesAgainst and votesAbstain adds up to more than 100",
                                "The votes cast add up to " + cast.to_string() + "%, more than 100%.");
     if (attendees.empty()) return;
-    const auto represented = quorum_of(db, syndicate_id, attendees).total();
+    const auto represented = quorum_of(db, syndicate_id, m, now).total();
     if (cast > represented)
         throw invalid_argument("/votesFor", "with votesAgainst and votesAbstain exceeds the fractions present or represented",
                                "The votes cast (" + cast.to_string() + "%) exceed the fractions present or represented (" +

@@ -15,16 +15,10 @@ namespace syndic::meetings {
 // the module reads it.
 Fraction required_quorum_of(Database& db, const std::string& syndicate_id);
 
-struct Quorum {
-    Fraction present, proxied, required;
-    Fraction total() const { return present + proxied; }
-    bool reached() const { return total() >= required; }
-};
-// Fractions present and by proxy among the attendees, against the required quorum.
-Quorum quorum_of(Database& db, const std::string& syndicate_id, const std::vector<Attendee>& attendees);
-
 // pending until votes are recorded; then, of the votes cast, simple passes above 50 %, absolute
-// above 75 %, special only when every vote cast is for.
+// above 75 %, special only when every vote cast is for. double (art. 1098) is pending until
+// ballots are recorded, then passes with 3/4 of the co-owners entitled to vote holding 90 % of
+// the voting base.
 std::string outcome(const Resolution& r);
 
 // The statuses in which an act is allowed; INVALID_STATUS_TRANSITION at /meetingId otherwise.
@@ -48,8 +42,9 @@ void check_change(Database& db, const Meeting& m, const MeetingChange& change);
 // that is not short.
 std::optional<std::string> check_notice_period(const Meeting& m, Instant now, std::optional<std::string> justification);
 
-// Votes cast add up to at most 100 % and, once attendance is recorded, to at most the fractions
-// present or represented; VALIDATION_FAILED at /votesFor otherwise.
-void check_votes(Database& db, const std::string& syndicate_id, const std::string& meeting_id, const Resolution& votes);
+// Votes cast add up to at most 100 % and, once attendance is recorded, to at most the entitled
+// fractions present or represented (suspended ones excluded: the roll's quorum total);
+// VALIDATION_FAILED at /votesFor otherwise.
+void check_votes(Database& db, const std::string& syndicate_id, const Meeting& m, const Resolution& votes, Instant now);
 
 }  // namespace syndic::meetings

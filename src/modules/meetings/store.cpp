@@ -23,7 +23,8 @@ Instant stored_instant(const std::string& text) {
 std::optional<Meeting> find_meeting(Database& db, const std::string& syndicate_id, const std::string& id) {
     auto q = db.prepare(
         "SELECT id, title, type, status, scheduled_at, location, agenda, notice_sent_at, notice_channel, "
-        "notice_with_agenda, notice_justification, created_at, updated_at FROM meetings WHERE id = ? AND syndicate_id = ?");
+        "notice_with_agenda, notice_justification, created_at, updated_at, adjourned_from_meeting_id, reconvened_meeting_id, "
+        "quorum_rule, agenda_additions, minutes_sent_at, adjournment FROM meetings WHERE id = ? AND syndicate_id = ?");
     q->bind(1, id);
     q->bind(2, syndicate_id);
     if (!q->executeStep()) return std::nullopt;
@@ -41,6 +42,12 @@ std::optional<Meeting> find_meeting(Database& db, const std::string& syndicate_i
     if (!q->getColumn(10).isNull()) m.justification = q->getColumn(10).getString();
     m.created_at = q->getColumn(11).getString();
     m.updated_at = q->getColumn(12).getString();
+    if (!q->getColumn(13).isNull()) m.adjourned_from_meeting_id = q->getColumn(13).getString();
+    if (!q->getColumn(14).isNull()) m.reconvened_meeting_id = q->getColumn(14).getString();
+    m.quorum_rule = q->getColumn(15).getString();
+    m.agenda_additions = q->getColumn(16).getString();
+    if (!q->getColumn(17).isNull()) m.minutes_sent_at = q->getColumn(17).getString();
+    if (!q->getColumn(18).isNull()) m.adjournment = q->getColumn(18).getString();
     return m;
 }
 
@@ -124,12 +131,17 @@ namespace {
 
 constexpr const char* resolution_columns =
     "id, meeting_id, position, title, description, majority_required, votes_recorded, votes_for, votes_against, "
-    "votes_abstain";
+    "votes_abstain, body, source, decided_on, ballots_recorded, headcount_for, headcount_entitled, voting_base_units, majority_of_all_votes";
+
+std::optional<std::string> optional_text(SQLite::Statement& q, int column) {
+    if (q.getColumn(column).isNull()) return std::nullopt;
+    return q.getColumn(column).getString();
+}
 
 Resolution read_resolution(SQLite::Statement& q) {
     Resolution r;
     r.id = q.getColumn(0).getString();
-    r.meeting_id = q.getColumn(1).getString();
+    r.meeting_id = optional_text(q, 1).value_or("");
     r.position = q.getColumn(2).getInt();
     r.title = q.getColumn(3).getString();
     r.description = q.getColumn(4).getString();
@@ -138,6 +150,14 @@ Resolution read_resolution(SQLite::Statement& q) {
     r.votes_for = Fraction::from_units(q.getColumn(7).getInt64());
     r.votes_against = Fraction::from_units(q.getColumn(8).getInt64());
     r.votes_abstain = Fraction::from_units(q.getColumn(9).getInt64());
+    r.body = optional_text(q, 10);
+    r.source = optional_text(q, 11);
+    r.decided_on = optional_text(q, 12);
+    r.ballots_recorded = q.getColumn(13).getInt() != 0;
+    if (!q.getColumn(14).isNull()) r.headcount_for = q.getColumn(14).getInt64();
+    if (!q.getColumn(15).isNull()) r.headcount_entitled = q.getColumn(15).getInt64();
+    if (!q.getColumn(16).isNull()) r.voting_base = Fraction::from_units(q.getColumn(16).getInt64());
+    if (!q.getColumn(17).isNull()) r.majority_of_all_votes = q.getColumn(17).getInt() != 0;
     return r;
 }
 
@@ -213,13 +233,65 @@ std::optional<Resolution> find_resolution(Database& db, const std::string& syndi
 
 void store_votes(Database& db, const Resolution& r, const std::string& now) {
     auto q = db.prepare(
-        "UPDATE resolutions SET votes_recorded = 1, votes_for = ?, votes_against = ?, votes_abstain = ?, updated_at = ? "
-        "WHERE id = ?");
+        "UPDATE resolutions SET votes_recorded = 1, votes_for = ?, votes_against = ?, votes_abstain = ?, updated_at = ?, "
+        "majority_of_all_votes = ? WHERE id = ?");
     q->bind(1, r.votes_for.units());
     q->bind(2, r.votes_against.units());
     q->bind(3, r.votes_abstain.units());
     q->bind(4, now);
-    q->bind(5, r.id);
+    if (r.majority_of_all_votes) q->bind(5, *r.majority_of_all_votes ? 1 : 0);
+    q->bind(6, r.id);
+    q->exec();
+}
+
+std::vector<Ballot> ballots_of(Database& db, const std::string& resolution_id) {
+    std::vector<Ballot> out;
+    auto q = db.prepare(
+        "SELECT b.co_owner_id, b.choice, b.cast_by, b.votes_units FROM ballots b JOIN co_owners c ON c.id = b.co_owner_id "
+        "WHERE b.resolution_id = ? ORDER BY c.sort_key, b.co_owner_id");
+    q->bind(1, resolution_id);
+    while (q->executeStep())
+        out.push_back({q->getColumn(0).getString(), q->getColumn(1).getString(), q->getColumn(2).getString(),
+                       Fraction::from_units(q->getColumn(3).getInt64())});
+    return out;
+}
+
+void delete_ballots(Database& db, const std::string& resolution_id) {
+    auto q = db.prepare("DELETE FROM ballots WHERE resolution_id = ?");
+    q->bind(1, resolution_id);
+    q->exec();
+}
+
+void upsert_ballot(Database& db, const std::string& syndicate_id, const std::string& resolution_id, const Ballot& b,
+                   const std::string& now) {
+    auto q = db.prepare(
+        "INSERT INTO ballots (resolution_id, co_owner_id, syndicate_id, choice, votes_units, cast_by, recorded_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (resolution_id, co_owner_id) DO UPDATE SET choice = excluded.choice, "
+        "votes_units = excluded.votes_units, cast_by = excluded.cast_by, recorded_at = excluded.recorded_at");
+    q->bind(1, resolution_id);
+    q->bind(2, b.co_owner_id);
+    q->bind(3, syndicate_id);
+    q->bind(4, b.choice);
+    q->bind(5, b.votes.units());
+    q->bind(6, b.cast_by);
+    q->bind(7, now);
+    q->exec();
+}
+
+void store_ballot_totals(Database& db, const Resolution& r, const std::string& now) {
+    auto q = db.prepare(
+        "UPDATE resolutions SET votes_recorded = 1, ballots_recorded = 1, votes_for = ?, votes_against = ?, "
+        "votes_abstain = ?, headcount_for = ?, headcount_entitled = ?, voting_base_units = ?, "
+        "majority_of_all_votes = ?, updated_at = ? WHERE id = ?");
+    q->bind(1, r.votes_for.units());
+    q->bind(2, r.votes_against.units());
+    q->bind(3, r.votes_abstain.units());
+    q->bind(4, r.headcount_for.value_or(0));
+    q->bind(5, r.headcount_entitled.value_or(0));
+    q->bind(6, r.voting_base.value_or(Fraction()).units());
+    if (r.majority_of_all_votes) q->bind(7, *r.majority_of_all_votes ? 1 : 0);
+    q->bind(8, now);
+    q->bind(9, r.id);
     q->exec();
 }
 

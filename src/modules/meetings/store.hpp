@@ -30,6 +30,13 @@ struct Meeting {
     bool notice_with_agenda = false;
     std::optional<std::string> justification;
     std::string created_at, updated_at;
+    // Adjournment (art. 1089): the meeting this one reconvenes, the one reconvening this one, and
+    // the quorum rule: "standard", or "adjourned" for a reconvened meeting.
+    std::optional<std::string> adjourned_from_meeting_id, reconvened_meeting_id;
+    std::string quorum_rule = "standard";
+    std::string agenda_additions = "[]";  // as stored: a JSON array (art. 1088)
+    std::optional<std::string> adjournment;  // as stored: {reason, justification}, once adjourned
+    std::optional<std::string> minutes_sent_at;
 };
 
 struct Attendee {
@@ -41,10 +48,19 @@ struct Attendee {
 };
 
 struct Resolution {
-    std::string id, meeting_id, title, description, majority;
+    std::string id, meeting_id, title, description, majority;  // meeting_id empty for a written resolution
     int position = 0;
     bool recorded = false;
     Fraction votes_for, votes_against, votes_abstain;
+    std::optional<std::string> body, source, decided_on;  // as stored (null for a meeting's: read from it)
+    // Ballots (art. 1098): once recorded, the co-owners for, those entitled to vote and the votes
+    // that counted at that moment.
+    bool ballots_recorded = false;
+    std::optional<std::int64_t> headcount_for, headcount_entitled;
+    std::optional<Fraction> voting_base;
+    // At a reconvened meeting (art. 1089 para 2): whether those present or represented held a
+    // majority of all votes when the votes were recorded; null elsewhere.
+    std::optional<bool> majority_of_all_votes;
 };
 
 // A minutes document as recorded (its path is the server's).
@@ -101,6 +117,18 @@ Resolution insert_resolution(Database& db, const std::string& syndicate_id, cons
                              const std::string& majority, const std::string& now);
 std::optional<Resolution> find_resolution(Database& db, const std::string& syndicate_id, const std::string& id);
 void store_votes(Database& db, const Resolution& r, const std::string& now);
+
+// Ballots (art. 1098): each co-owner's choice on a resolution, weighed by their roll votes.
+struct Ballot {
+    std::string co_owner_id, choice, cast_by;  // choice for|against|abstain; cast_by owner|proxy
+    Fraction votes;
+};
+std::vector<Ballot> ballots_of(Database& db, const std::string& resolution_id);
+void delete_ballots(Database& db, const std::string& resolution_id);
+void upsert_ballot(Database& db, const std::string& syndicate_id, const std::string& resolution_id, const Ballot& b,
+                   const std::string& now);
+// The resolution's totals from its ballots, with the head count and what it is measured against.
+void store_ballot_totals(Database& db, const Resolution& r, const std::string& now);
 
 // An active co-owner's full name and fraction (units), or nullopt.
 struct CoOwnerShare {

@@ -59,6 +59,9 @@ std::string majority(const std::string& m, Language lang) {
     if (m == "absolute")
         return fr ? "majorité absolue (plus de 75 % des voix exprimées, abstentions comprises)"
                   : "absolute majority (more than 75% of the votes cast, abstentions included)";
+    if (m == "double")
+        return fr ? "double majorité (les trois quarts des copropriétaires représentant 90 % des voix, art. 1098 C.c.Q.)"
+                  : "double majority (three quarters of the co-owners holding 90% of the votes, art. 1098 C.C.Q.)";
     return fr ? "unanimité" : "unanimity";
 }
 

@@ -1,0 +1,119 @@
+// record_ballots (catalogue §3.2): each co-owner's vote on a resolution, weighed by their votes on
+// the voting roll at that moment; the totals, the head count and the outcome follow. The one way
+// a double majority (art. 1098) is decided.
+#include "modules/meetings/ballots.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <set>
+
+#include "modules/common.hpp"
+#include "modules/meetings/codes.hpp"
+#include "modules/meetings/presenter.hpp"
+#include "modules/meetings/rules.hpp"
+#include "modules/meetings/store.hpp"
+#include "modules/meetings/voting_roll.hpp"
+#include "storage/database.hpp"
+
+namespace syndic::meetings {
+
+using nlohmann::json;
+
+namespace {
+
+// The voter of one ballot row, checked: listed once, a co-owner of the syndicate, recorded present
+// or by proxy, not suspended. Returns the ballot weighed by the roll.
+Ballot checked_ballot(const ToolCall& call, const VotingRoll& roll, const json& rows, std::size_t i,
+                      std::set<std::string>& seen) {
+    const auto& row = rows[i];
+    const std::string field = "/ballots/" + std::to_string(i) + "/coOwnerId";
+    const std::string id = row["coOwnerId"];
+    if (!seen.insert(id).second) throw invalid_argument(field, "is listed twice", "Co-owner " + id + " is listed twice.");
+    const auto* entry = roll.find(id);
+    if (!entry) {
+        if (!active_co_owner(call.db, call.caller.syndicate_id, id))
+            throw DomainError(codes::co_owner_not_found, "No active co-owner with id " + id + " in this syndicate.").at(field);
+        throw DomainError(codes::co_owner_not_present, "Co-owner " + id + " is not recorded present or by proxy at the meeting.")
+            .at(field)
+            .with("coOwnerId", id);
+    }
+    if (!entry->represented())
+        throw DomainError(codes::co_owner_not_present,
+                          entry->name + " is not recorded present or by proxy at the meeting (record_attendance first).")
+            .at(field)
+            .with("coOwnerId", id);
+    if (entry->status == "suspended-arrears") {
+        auto refusal = DomainError(codes::vote_suspended,
+                                   entry->name + " has common expenses unpaid more than 3 months and cannot vote until "
+                                   "they are paid (art. 1094).")
+                           .at(field)
+                           .with("coOwnerId", id);
+        if (entry->overdue_since) refusal.with("overdueSince", *entry->overdue_since);
+        throw refusal;
+    }
+    return Ballot{id, row["choice"].get<std::string>(), *entry->attendance == "proxy" ? "proxy" : "owner", entry->votes};
+}
+
+}  // namespace
+
+json record_ballots(const ToolCall& call) {
+    const auto& a = call.args;
+    const auto& syndicate = call.caller.syndicate_id;
+    const std::string resolution_id = a["resolutionId"];
+    auto found = find_resolution(call.db, syndicate, resolution_id);
+    if (found && a.contains("meetingId") && a["meetingId"] != found->meeting_id) found.reset();
+    if (!found || found->meeting_id.empty())
+        throw DomainError(codes::resolution_not_found, "No resolution of a meeting with id " + resolution_id +
+                                                           " in this syndicate.")
+            .at("/resolutionId");
+    const auto m = require_meeting(call.db, syndicate, found->meeting_id, "/resolutionId");
+    require_status(m, {"notice-sent", "held"}, "recording ballots");
+    const auto now = call.clock.now();
+    const auto roll = voting_roll(call.db, syndicate, m, roll_day(m, now));
+
+    const auto& rows = a["ballots"];
+    std::set<std::string> seen;
+    std::vector<Ballot> cast;
+    for (std::size_t i = 0; i < rows.size(); ++i) cast.push_back(checked_ballot(call, roll, rows, i, seen));
+    const std::string stamp = to_utc_iso(now);
+    if (a.value("replace", true)) delete_ballots(call.db, found->id);
+    for (const auto& b : cast) upsert_ballot(call.db, syndicate, found->id, b, stamp);
+
+    // The totals of every ballot now recorded; what a double majority is measured against, now.
+    Resolution r = *found;
+    r.recorded = r.ballots_recorded = true;
+    r.votes_for = r.votes_against = r.votes_abstain = Fraction();
+    std::int64_t heads_for = 0;
+    for (const auto& b : ballots_of(call.db, found->id)) {
+        if (b.choice == "for") {
+            r.votes_for += b.votes;
+            ++heads_for;
+        } else if (b.choice == "against") {
+            r.votes_against += b.votes;
+        } else {
+            r.votes_abstain += b.votes;
+        }
+    }
+    r.headcount_for = heads_for;
+    r.headcount_entitled = roll.entitled_headcount();
+    r.voting_base = roll.voting_base();
+    if (m.quorum_rule == "adjourned") r.majority_of_all_votes = quorum_of(call.db, syndicate, m, roll).majority_of_all_votes();
+    else r.majority_of_all_votes.reset();
+    store_ballot_totals(call.db, r, stamp);
+    touch(call.db, m.id, call.clock);
+
+    json result = resolution_json(*find_resolution(call.db, syndicate, found->id), &m);
+    json ballots = json::array();
+    for (const auto& b : ballots_of(call.db, found->id))
+        ballots.push_back({{"resolutionId", found->id},
+                           {"coOwnerId", b.co_owner_id},
+                           {"choice", b.choice},
+                           {"votes", percent(b.votes)},
+                           {"castBy", b.cast_by}});
+    result["ballots"] = std::move(ballots);
+    result["headcountEntitled"] = *r.headcount_entitled;
+    result["votingBase"] = percent(*r.voting_base);
+    return result;
+}
+
+}  // namespace syndic::meetings

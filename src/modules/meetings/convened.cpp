@@ -1,0 +1,176 @@
+#include "modules/meetings/convened.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+
+#include "core/ids.hpp"
+#include "core/text.hpp"
+#include "modules/common.hpp"
+#include "modules/meetings/codes.hpp"
+#include "modules/meetings/notices.hpp"
+#include "modules/meetings/presenter.hpp"
+#include "modules/meetings/rules.hpp"
+#include "modules/meetings/store.hpp"
+#include "modules/meetings/voting_roll.hpp"
+#include "storage/database.hpp"
+
+namespace syndic::meetings {
+
+using nlohmann::json;
+
+namespace {
+
+// Art. 1088: a co-owner may add a question within 5 days of the notice. "Within N days of D" is
+// on or before D + N (catalogue §0): requested on the 5th day after the notice's day is in time,
+// on the 6th too late.
+constexpr std::int64_t agenda_request_days = 5;
+
+std::chrono::sys_days day_of(const std::string& date) {
+    int y = 0;
+    unsigned m = 0, d = 0;
+    std::sscanf(date.c_str(), "%d-%u-%u", &y, &m, &d);
+    return std::chrono::sys_days{std::chrono::year_month_day{std::chrono::year{y}, std::chrono::month{m}, std::chrono::day{d}}};
+}
+
+std::int64_t days_between(const std::string& from, const std::string& to) {
+    return (day_of(to) - day_of(from)).count();
+}
+
+void require_general(const Meeting& m, const std::string& act) {
+    if (m.type == "aga" || m.type == "aga-special") return;
+    throw DomainError(codes::not_a_general_meeting,
+                      "Meeting " + m.id + " is a board meeting; " + act + " is for general meetings of the co-owners "
+                      "(aga, aga-special).")
+        .at("/meetingId")
+        .with("type", m.type);
+}
+
+json without_email_json(const QueuedNotices& notices) {
+    json out = json::array();
+    for (const auto& r : notices.without_email) out.push_back({{"coOwnerId", r.id}, {"name", r.first + " " + r.last}});
+    return out;
+}
+
+}  // namespace
+
+json add_agenda_item(const ToolCall& call) {
+    const auto& a = call.args;
+    const auto& syndicate = call.caller.syndicate_id;
+    auto m = require_meeting(call.db, syndicate, a["meetingId"], "/meetingId");
+    require_general(m, "adding a question to the agenda (art. 1088)");
+    require_status(m, {"notice-sent"}, "adding a question to the agenda");
+    const std::string text = nonblank_text(a["text"], "/text");
+    const auto now = call.clock.now();
+    const std::string today = montreal_date(now);
+    const std::string notice_day = montreal_date(stored_instant(*m.notice_sent_at));
+    std::string requested_on = today;
+    if (a.contains("requestedOn")) {
+        requested_on = a["requestedOn"].get<std::string>();
+        if (!is_calendar_date(requested_on))
+            throw invalid_argument("/requestedOn", "is not a calendar date", "requestedOn must be a day, YYYY-MM-DD.");
+        if (requested_on > today)
+            throw invalid_argument("/requestedOn", "is after today", "requestedOn (" + requested_on + ") is after today (" +
+                                                                          today + ").");
+        if (requested_on < notice_day)
+            throw invalid_argument("/requestedOn", "is before the notice was sent",
+                                   "requestedOn (" + requested_on + ") is before the notice was sent (" + notice_day + ").");
+    }
+    json requester = nullptr;
+    if (a.contains("requestedByCoOwnerId") && !a["requestedByCoOwnerId"].is_null()) {
+        const std::string id = a["requestedByCoOwnerId"];
+        if (!active_co_owner(call.db, syndicate, id))
+            throw DomainError(codes::co_owner_not_found, "No active co-owner with id " + id + " in this syndicate.")
+                .at("/requestedByCoOwnerId");
+        const auto days = days_between(notice_day, requested_on);
+        if (days > agenda_request_days)
+            throw DomainError(codes::agenda_request_too_late,
+                              "The notice was sent on " + notice_day + "; a co-owner may add a question within " +
+                                  std::to_string(agenda_request_days) + " days (art. 1088), and this request of " +
+                                  requested_on + " comes " + std::to_string(days) +
+                                  " days after. The board may still add it (omit requestedByCoOwnerId).")
+                .at("/requestedOn")
+                .with("daysSinceNotice", days)
+                .with("maximumDays", agenda_request_days)
+                .with("noticeSentOn", notice_day);
+        requester = id;
+    }
+
+    m.agenda.push_back(text);
+    set_meeting_column(call.db, m.id, "agenda", agenda_text(m.agenda));
+    const auto queued = queue_supplementary_notices(call.db, syndicate, m, text, now);
+    json additions = json::parse(m.agenda_additions);
+    additions.push_back({{"text", text},
+                         {"requestedByCoOwnerId", requester},
+                         {"requestedOn", requested_on},
+                         {"supplementaryNoticeQueuedAt", to_montreal_iso(now)}});
+    set_meeting_column(call.db, m.id, "agenda_additions", additions.dump());
+    touch(call.db, m.id, call.clock);
+    return {{"meeting", full_meeting(call.db, syndicate, m.id, now)},
+            {"queued", queued.queued},
+            {"withoutEmail", without_email_json(queued)}};
+}
+
+json adjourn_meeting(const ToolCall& call) {
+    const auto& a = call.args;
+    const auto& syndicate = call.caller.syndicate_id;
+    const auto m = require_meeting(call.db, syndicate, a["meetingId"], "/meetingId");
+    require_status(m, {"notice-sent", "held"}, "adjourning the meeting");
+    if (m.reconvened_meeting_id)
+        throw DomainError(codes::invalid_status_transition,
+                          "Meeting " + m.id + " was already adjourned; it reconvenes as meeting " + *m.reconvened_meeting_id + ".")
+            .at("/meetingId")
+            .with("status", m.status);
+    const std::string reason = a["reason"];
+    std::optional<std::string> justification;
+    if (a.contains("justification") && !a["justification"].is_null()) {
+        justification = trim(a["justification"].get<std::string>());
+        if (justification->empty()) justification.reset();
+    }
+    if (reason == "other" && !justification)
+        throw invalid_argument("/justification", "is required when reason is other",
+                               "An adjournment for another reason than quorum needs its justification.");
+    const auto now = call.clock.now();
+    if (reason == "no-quorum") {
+        const auto q = quorum_of(call.db, syndicate, m, now);
+        if (q.reached())
+            throw DomainError(codes::quorum_reached,
+                              "The meeting has its quorum (" + q.total().to_string() + "% present or represented, " +
+                                  q.required.to_string() + "% required): it cannot be adjourned for want of quorum.")
+                .at("/reason")
+                .with("total", q.total().to_percent())
+                .with("required", q.required.to_percent());
+    }
+    const auto when = parse_iso_instant(a["reconveneAt"].get<std::string>());
+    if (!when)
+        throw invalid_argument("/reconveneAt", "is not an ISO 8601 date-time with an offset",
+                               "reconveneAt must be an ISO 8601 date-time with an offset, e.g. 2027-01-12T19:00:00-05:00.");
+    if (*when <= m.scheduled_at || *when <= now)
+        throw invalid_argument("/reconveneAt", "is not after the adjourned meeting and now",
+                               "The reconvened meeting must come after the adjourned one and after now.");
+
+    // The reconvened meeting: a draft with the same agenda and the resolutions not decided, to be
+    // called again by its own notice. After a want of quorum, those present or represented form
+    // its quorum (art. 1089 para 2); after another reason, the ordinary quorum.
+    const std::string id = new_record_id(), stamp = to_utc_iso(now);
+    insert_meeting(call.db, syndicate, id,
+                   NewMeeting{m.title, m.type, nonblank_text(a["location"], "/location"), *when, m.agenda}, stamp);
+    set_meeting_column(call.db, id, "adjourned_from_meeting_id", m.id);
+    if (reason != "other") set_meeting_column(call.db, id, "quorum_rule", "adjourned");
+    for (const auto& r : resolutions_of(call.db, m.id))
+        if (outcome(r) == "pending")
+            insert_resolution(call.db, syndicate, id, new_record_id(), r.title, r.description, r.majority, stamp);
+
+    set_meeting_column(call.db, m.id, "reconvened_meeting_id", id);
+    set_meeting_column(call.db, m.id, "adjournment",
+                       json{{"reason", reason}, {"justification", justification ? json(*justification) : json(nullptr)}}.dump());
+    if (m.status != "held") set_meeting_column(call.db, m.id, "status", "held");
+    touch(call.db, m.id, call.clock);
+    call.name_event("meeting.adjourned", "meeting", m.id);
+    return {{"adjourned", for_caller(full_meeting(call.db, syndicate, m.id, now), call.caller)},
+            {"reconvened", for_caller(full_meeting(call.db, syndicate, id, now), call.caller)}};
+}
+
+}  // namespace syndic::meetings

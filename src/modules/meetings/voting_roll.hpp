@@ -1,0 +1,87 @@
+// Who may vote at a meeting, with how many votes, and why not (catalogue §3.2 get_voting_roll):
+// votes are fractions (art. 1090); a co-owner in arrears more than 3 months loses them (art. 1094,
+// asked of the accounting module); the developer is capped (art. 1092); in a co-ownership of fewer
+// than five fractions a co-owner holding more than half the votes is reduced to the votes of the
+// others present or represented (art. 1091); removed votes leave the voting base (art. 1099).
+// The quorum (art. 1089) is measured on the roll. Reads rows; knows no JSON.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/clock.hpp"
+#include "core/fraction.hpp"
+#include "modules/accounting/standing.hpp"
+#include "modules/meetings/store.hpp"
+
+namespace syndic::meetings {
+
+struct RollEntry {
+    std::string co_owner_id, name, unit_id, unit_number;
+    Fraction fraction;  // the co-owner's fraction (as recorded at the meeting if attendance was)
+    Fraction votes;     // after suspension and reductions
+    // entitled | suspended-arrears | reduced-1091 | reduced-developer | syndicate-held
+    std::string status = "entitled";
+    std::optional<std::string> overdue_since;
+    std::int64_t overdue_cents = 0;
+    std::optional<std::string> attendance;  // present | proxy | absent, as recorded for the meeting
+    bool may_vote() const { return status != "suspended-arrears" && status != "syndicate-held"; }
+    bool represented() const { return attendance == "present" || attendance == "proxy"; }
+};
+
+struct VotingRoll {
+    std::string as_of;  // the Montreal day the standing was read for
+    std::vector<RollEntry> entries;
+    Fraction all_votes = Fraction::percent(100);  // every fraction of the immovable (art. 1090)
+    Fraction suspended_votes, reduced_votes;
+    std::int64_t fractions = 0;  // lots of the syndicate (a unit with its linked parking and storage)
+    Fraction voting_base() const { return all_votes - suspended_votes - reduced_votes; }
+    // Co-owners entitled to vote (not suspended, not the syndicate, holding a fraction): the head
+    // count of a double majority (art. 1098).
+    std::int64_t entitled_headcount() const;
+    const RollEntry* find(const std::string& co_owner_id) const;
+};
+
+// The developer's cap in force (art. 1092): the declaration's developer co-owners and residence.
+struct DeveloperCap {
+    std::vector<std::string> co_owner_ids;
+    std::optional<std::string> residence_unit_id;
+    Fraction cap;  // of all votes: 60 % from the end of the 2nd year after registration, 25 % from the 3rd
+};
+
+// The rules applied to rows already read (each entry's votes its fraction, `standings` one per
+// entry in order): suspension (art. 1094), the developer's cap (art. 1092), the majority holder's
+// reduction under 5 fractions (art. 1091), in that order.
+void apply_vote_rules(VotingRoll& roll, const std::vector<accounting::Standing>& standings,
+                      const std::optional<DeveloperCap>& developer);
+
+// The day a meeting's roll is read for: today while the meeting is open, its own day once held.
+std::string roll_day(const Meeting& m, Instant now);
+
+// The roll of meeting `m` on `as_of` ("YYYY-MM-DD"): the syndicate's active co-owners and the
+// co-owners recorded in its attendance (kept as recorded, even if archived since).
+VotingRoll voting_roll(Database& db, const std::string& syndicate_id, const Meeting& m, const std::string& as_of);
+
+// Present, proxied and total count the fractions of those represented who may vote (suspended
+// and syndicate-held fractions excluded, catalogue §3.2), before the reductions of art. 1091 and
+// 1092, which weigh their votes; required is quorumPercent of the voting base (art. 1099).
+struct Quorum {
+    Fraction present, proxied, required, voting_base, suspended, all_votes;
+    std::string rule = "standard";   // "adjourned" at a meeting reconvened after an adjournment
+    std::int64_t represented_headcount = 0;
+    Fraction total() const { return present + proxied; }
+    // standard: the votes present or represented reach quorumPercent of the voting base
+    // (art. 1089 para 1); adjourned: those present or represented form the quorum (para 2).
+    bool reached() const { return rule == "adjourned" ? represented_headcount > 0 : total() >= required; }
+    // Whether those present or represented hold a majority of all votes (less the suspended
+    // ones, which no longer count): what art. 1097 (and 1098) decisions need at a reconvened
+    // meeting (art. 1089 para 2).
+    bool majority_of_all_votes() const { return total().units() * 2 > (all_votes - suspended).units(); }
+};
+
+// The meeting's quorum on the roll.
+Quorum quorum_of(Database& db, const std::string& syndicate_id, const Meeting& m, const VotingRoll& roll);
+Quorum quorum_of(Database& db, const std::string& syndicate_id, const Meeting& m, Instant now);
+
+}  // namespace syndic::meetings
