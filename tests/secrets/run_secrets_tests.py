@@ -303,6 +303,8 @@ def test_signing_key(tmp):
                       + "".join("ALTER TABLE outbox DROP COLUMN %s; " % c for c in (
                           "related_type", "related_id", "attachments", "attempts", "error", "sent_at", "next_attempt_at",
                           "lease_owner", "lease_until", "updated_at")) +
+                      # and had no written resolutions' signatures (migration 018)
+                      "DROP TABLE resolution_signatures; ALTER TABLE resolutions DROP COLUMN sent_at; "
                       # and had no voting roll, adjournment, agenda-addition or ballot columns (migration 017;
                       # its rebuilt resolutions table keeps the double majority and a nullable meeting, harmless)
                       "DROP TABLE ballots; "

@@ -12,4 +12,7 @@ inline constexpr const char* not_a_general_meeting = "NOT_A_GENERAL_MEETING";
 inline constexpr const char* quorum_reached = "QUORUM_REACHED";
 inline constexpr const char* co_owner_not_present = "CO_OWNER_NOT_PRESENT";
 inline constexpr const char* vote_suspended = "VOTE_SUSPENDED";
+inline constexpr const char* signer_not_entitled = "SIGNER_NOT_ENTITLED";
+inline constexpr const char* already_adopted = "ALREADY_ADOPTED";
+inline constexpr const char* minutes_not_final = "MINUTES_NOT_FINAL";
 }  // namespace syndic::meetings::codes

@@ -7,6 +7,7 @@
 #include "modules/common.hpp"
 #include "modules/meetings/ballots.hpp"
 #include "modules/meetings/codes.hpp"
+#include "modules/meetings/closing.hpp"
 #include "modules/meetings/convened.hpp"
 #include "modules/meetings/meetings.hpp"
 #include "modules/meetings/minutes.hpp"
@@ -255,6 +256,8 @@ void register_meeting_tools(ToolTable& table) {
     table.bind("add_agenda_item", meetings::add_agenda_item);
     table.bind("adjourn_meeting", meetings::adjourn_meeting);
     table.bind("record_ballots", meetings::record_ballots);
+    table.bind("record_written_resolution", meetings::record_written_resolution);
+    table.bind("send_minutes", meetings::send_minutes);
     table.bind("generate_minutes", generate_minutes);
 }
 

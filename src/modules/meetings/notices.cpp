@@ -11,7 +11,7 @@ std::pair<std::string, std::string> notice_message(const Meeting& m, const std::
     for (auto& c : subject)
         if (c == '\r' || c == '\n') c = ' ';  // one header line
     std::string body;
-    body += (fr ? "Bonjour " : "Dear ") + first_name + " " + last_name + ",\n\n";
+    body += (fr ? "Bonjour " : "Dear ") + first_name + (last_name.empty() ? "" : " " + last_name) + ",\n\n";
     const bool board = m.type == "board";
     if (fr) {
         body += std::string(board ? "Le conseil d'administration vous informe de sa prochaine réunion"
@@ -43,7 +43,10 @@ QueuedNotices queue_notices(Database& db, const std::string& syndicate_id, const
                             bool with_agenda, Instant now) {
     const std::string name = syndicate_name(db, syndicate_id);
     QueuedNotices out;
-    for (auto& r : active_co_owners(db, syndicate_id)) {
+    // A board meeting is the directors' (catalogue §3.2): its notice goes to those in office on its day.
+    auto recipients = m.type == "board" ? directors_in_office(db, syndicate_id, montreal_date(m.scheduled_at))
+                                        : active_co_owners(db, syndicate_id);
+    for (auto& r : recipients) {
         if (!r.email) {
             out.without_email.push_back(std::move(r));
             continue;

@@ -10,6 +10,7 @@
 #include "modules/common.hpp"
 #include "modules/documents/store.hpp"
 #include "storage/database.hpp"
+#include "storage/settings.hpp"
 
 namespace syndic::meetings {
 
@@ -361,14 +362,37 @@ std::vector<Recipient> active_co_owners(Database& db, const std::string& syndica
     return out;
 }
 
+std::vector<Recipient> directors_in_office(Database& db, const std::string& syndicate_id, const std::string& day) {
+    const auto fallback = get_setting(db, syndicate_id, "defaultLanguage").get<std::string>();
+    std::vector<Recipient> out;
+    auto q = db.prepare(
+        "SELECT coalesce(d.co_owner_id, ''), d.name, c.language, coalesce(d.email, c.email) FROM directors d "
+        "LEFT JOIN co_owners c ON c.id = d.co_owner_id AND c.deleted_at IS NULL "
+        "WHERE d.syndicate_id = ?1 AND d.status = 'active' AND d.term_start <= ?2 AND (d.term_end IS NULL OR d.term_end >= ?2) "
+        "ORDER BY d.name, d.id");
+    q->bind(1, syndicate_id);
+    q->bind(2, day);
+    while (q->executeStep()) {
+        Recipient r{q->getColumn(0).getString(), q->getColumn(1).getString(), "",
+                    q->getColumn(2).isNull() ? fallback : q->getColumn(2).getString(), std::nullopt};
+        if (!q->getColumn(3).isNull()) r.email = q->getColumn(3).getString();
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
 void queue_message(Database& db, const std::string& syndicate_id, const OutboxMessage& message, const std::string& now) {
     auto q = db.prepare(
         "INSERT INTO outbox (id, syndicate_id, meeting_id, co_owner_id, channel, recipient, language, subject, body, "
-        "created_at, updated_at, related_type, related_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, 'meeting', ?3)");
+        "created_at, updated_at, related_type, related_id, attachments) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11, coalesce(?12, ?3), ?13)");
     q->bind(1, new_record_id());
     q->bind(2, syndicate_id);
-    q->bind(3, message.meeting_id);
-    q->bind(4, message.co_owner_id);
+    if (!message.meeting_id.empty()) q->bind(3, message.meeting_id);
+    if (!message.co_owner_id.empty()) q->bind(4, message.co_owner_id);
+    q->bind(11, message.related_type);
+    if (!message.related_id.empty()) q->bind(12, message.related_id);
+    q->bind(13, message.attachments);
     q->bind(5, message.channel);
     q->bind(6, message.recipient);
     q->bind(7, message.language);

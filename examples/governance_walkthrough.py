@@ -1,0 +1,214 @@
+#!/usr/bin/python3
+"""The board's year, through the real executable: the README's governance walk-through.
+
+    examples/governance_walkthrough.py [path/to/syndic-mcp]
+
+On a fresh demo database in a temporary folder, with a real SMTP server and a webhook receiver
+on this machine (Debian's python3-aiosmtpd; nothing leaves the machine):
+
+ 1. a webhook receiver subscribes to the co-owners' events;
+ 2. the annual meeting is called, lacks quorum and is adjourned; the reconvened meeting's notice
+    is really delivered to the SMTP server, in each co-owner's language;
+ 3. at the reconvened meeting the co-owners elect a board of three and amend a by-law;
+ 4. the board is registered (appoint_director) and the by-law's new version is in force;
+ 5. the directors adopt a written resolution (all three sign) hiring a manager;
+ 6. a new co-owner is entered and the receiver gets a signed co_owner.created.
+
+Each step prints what the service answered; any refusal stops the script (exit status 1).
+"""
+import hashlib
+import hmac
+import http.server
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import warnings
+from datetime import datetime, timedelta, timezone
+
+warnings.filterwarnings("ignore")
+from aiosmtpd.controller import Controller  # noqa: E402  (Debian: python3-aiosmtpd)
+
+BIN = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build", "syndic-mcp")
+folder = tempfile.mkdtemp(prefix="syndic-governance-")
+ENV = dict(os.environ, SYNDIC_DB=os.path.join(folder, "syndic.db"))
+ENV.pop("SYNDIC_API_KEY", None)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """One `syndic-mcp serve` session: a request a line, an answer a line."""
+
+    def __init__(self, key):
+        self.proc = subprocess.Popen([BIN, "serve", "--modules", "all", "--log-level", "warn"], env=dict(ENV, SYNDIC_API_KEY=key),
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.next_id = 0
+        self.request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                    "clientInfo": {"name": "governance-walkthrough", "version": "1"}})
+        self.proc.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n")
+
+    def request(self, method, params):
+        self.next_id += 1
+        self.proc.stdin.write(json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}) + "\n")
+        self.proc.stdin.flush()
+        return json.loads(self.proc.stdout.readline())
+
+    def call(self, tool, arguments):
+        answer = self.request("tools/call", {"name": tool, "arguments": arguments})
+        if "error" in answer:
+            sys.exit(f"{tool} refused: {answer['error']['message']}: {answer['error'].get('data', {}).get('detail', '')}")
+        return answer["result"]["structuredContent"]
+
+    def refusal(self, tool, arguments):
+        answer = self.request("tools/call", {"name": tool, "arguments": arguments})
+        return answer.get("error", {}).get("message")
+
+
+class Mailbox:
+    messages = []
+
+    async def handle_DATA(self, server, session, envelope):
+        Mailbox.messages.append({"to": envelope.rcpt_tos, "data": envelope.content.decode("utf-8", "replace")})
+        return "250 2.0.0 accepted"
+
+
+class Receiver(http.server.BaseHTTPRequestHandler):
+    posts = []
+
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        Receiver.posts.append((dict(self.headers), body))
+        self.send_response(204)
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+def signed(headers, body, secret):
+    parts = dict(p.split("=", 1) for p in headers["Syndic-Signature"].split(","))
+    expected = hmac.new(secret.encode(), parts["t"].encode() + b"." + body, hashlib.sha256).hexdigest()
+    return hmac.compare_digest(parts["v1"], expected)
+
+
+def deliver(smtp_port):
+    r = subprocess.run([BIN, "deliver", "--once", "--smtp-url", f"smtp://127.0.0.1:{smtp_port}",
+                        "--smtp-from", "ca@jardin-saint-denis.example", "--log-level", "warn"],
+                       env=ENV, capture_output=True, text=True, check=True)
+    return r.stdout.strip().replace("\n", "; ")
+
+
+def instant(days):
+    return (datetime.now(timezone.utc) + timedelta(days=days)).replace(hour=23, minute=0, second=0, microsecond=0) \
+        .strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def main():
+    key = json.loads(subprocess.run([BIN, "demo", "--json", "--log-level", "warn"], env=ENV, capture_output=True, text=True,
+                                    check=True).stdout)["apiKey"]
+    s = Server(key)
+    smtp = Controller(Mailbox(), hostname="127.0.0.1", port=free_port())
+    smtp.start()
+    receiver = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+    threading.Thread(target=receiver.serve_forever, daemon=True).start()
+
+    # 1. A receiver subscribes to the co-owners' events; the secret is shown once.
+    hook = s.call("create_webhook", {"url": f"http://127.0.0.1:{receiver.server_port}/hook", "events": ["co-owners.*"],
+                                     "description": "the board's spreadsheet"})
+    print(f"1. webhook {hook['webhook']['id']} subscribed; secret {hook['secret'][:12]}... (shown once)")
+
+    # 2. The annual meeting: too few come, it is adjourned; the reconvened meeting is called.
+    owners = s.call("list_co_owners", {})["data"]
+    agm = s.call("create_meeting", {"title": "Assemblée générale annuelle", "type": "aga", "scheduledAt": instant(30),
+                                    "location": "Salle communautaire, 4520 rue Saint-Denis",
+                                    "agenda": ["Élection des administrateurs", "Règlement : animaux"]})
+    s.call("send_meeting_notice", {"meetingId": agm["id"], "sendBy": "email", "includeAgenda": True})
+    deliver(smtp.port)  # the first notice leaves too
+    s.call("record_attendance", {"meetingId": agm["id"], "attendees": [
+        {"coOwnerId": c["id"], "attendance": "present" if i < 2 else "absent"} for i, c in enumerate(owners)]})
+    quorum = s.call("calculate_quorum", {"meetingId": agm["id"]})
+    adjourned = s.call("adjourn_meeting", {"meetingId": agm["id"], "reason": "no-quorum", "reconveneAt": instant(60),
+                                           "location": "Salle communautaire, 4520 rue Saint-Denis"})
+    reconvened = adjourned["reconvened"]
+    print(f"2. {agm['title']}: {quorum['total']}% present of {quorum['required']}% required, adjourned; "
+          f"reconvened meeting {reconvened['id']} ({reconvened['quorumRule']} quorum)")
+    before = len(Mailbox.messages)
+    notice = s.call("send_meeting_notice", {"meetingId": reconvened["id"], "sendBy": "email", "includeAgenda": True})
+    sent = deliver(smtp.port)
+    got = Mailbox.messages[before:]
+    english = [m for m in got if "Subject: Notice" in m["data"] or "Subject: =?UTF-8?B?Tm90aWNl" in m["data"]]
+    print(f"   its notice: {notice['queued']} queued; deliver --once: {sent}; the SMTP server received {len(got)} "
+          f"({len(english)} in English)")
+    if len(got) != notice["queued"]:
+        sys.exit("the SMTP server did not receive every notice")
+
+    # 3. The reconvened meeting elects the board and amends the by-law on pets.
+    s.call("record_attendance", {"meetingId": reconvened["id"], "attendees": [
+        {"coOwnerId": c["id"], "attendance": "present" if i < 5 else "absent"} for i, c in enumerate(owners)]})
+    quorum = s.call("calculate_quorum", {"meetingId": reconvened["id"]})
+    resolutions = {r["title"]: r for r in s.call("get_meeting", {"id": reconvened["id"]})["resolutions"]}
+    election = s.call("add_resolution", {"meetingId": reconvened["id"], "title": "Élection des administrateurs",
+                                         "majorityRequired": "simple"})
+    pets = s.call("add_resolution", {"meetingId": reconvened["id"], "title": "Règlement 4.1 : deux animaux",
+                                     "majorityRequired": "simple"})
+    present = quorum["total"]
+    for r in (election, pets):
+        s.call("record_votes", {"resolutionId": r["id"], "votesFor": round(present * 0.8, 6),
+                                "votesAgainst": round(present * 0.2, 6), "votesAbstain": 0})
+    s.call("update_meeting", {"id": reconvened["id"], "status": "held"})
+    print(f"3. reconvened meeting held ({quorum['total']}% present, quorum reached: {quorum['quorumReached']}); "
+          f"{len(resolutions)} resolution(s) carried over; election and by-law passed")
+
+    # 4. The board as elected, and the by-law's new version.
+    today = datetime.now(timezone.utc).strftime("%Y-%m-%d")  # (the walk-through holds its meeting early)
+    for c, role in zip(owners[:3], ["president", "secretary", "treasurer"]):
+        s.call("appoint_director", {"coOwnerId": c["id"], "role": role, "appointedBy": "meeting",
+                                    "resolutionId": election["id"], "termStart": today})
+    board = s.call("get_board", {})
+    article = next(b for b in s.call("list_bylaws", {})["data"] if b["article"] == "4.1")
+    amended = s.call("set_bylaw", {"id": article["id"], "text": "Deux animaux domestiques au plus par partie privative.",
+                                   "resolutionId": pets["id"], "depositedOn": today})
+    print(f"4. board: {', '.join(d['name'] + ' (' + d['role'] + ')' for d in board['directors'])}; "
+          f"vacancies {board['vacancies']}; by-law 4.1 in a new version from {amended['effectiveFrom']}: {amended['text']}")
+
+    # 5. A written resolution of the board, signed by all three, hires the manager.
+    directors = [d["id"] for d in board["directors"]]
+    written = s.call("record_written_resolution", {
+        "body": "board", "title": "Mandat de gestion", "majorityRequired": "simple",
+        "text": "Le conseil confie la gestion courante à Gestion Riverin inc. à compter du 1er du mois.",
+        "signatures": [{"signerId": d, "signedOn": today} for d in directors[:2]]})
+    print(f"5. written resolution {written['id']}: {written['status']}, missing {[m['name'] for m in written['missingSigners']]}")
+    written = s.call("record_written_resolution", {"id": written["id"], "signatures": [{"signerId": directors[2], "signedOn": today}]})
+    mandate = s.call("set_management_mandate", {"managerName": "Julie Riverin", "firm": "Gestion Riverin inc.",
+                                                "startOn": today, "delegatedPowers": ["day-to-day administration"],
+                                                "resolutionId": written["id"]})
+    print(f"   all signed: {written['status']} on {written['adoptedOn']} (outcome {written['outcome']}); "
+          f"manager {mandate['managerName']} from {mandate['startOn']}")
+
+    # 6. A new co-owner; the receiver gets the signed event.
+    units = s.call("list_units", {"type": "apartment"})["data"]
+    before = len(Receiver.posts)
+    s.call("create_co_owner", {"unitId": units[0]["id"], "firstName": "Léa", "lastName": "Nouvel", "email": "lea@example.ca"})
+    deliver(smtp.port)
+    events = [(h, b) for h, b in Receiver.posts[before:] if h.get("Syndic-Event-Type") == "co_owner.created"]
+    ok = len(events) == 1 and signed(events[0][0], events[0][1], hook["secret"])
+    print(f"6. the receiver got {len(events)} co_owner.created, signature {'valid' if ok else 'INVALID'}: "
+          f"{json.loads(events[0][1])['data']['firstName'] if events else ''}")
+    s.proc.stdin.close()
+    s.proc.wait(timeout=30)
+    smtp.stop()
+    receiver.shutdown()
+    if not ok:
+        sys.exit("the webhook's event did not arrive signed")
+    print("done: every step as the README says")
+
+
+main()

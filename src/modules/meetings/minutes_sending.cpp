@@ -1,0 +1,119 @@
+// Sending the minutes (catalogue §3.2, send_minutes): the final minutes, as generated after the
+// meeting's last change, go to every co-owner as an attached PDF, general and board meetings alike
+// (art. 1102.1; board decisions, art. 1086.1); the meeting becomes minutes-sent. Late sending (more
+// than 30 days after the meeting) is still done, and said.
+#include <SQLiteCpp/Statement.h>
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+#include "core/ids.hpp"
+#include "modules/common.hpp"
+#include "modules/meetings/codes.hpp"
+#include "modules/meetings/closing.hpp"
+#include "modules/meetings/presenter.hpp"
+#include "modules/meetings/rules.hpp"
+#include "modules/meetings/store.hpp"
+#include "modules/meetings/wording.hpp"
+#include "storage/database.hpp"
+
+namespace syndic::meetings {
+namespace {
+
+using nlohmann::json;
+
+inline constexpr int minutes_due_days = 30;  // art. 1102.1
+
+// The final minutes to send: the one named, else the latest; MINUTES_NOT_FINAL when none was
+// generated after the meeting's last change; DOCUMENT_NOT_FOUND for a document that is not final
+// minutes of this meeting.
+std::string minutes_to_send(Database& db, const Meeting& m, const std::optional<std::string>& named) {
+    if (!has_final_minutes_since(db, m.id, m.updated_at))
+        throw DomainError(codes::minutes_not_final,
+                          "The meeting has no final minutes as it stands (none yet, or it changed since): "
+                          "generate_minutes with draft false first.")
+            .at("/meetingId");
+    auto q = db.prepare(
+        "SELECT id FROM documents WHERE meeting_id = ?1 AND kind = 'minutes' AND draft = 0 AND deleted_at IS NULL "
+        "AND (?2 IS NULL OR id = ?2) ORDER BY created_at DESC, id LIMIT 1");
+    q->bind(1, m.id);
+    if (named) q->bind(2, *named);
+    if (!q->executeStep())
+        throw DomainError(syndic::codes::document_not_found,
+                          "No final minutes of this meeting with id " + named.value_or("") + ".")
+            .at("/documentId");
+    return q->getColumn(0).getString();
+}
+
+// Calendar days from `from` to `to` ("YYYY-MM-DD" both).
+int days_between(const std::string& from, const std::string& to) {
+    const auto day = [](const std::string& d) {
+        int y = 0;
+        unsigned mo = 0, da = 0;
+        std::sscanf(d.c_str(), "%d-%u-%u", &y, &mo, &da);
+        return std::chrono::sys_days{std::chrono::year{y} / std::chrono::month{mo} / std::chrono::day{da}};
+    };
+    return static_cast<int>((day(to) - day(from)).count());
+}
+
+}  // namespace
+
+json send_minutes(const ToolCall& call) {
+    const auto& a = call.args;
+    const auto& syndicate = call.caller.syndicate_id;
+    const auto m = require_meeting(call.db, syndicate, a["meetingId"], "/meetingId");
+    if (const auto named = optional_arg<std::string>(a, "documentId")) {  // the syndicate's, before any rule
+        auto d = call.db.prepare("SELECT 1 FROM documents WHERE id = ? AND syndicate_id = ? AND deleted_at IS NULL");
+        d->bind(1, *named);
+        d->bind(2, syndicate);
+        if (!d->executeStep())
+            throw DomainError(syndic::codes::document_not_found, "No document with id " + *named + " in this syndicate.")
+                .at("/documentId");
+    }
+    require_status(m, {"held"}, "sending the minutes");
+    const auto document_id = minutes_to_send(call.db, m, optional_arg<std::string>(a, "documentId"));
+    const auto now = call.clock.now();
+    const auto now_text = to_utc_iso(now);
+    const std::string name = syndicate_name(call.db, syndicate);
+
+    std::int64_t queued = 0;
+    json without_email = json::array();
+    for (const auto& r : active_co_owners(call.db, syndicate)) {
+        if (!r.email) {
+            without_email.push_back({{"coOwnerId", r.id}, {"name", r.first + " " + r.last}});
+            continue;
+        }
+        const auto lang = wording::language_of(r.language);
+        const bool en = lang == wording::Language::en;
+        const std::string subject = (en ? "Minutes — " : "Procès-verbal — ") + m.title;
+        const std::string body =
+            en ? "Dear " + r.first + " " + r.last + ",\n\nPlease find attached the minutes of the " +
+                     wording::meeting_type(m.type, lang) + " of " + wording::date_time(m.scheduled_at, lang) + ".\n\n" + name + "\n"
+               : "Bonjour " + r.first + " " + r.last + ",\n\nVous trouverez ci-joint le procès-verbal de l'" +
+                     wording::meeting_type(m.type, lang) + " du " + wording::date_time(m.scheduled_at, lang) + ".\n\n" + name + "\n";
+        queue_message(call.db, syndicate,
+                      {m.id, r.id, "email", *r.email, r.language, subject, body, "meeting", m.id,
+                       json::array({document_id}).dump()},
+                      now_text);
+        ++queued;
+    }
+    set_meeting_column(call.db, m.id, "status", "minutes-sent");
+    set_meeting_column(call.db, m.id, "minutes_sent_at", now_text);
+    touch(call.db, m.id, call.clock);
+    call.name_event("meeting.minutes_sent", "meeting", m.id);
+
+    const int days = days_between(montreal_date(m.scheduled_at), montreal_date(now));
+    return {{"meeting", for_caller(full_meeting(call.db, syndicate, m.id, now), call.caller)},
+            {"documentId", document_id},
+            {"queued", queued},
+            {"withoutEmail", without_email},
+            {"daysAfterMeeting", days},
+            {"late", days > minutes_due_days}};
+}
+
+}  // namespace syndic::meetings

@@ -1,0 +1,291 @@
+// Written resolutions (catalogue §3.2, record_written_resolution; art. 354 C.c.Q.): a resolution
+// signed by every person entitled to vote has the effect of one taken at a meeting. General: every
+// active co-owner on the voting roll not suspended for arrears (art. 1094, accounting's standing);
+// board: every director in office. It takes effect on the last signature, never before; its text
+// is then queued to every co-owner (art. 1102.1, 1086.1) and it is kept in the register (art. 1070).
+#include <SQLiteCpp/Statement.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+#include "core/ids.hpp"
+#include "core/text.hpp"
+#include "modules/accounting/standing.hpp"
+#include "modules/board/codes.hpp"
+#include "modules/common.hpp"
+#include "modules/list_query.hpp"
+#include "modules/meetings/authorisation.hpp"
+#include "modules/meetings/codes.hpp"
+#include "modules/meetings/closing.hpp"
+#include "modules/meetings/store.hpp"
+#include "storage/database.hpp"
+
+namespace syndic::meetings {
+namespace {
+
+using nlohmann::json;
+
+struct Signer {
+    std::string type;  // co-owner | director
+    std::string id, name;
+};
+
+// Who must sign, on `day`.
+std::vector<Signer> entitled_signers(Database& db, const std::string& syndicate, const std::string& body,
+                                     const std::string& day) {
+    std::vector<Signer> out;
+    if (body == "board") {
+        auto q = db.prepare(
+            "SELECT id, name FROM directors WHERE syndicate_id = ? AND status = 'active' AND term_start <= ?2 "
+            "AND (term_end IS NULL OR term_end >= ?2) ORDER BY name, id");
+        q->bind(1, syndicate);
+        q->bind(2, day);
+        while (q->executeStep()) out.push_back({"director", q->getColumn(0).getString(), q->getColumn(1).getString()});
+        return out;
+    }
+    auto q = db.prepare(
+        "SELECT id, first_name || ' ' || last_name FROM co_owners WHERE syndicate_id = ? AND deleted_at IS NULL "
+        "ORDER BY last_name, first_name, id");
+    q->bind(1, syndicate);
+    while (q->executeStep()) {
+        Signer s{"co-owner", q->getColumn(0).getString(), q->getColumn(1).getString()};
+        if (accounting::co_owner_standing(db, syndicate, s.id, day).entitled()) out.push_back(std::move(s));
+    }
+    return out;
+}
+
+// Why `signer_id` may not sign a resolution of `body`: no co-owner or director of the syndicate has
+// that id (CO_OWNER_NOT_FOUND, or DIRECTOR_NOT_FOUND for the board), or the person is known but not
+// entitled (suspended, out of office, a co-owner who is no director: SIGNER_NOT_ENTITLED).
+DomainError refused_signer(Database& db, const std::string& syndicate, const std::string& body,
+                           const std::string& signer_id, const std::string& field) {
+    const bool board = body == "board";
+    auto q = db.prepare(
+        "SELECT 1 FROM co_owners WHERE id = ?1 AND syndicate_id = ?2 AND deleted_at IS NULL UNION ALL "
+        "SELECT 1 FROM directors WHERE id = ?1 AND syndicate_id = ?2");
+    q->bind(1, signer_id);
+    q->bind(2, syndicate);
+    if (!q->executeStep())
+        return DomainError(board ? board::codes::director_not_found : syndic::codes::co_owner_not_found,
+                           std::string("No ") + (board ? "director" : "active co-owner") + " with id " + signer_id +
+                               " in this syndicate.")
+            .at(field);
+    return DomainError(codes::signer_not_entitled,
+                       board ? "Signer " + signer_id + " is not a director in office: only the directors in office sign "
+                                                       "the board's written resolution."
+                             : "Co-owner " + signer_id + " may not vote now (suspended for arrears, art. 1094): only "
+                                                         "the co-owners entitled to vote sign.")
+        .at(field)
+        .with("signerId", signer_id);
+}
+
+json resolution_json(Database& db, const std::string& syndicate, const std::string& id, const std::string& today) {
+    auto q = db.prepare(
+        "SELECT id, body, title, description, majority_required, decided_on, contestable_until, sent_at, created_at, "
+        "updated_at FROM resolutions WHERE id = ? AND syndicate_id = ? AND source = 'written'");
+    q->bind(1, id);
+    q->bind(2, syndicate);
+    if (!q->executeStep()) throw std::logic_error("written resolution " + id + " vanished");
+    const std::string body = q->getColumn(1).getString();
+    json out = {{"id", id},
+                {"source", "written"},
+                {"body", body},
+                {"title", q->getColumn(2).getString()},
+                {"text", q->getColumn(3).getString()},
+                {"majorityRequired", q->getColumn(4).getString()},
+                {"decidedOn", nullable_text(q->getColumn(5))},
+                {"adoptedOn", nullable_text(q->getColumn(5))},
+                {"contestableUntil", nullable_text(q->getColumn(6))},
+                {"sentAt", shown_time(q->getColumn(7))},
+                {"createdAt", shown_time(q->getColumn(8))},
+                {"updatedAt", shown_time(q->getColumn(9))}};
+    const bool adopted = !q->getColumn(5).isNull();
+    out["status"] = adopted ? "adopted" : "collecting";
+    out["outcome"] = adopted ? "passed" : "pending";
+    json signatures = json::array();
+    std::vector<std::string> signed_ids;
+    auto s = db.prepare(
+        "SELECT signer_type, signer_id, name, signed_on, document_id FROM resolution_signatures "
+        "WHERE resolution_id = ? ORDER BY signed_on, name, signer_id");
+    s->bind(1, id);
+    while (s->executeStep()) {
+        signed_ids.push_back(s->getColumn(1).getString());
+        signatures.push_back({{"signerType", s->getColumn(0).getString()},
+                              {"signerId", s->getColumn(1).getString()},
+                              {"name", s->getColumn(2).getString()},
+                              {"signedOn", s->getColumn(3).getString()},
+                              {"documentId", nullable_text(s->getColumn(4))}});
+    }
+    json missing = json::array();
+    if (!adopted)
+        for (const auto& e : entitled_signers(db, syndicate, body, today))
+            if (std::find(signed_ids.begin(), signed_ids.end(), e.id) == signed_ids.end())
+                missing.push_back({{"signerId", e.id}, {"name", e.name}});
+    out["signatures"] = std::move(signatures);
+    out["missingSigners"] = std::move(missing);
+    return out;
+}
+
+// The adopted text, to every co-owner with an e-mail, in their language.
+std::int64_t queue_adopted_text(Database& db, const std::string& syndicate, const std::string& id, const std::string& title,
+                                const std::string& text, const std::string& body, const std::string& adopted_on,
+                                const std::string& now) {
+    std::int64_t queued = 0;
+    auto owners = db.prepare(
+        "SELECT id, first_name, last_name, email, language FROM co_owners WHERE syndicate_id = ? AND deleted_at IS NULL "
+        "AND email IS NOT NULL ORDER BY last_name, first_name, id");
+    owners->bind(1, syndicate);
+    while (owners->executeStep()) {
+        const bool en = owners->getColumn(4).getString() == "en";
+        const std::string who = owners->getColumn(1).getString() + " " + owners->getColumn(2).getString();
+        const std::string subject = (en ? "Written resolution adopted — " : "Résolution écrite adoptée — ") + title;
+        const std::string by = body == "board" ? (en ? "the board of directors" : "le conseil d'administration")
+                                               : (en ? "the co-owners" : "les copropriétaires");
+        const std::string message =
+            (en ? "Dear " + who + ",\n\nThe following resolution was adopted in writing by " + by + " on " + adopted_on +
+                      ", signed by all those entitled to vote (art. 354 C.c.Q.). It has the same effect as if it had "
+                      "been adopted at a meeting.\n\n"
+                : "Bonjour " + who + ",\n\nLa résolution suivante a été adoptée par écrit par " + by + " le " +
+                      adopted_on + ", signée par toutes les personnes habiles à voter (art. 354 C.c.Q.). Elle a la même "
+                      "valeur que si elle avait été adoptée en assemblée.\n\n") +
+            title + "\n\n" + text + "\n";
+        queue_message(db, syndicate,
+                      {"", owners->getColumn(0).getString(), "email", owners->getColumn(3).getString(), en ? "en" : "fr",
+                       subject, message, "resolution", id},
+                      now);
+        ++queued;
+    }
+    return queued;
+}
+
+// The fields of a new written resolution, VALIDATION_FAILED for one missing.
+std::string required_text(const json& args, const char* key) {
+    if (!args.contains(key) || args[key].is_null())
+        throw invalid_argument(std::string("/") + key, "is required for a new written resolution",
+                               std::string("A new written resolution needs its ") + key + " (no id given).");
+    return nonblank_text(args[key], std::string("/") + key);
+}
+
+}  // namespace
+
+json record_written_resolution(const ToolCall& call) {
+    const auto& a = call.args;
+    const auto& syndicate = call.caller.syndicate_id;
+    const auto now = to_utc_iso(call.clock.now());
+    const auto today = montreal_date(call.clock.now());
+    const auto& signatures = a.contains("signatures") ? a["signatures"] : json::array();
+    // Signers and signed pages must be the syndicate's, whatever else the call holds: a person who
+    // is neither its co-owner nor its director is unknown here (the body says which one was meant).
+    for (std::size_t i = 0; i < signatures.size(); ++i) {
+        const std::string signer_id = signatures[i]["signerId"];
+        auto known = call.db.prepare(
+            "SELECT 1 FROM co_owners WHERE id = ?1 AND syndicate_id = ?2 UNION ALL "
+            "SELECT 1 FROM directors WHERE id = ?1 AND syndicate_id = ?2");
+        known->bind(1, signer_id);
+        known->bind(2, syndicate);
+        if (!known->executeStep())
+            throw refused_signer(call.db, syndicate, a.value("body", std::string("general")), signer_id,
+                                 "/signatures/" + std::to_string(i) + "/signerId");
+    }
+    for (std::size_t i = 0; i < signatures.size(); ++i)
+        if (const auto document = optional_arg<std::string>(signatures[i], "documentId")) {
+            auto d = call.db.prepare("SELECT 1 FROM documents WHERE id = ? AND syndicate_id = ? AND deleted_at IS NULL");
+            d->bind(1, *document);
+            d->bind(2, syndicate);
+            if (!d->executeStep())
+                throw DomainError(syndic::codes::document_not_found, "No document with id " + *document + " in this syndicate.")
+                    .at("/signatures/" + std::to_string(i) + "/documentId");
+        }
+    std::string id, body;
+    if (const auto given = optional_arg<std::string>(a, "id")) {
+        id = *given;
+        auto q = call.db.prepare(
+            "SELECT body, decided_on FROM resolutions WHERE id = ? AND syndicate_id = ? AND source = 'written'");
+        q->bind(1, id);
+        q->bind(2, syndicate);
+        if (!q->executeStep())
+            throw DomainError(syndic::codes::resolution_not_found, "No written resolution with id " + id + " in this syndicate.")
+                .at("/id");
+        body = q->getColumn(0).getString();
+        if (!q->getColumn(1).isNull())
+            throw DomainError(codes::already_adopted, "The written resolution was adopted on " + q->getColumn(1).getString() +
+                                                          " with every signature; it takes none more.")
+                .at("/id")
+                .with("adoptedOn", q->getColumn(1).getString());
+        for (const char* key : {"body", "title", "text", "majorityRequired"})
+            if (a.contains(key))
+                throw invalid_argument(std::string("/") + key, "cannot change once recorded",
+                                       std::string(key) + " is fixed once the resolution is recorded; add signatures only.");
+    } else {
+        body = required_text(a, "body");
+        const auto title = required_text(a, "title");
+        const auto text = required_text(a, "text");
+        const auto majority = required_text(a, "majorityRequired");
+        id = new_record_id();
+        auto q = call.db.prepare(
+            "INSERT INTO resolutions (id, meeting_id, syndicate_id, position, title, description, majority_required, "
+            "created_at, updated_at, body, source) VALUES (?1, NULL, ?2, 0, ?3, ?4, ?5, ?6, ?6, ?7, 'written')");
+        q->bind(1, id);
+        q->bind(2, syndicate);
+        q->bind(3, title);
+        q->bind(4, text);
+        q->bind(5, majority);
+        q->bind(6, now);
+        q->bind(7, body);
+        q->exec();
+    }
+
+    const auto entitled = entitled_signers(call.db, syndicate, body, today);
+    for (std::size_t i = 0; i < signatures.size(); ++i) {
+        const auto& s = signatures[i];
+        const auto at = "/signatures/" + std::to_string(i);
+        const std::string signer_id = s["signerId"];
+        const auto signer = std::find_if(entitled.begin(), entitled.end(), [&](const Signer& e) { return e.id == signer_id; });
+        if (signer == entitled.end()) throw refused_signer(call.db, syndicate, body, signer_id, at + "/signerId");
+        const auto signed_on = date_argument(s, "signedOn").value();
+        if (signed_on > today)
+            throw invalid_argument(at + "/signedOn", "is after today", "A signature cannot be dated after today.");
+        const auto document = optional_arg<std::string>(s, "documentId");
+        auto q = call.db.prepare(
+            "INSERT INTO resolution_signatures (resolution_id, syndicate_id, signer_type, signer_id, name, signed_on, "
+            "document_id, recorded_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT (resolution_id, signer_id) "
+            "DO UPDATE SET signed_on = excluded.signed_on, document_id = excluded.document_id, recorded_at = excluded.recorded_at");
+        q->bind(1, id);
+        q->bind(2, syndicate);
+        q->bind(3, signer->type);
+        q->bind(4, signer_id);
+        q->bind(5, signer->name);
+        q->bind(6, signed_on);
+        if (document) q->bind(7, *document);
+        q->bind(8, now);
+        q->exec();
+    }
+
+    auto record = resolution_json(call.db, syndicate, id, today);
+    if (record["missingSigners"].empty() && !entitled.empty()) {
+        // Effective on the last signature of those entitled (art. 354), the day it bears.
+        std::string adopted_on;
+        for (const auto& s : record["signatures"])
+            if (std::any_of(entitled.begin(), entitled.end(), [&](const Signer& e) { return e.id == s["signerId"].get<std::string>(); }))
+                adopted_on = std::max(adopted_on, s["signedOn"].get<std::string>());
+        queue_adopted_text(call.db, syndicate, id, record["title"].get<std::string>(), record["text"].get<std::string>(), body,
+                           adopted_on, now);
+        auto q = call.db.prepare(
+            "UPDATE resolutions SET decided_on = ?1, contestable_until = ?2, sent_at = ?3, updated_at = ?3 WHERE id = ?4");
+        q->bind(1, adopted_on);
+        q->bind(2, add_days(adopted_on, contestation_days));
+        q->bind(3, now);
+        q->bind(4, id);
+        q->exec();
+        call.name_event("written_resolution.adopted", "resolution", id);
+        record = resolution_json(call.db, syndicate, id, today);
+    }
+    return record;
+}
+
+}  // namespace syndic::meetings
