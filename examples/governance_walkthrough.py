@@ -10,7 +10,8 @@ on this machine (Debian's python3-aiosmtpd; nothing leaves the machine):
  2. the annual meeting is called, lacks quorum and is adjourned; the reconvened meeting's notice
     is really delivered to the SMTP server, in each co-owner's language;
  3. at the reconvened meeting the co-owners elect a board of three and amend a by-law;
- 4. the board is registered (appoint_director) and the by-law's new version is in force;
+ 4. last year's directors end their terms, the new board is registered (appoint_director) and the
+    by-law's new version is in force;
  5. the directors adopt a written resolution (all three sign) hiring a manager;
  6. a new co-owner is entered and the receiver gets a signed co_owner.created.
 
@@ -169,6 +170,9 @@ def main():
 
     # 4. The board as elected, and the by-law's new version.
     today = datetime.now(timezone.utc).strftime("%Y-%m-%d")  # (the walk-through holds its meeting early)
+    outgoing = s.call("get_board", {})["directors"]  # last year's board: their terms end with the election
+    for d in outgoing:
+        s.call("end_director_mandate", {"id": d["id"], "endReason": "term", "endedOn": today})
     for c, role in zip(owners[:3], ["president", "secretary", "treasurer"]):
         s.call("appoint_director", {"coOwnerId": c["id"], "role": role, "appointedBy": "meeting",
                                     "resolutionId": election["id"], "termStart": today})
@@ -176,7 +180,8 @@ def main():
     article = next(b for b in s.call("list_bylaws", {})["data"] if b["article"] == "4.1")
     amended = s.call("set_bylaw", {"id": article["id"], "text": "Deux animaux domestiques au plus par partie privative.",
                                    "resolutionId": pets["id"], "depositedOn": today})
-    print(f"4. board: {', '.join(d['name'] + ' (' + d['role'] + ')' for d in board['directors'])}; "
+    print(f"4. outgoing board: {', '.join(d['name'] for d in outgoing)}; "
+          f"elected: {', '.join(d['name'] + ' (' + d['role'] + ')' for d in board['directors'])}; "
           f"vacancies {board['vacancies']}; by-law 4.1 in a new version from {amended['effectiveFrom']}: {amended['text']}")
 
     # 5. A written resolution of the board, signed by all three, hires the manager.

@@ -148,6 +148,7 @@ std::string ensure_demo_syndicate(Database& db, const Clock& clock, const ToolRe
                                {"contactName", "Chantal Côté, ing."}, {"email", "c.cote@structures-lachance.example"},
                                {"neq", "1145678901"}, {"professionalOrder", "Ordre des ingénieurs du Québec, membre 5012345"}});
     seed_demo_declaration(call, ids, days_ago);
+    seed_demo_board(call, days_ago);
     seed_demo_administration(call);
     whole.commit();
     return syndicate;

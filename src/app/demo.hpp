@@ -1,7 +1,8 @@
 // The demo syndicate: a small realistic building (units whose fractions sum to 100, co-owners,
 // parking and storage linked to apartments, the coming annual meeting with two resolutions, water
 // heaters, policies and contractors; its registered declaration with by-laws and common portions,
-// the parking a restricted one; a paused webhook to a receiver on this machine),
+// the parking a restricted one; a board of three elected last year with its manager, the outbox's
+// history of their resolutions; a paused webhook to a receiver on this machine),
 // entered through the tools like any client would.
 #pragma once
 #include <string>

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <stdexcept>
+
 namespace syndic {
 
 using nlohmann::json;
@@ -65,6 +67,55 @@ void seed_demo_administration(const DemoCall& call) {
                                               {"events", {"co-owners.*", "meetings.*"}},
                                               {"description", "Récepteur de démonstration sur ce poste (en pause)"}});
     call("update_webhook", {{"id", made["webhook"]["id"]}, {"active", false}});
+}
+
+void seed_demo_board(const DemoCall& call, const std::function<std::string(int)>& days_ago) {
+    const auto owners = call("list_co_owners", {{"pageSize", 200}})["data"];
+    const auto named = [&](const char* first) {
+        for (const auto& c : owners)
+            if (c["firstName"] == first) return c["id"].get<std::string>();
+        throw std::logic_error(std::string("demo co-owner ") + first + " missing");
+    };
+    // Last year's election, signed by every co-owner (art. 354) rather than at a meeting.
+    json signatures = json::array();
+    for (const auto& c : owners) signatures.push_back({{"signerId", c["id"]}, {"signedOn", days_ago(330)}});
+    const auto election = call("record_written_resolution",
+                               {{"body", "general"},
+                                {"title", "Élection du conseil d'administration"},
+                                {"majorityRequired", "simple"},
+                                {"text", "Les copropriétaires élisent Marie Tremblay, David Thompson et Sophie Lavoie "
+                                         "administrateurs pour un mandat de deux ans."},
+                                {"signatures", signatures}});
+    struct Officer {
+        const char *first, *role;
+    };
+    json directors = json::array();
+    for (const auto& o : {Officer{"Marie", "president"}, Officer{"David", "secretary"}, Officer{"Sophie", "treasurer"}})
+        directors.push_back(call("appoint_director", {{"coOwnerId", named(o.first)}, {"role", o.role}, {"appointedBy", "meeting"},
+                                                      {"resolutionId", election["id"]}, {"termStart", days_ago(330)},
+                                                      {"termEnd", days_ago(330 - 730)}})["id"]);
+    json board_signatures = json::array();
+    for (const auto& d : directors) board_signatures.push_back({{"signerId", d}, {"signedOn", days_ago(320)}});
+    const auto hiring = call("record_written_resolution",
+                             {{"body", "board"},
+                              {"title", "Mandat de gestion"},
+                              {"majorityRequired", "simple"},
+                              {"text", "Le conseil confie l'administration courante du syndicat à Gestion Riverin inc. "
+                                       "(art. 1085 C.c.Q.), pour 850 $ par mois."},
+                              {"signatures", board_signatures}});
+    call("set_management_mandate", {{"managerName", "Julie Riverin"}, {"firm", "Gestion Riverin inc."},
+                                    {"email", "julie@gestion-riverin.example"}, {"startOn", days_ago(310)},
+                                    {"feeCentsPerMonth", 85'000},
+                                    {"delegatedPowers", {"perception des contributions", "entretien courant", "registre"}},
+                                    {"resolutionId", hiring["id"]}});
+    // The messages those resolutions queued went out then: sent, but one address bounced.
+    const auto queued = call("list_outbox_messages", {{"status", "queued"}, {"pageSize", 200}});
+    for (const auto& m : queued["data"]) {
+        if (m["recipient"] == "isabelle.roy@example.ca")
+            call("update_outbox_message", {{"id", m["id"]}, {"status", "failed"}, {"error", "550 5.1.1 mailbox unavailable"}});
+        else
+            call("update_outbox_message", {{"id", m["id"]}, {"status", "sent"}});
+    }
 }
 
 }  // namespace syndic

@@ -71,9 +71,11 @@ def body_of(data):
 
 
 def outbox(db):
+    """The meeting notices in the outbox (the demo's history, its board's resolutions sent last year, left out)."""
     with sqlite3.connect(db) as c:
         return [dict(zip(("recipient", "language", "status", "attempts", "error", "sent_at"), row)) for row in
-                c.execute("SELECT recipient, language, status, attempts, error, sent_at FROM outbox ORDER BY recipient")]
+                c.execute("SELECT recipient, language, status, attempts, error, sent_at FROM outbox "
+                          "WHERE related_type = 'meeting' ORDER BY recipient")]
 
 
 def notices_queued(folder, name):
