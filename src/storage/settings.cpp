@@ -40,11 +40,10 @@ std::vector<SettingDeclaration> read_declarations() {
                                  declared.value("description", std::string()),
                                  bound(declared, "minimum"), bound(declared, "maximum"),
                                  bound(declared, "exclusiveMinimum"), bound(declared, "exclusiveMaximum"),
-                                 declared["default"].dump()};
-            d.nullable = declared.value("nullable", false);
-            if (declared.contains("enum"))
-                for (const auto& v : declared["enum"]) d.allowed.push_back(v.get<std::string>());
-            d.shown_by = declared.value("shownBy", std::string());
+                                 declared["default"].dump(),
+                                 declared.value("nullable", false),
+                                 declared.value("enum", std::vector<std::string>{}),
+                                 declared.value("shownBy", std::string())};
             if (const auto why = setting_refusal(d, declared["default"]); !why.empty())
                 throw std::logic_error(where + ": its default " + why);
             by_name.emplace(name, std::move(d));
