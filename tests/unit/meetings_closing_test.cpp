@@ -183,4 +183,13 @@ TEST_CASE("send_minutes within 30 days is not late") {
     CHECK(sent["late"] == false);
 }
 
+TEST_CASE("a supplementary notice (add_agenda_item) writes message.queued for each message it queues") {
+    Board fx;
+    fx.clock.set(fixed_now());
+    const auto m = fx.meeting("aga");  // notice sent today, 2026-11-21
+    const auto before = fx.count_events("message.queued");
+    fx.call("add_agenda_item", {{"meetingId", m["id"]}, {"text", "Installation de bornes de recharge"}});
+    CHECK(fx.count_events("message.queued") == before + 1);  // Alice, the one co-owner with an e-mail
+}
+
 }  // TEST_SUITE
