@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstdint>
 #include <sstream>
+#include <stdexcept>
 
 namespace syndic {
 
@@ -250,6 +251,27 @@ bool is_calendar_date(std::string_view text) {
     const date::year_month_day day{date::year(static_cast<int>(number(0, 4))), date::month(number(5, 2)),
                                    date::day(number(8, 2))};
     return day.ok() && number(0, 4) >= 1900;
+}
+
+namespace {
+date::sys_days calendar_day(std::string_view text) {
+    if (!is_calendar_date(text)) throw std::invalid_argument("not a calendar date: " + std::string(text));
+    const auto number = [&](std::size_t at, std::size_t n) {
+        int v = 0;
+        for (std::size_t i = at; i < at + n; ++i) v = v * 10 + (text[i] - '0');
+        return v;
+    };
+    return date::year_month_day{date::year(number(0, 4)), date::month(static_cast<unsigned>(number(5, 2))),
+                                date::day(static_cast<unsigned>(number(8, 2)))};
+}
+}  // namespace
+
+std::string add_calendar_days(std::string_view date, int days) {
+    return date::format("%F", calendar_day(date) + date::days{days});
+}
+
+int calendar_days_between(std::string_view from, std::string_view to) {
+    return static_cast<int>((calendar_day(to) - calendar_day(from)).count());
 }
 
 std::chrono::milliseconds montreal_wall_clock_between(Instant from, Instant to) {

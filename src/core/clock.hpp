@@ -58,6 +58,12 @@ std::optional<Instant> montreal_day_start(const std::string& date, int plus_days
 std::string montreal_date(Instant t);
 // Whether text is a calendar date "YYYY-MM-DD" that exists (2026-02-29 does not).
 bool is_calendar_date(std::string_view text);
+// A calendar date "YYYY-MM-DD" plus `days` (which may be negative); std::invalid_argument when the
+// text is not such a date.
+std::string add_calendar_days(std::string_view date, int days);
+// Calendar days from `from` to `to` (both "YYYY-MM-DD"): 2026-11-01 to 2026-11-06 is 5;
+// std::invalid_argument when either is not such a date.
+int calendar_days_between(std::string_view from, std::string_view to);
 
 // Parses an ISO 8601 / RFC 3339 date-time that carries an offset ("Z" or "+hh:mm", at most 14
 // hours), with optional seconds and fractions, years 1900-9999; nullopt otherwise.

@@ -47,13 +47,6 @@ TEST_CASE("the majority ladder: simple < absolute < double < special") {
     CHECK(majority_rank("unanimous") == -1);
 }
 
-TEST_CASE("days are added on the calendar") {
-    using syndic::meetings::add_days;
-    CHECK(add_days("2026-12-15", 90) == "2027-03-15");
-    CHECK(add_days("2028-01-01", 59) == "2028-02-29");
-    CHECK(add_days("2026-03-01", -1) == "2026-02-28");
-}
-
 TEST_CASE("a passed general resolution authorises, with its day and its contestation window") {
     DeclarationFixture fx;
     const auto id = fx.resolution_id("absolute");

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <regex>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -186,6 +187,17 @@ TEST_CASE("parse_iso_instant accepts Z and offsets and nothing without an offset
         CHECK_FALSE(parse_iso_instant(broken).has_value());
     // Offsets can carry an instant across the year limits: 9999-12-31T23:00-05:00 is year 10000 UTC.
     CHECK_FALSE(parse_iso_instant("9999-12-31T23:00-05:00").has_value());
+}
+
+TEST_CASE("calendar days are added and counted on the calendar, leap days and years included") {
+    CHECK(syndic::add_calendar_days("2026-12-15", 90) == "2027-03-15");
+    CHECK(syndic::add_calendar_days("2028-01-01", 59) == "2028-02-29");
+    CHECK(syndic::add_calendar_days("2026-03-01", -1) == "2026-02-28");
+    CHECK(syndic::calendar_days_between("2026-11-01", "2026-11-06") == 5);
+    CHECK(syndic::calendar_days_between("2026-11-06", "2026-11-01") == -5);
+    CHECK(syndic::calendar_days_between("2027-12-31", "2028-12-31") == 366);
+    CHECK_THROWS_AS(syndic::add_calendar_days("2026-02-29", 1), std::invalid_argument);
+    CHECK_THROWS_AS(syndic::calendar_days_between("2026-11-01", "tomorrow"), std::invalid_argument);
 }
 
 TEST_CASE("FixedClock holds still until moved") {

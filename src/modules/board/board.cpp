@@ -5,8 +5,6 @@
 
 #include <SQLiteCpp/Statement.h>
 
-#include <chrono>
-#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -24,13 +22,6 @@ namespace {
 
 // Terms ending within this many days are flagged (catalogue §4.3).
 constexpr int terms_ending_days = 90;
-
-std::chrono::sys_days day_of(const std::string& date) {
-    int y = 0;
-    unsigned m = 0, d = 0;
-    std::sscanf(date.c_str(), "%d-%u-%u", &y, &m, &d);
-    return std::chrono::sys_days{std::chrono::year{y} / std::chrono::month{m} / std::chrono::day{d}};
-}
 
 // The directors' liability insurance: a directors-and-officers policy in force on `as_of`.
 json directors_insurance(Database& db, const std::string& syndicate_id, const std::string& as_of) {
@@ -69,17 +60,16 @@ json get_board(const ToolCall& call) {
     }
     json directors = json::array(), terms_ending = json::array(), disqualified = json::array();
     json officers = {{"president", nullptr}, {"vicePresidents", json::array()}, {"secretary", nullptr}, {"treasurer", nullptr}};
-    const auto horizon = day_of(as_of) + std::chrono::days{terms_ending_days};
     for (const auto& id : ids) {
         auto d = director_json(call.db, syndicate, id, as_of);
         const std::string role = d["role"];
         if (role == "vice-president") officers["vicePresidents"].push_back(id);
         else if (role != "director") officers[role] = id;
-        if (d["termEnd"].is_string() && day_of(d["termEnd"]) <= horizon)
-            terms_ending.push_back({{"directorId", id},
-                                    {"name", d["name"]},
-                                    {"termEnd", d["termEnd"]},
-                                    {"daysLeft", (day_of(d["termEnd"]) - day_of(as_of)).count()}});
+        if (d["termEnd"].is_string()) {
+            const int days_left = calendar_days_between(as_of, d["termEnd"].get<std::string>());
+            if (days_left <= terms_ending_days)
+                terms_ending.push_back({{"directorId", id}, {"name", d["name"]}, {"termEnd", d["termEnd"]}, {"daysLeft", days_left}});
+        }
         if (d["disqualified"].get<bool>())
             disqualified.push_back({{"directorId", id}, {"name", d["name"]}, {"disqualifiedSince", d["disqualifiedSince"]}});
         directors.push_back(std::move(d));

@@ -121,7 +121,7 @@ json set_management_mandate(const ToolCall& call) {
     const bool replaces = active && start_on > active->start_on;
     if (replaces) {
         // The previous mandate ends the day before the new one starts, or earlier if it said so.
-        const auto eve = meetings::add_days(start_on, -1);
+        const auto eve = add_calendar_days(start_on, -1);
         auto end = call.db.prepare(
             "UPDATE management_mandates SET status = 'ended', end_on = ?, updated_at = ? WHERE id = ?");
         end->bind(1, active->end_on && *active->end_on < eve ? *active->end_on : eve);

@@ -66,7 +66,7 @@ std::string disqualified_from(const std::string& due) {
     const year_month_day start{year{y}, month{m}, day{d}};
     year_month_day later = start + months{3};
     if (!later.ok()) later = year_month_day{later.year() / later.month() / last};  // 30 November, not 31
-    return meetings::add_days(
+    return add_calendar_days(
         [&] {
             char out[16];
             std::snprintf(out, sizeof out, "%04d-%02u-%02u", static_cast<int>(later.year()),

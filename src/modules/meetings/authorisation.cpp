@@ -3,8 +3,6 @@
 #include <SQLiteCpp/Statement.h>
 
 #include <array>
-#include <chrono>
-#include <cstdio>
 #include <stdexcept>
 
 #include "core/clock.hpp"
@@ -81,19 +79,6 @@ int majority_rank(std::string_view majority) {
     return -1;
 }
 
-std::string add_days(const std::string& date, int days) {
-    int y = 0;
-    unsigned m = 0, d = 0;
-    if (!is_calendar_date(date) || std::sscanf(date.c_str(), "%d-%u-%u", &y, &m, &d) != 3)
-        throw std::invalid_argument("not a calendar date: " + date);
-    const std::chrono::year_month_day start{std::chrono::year{y}, std::chrono::month{m}, std::chrono::day{d}};
-    const std::chrono::year_month_day end{std::chrono::sys_days{start} + std::chrono::days{days}};
-    char out[16];
-    std::snprintf(out, sizeof out, "%04d-%02u-%02u", static_cast<int>(end.year()), static_cast<unsigned>(end.month()),
-                  static_cast<unsigned>(end.day()));
-    return out;
-}
-
 void require_resolution_exists(const ToolCall& call, const std::string& resolution_id, const std::string& field) {
     if (!find_decision(call.db, call.caller.syndicate_id, resolution_id)) throw not_found(resolution_id, field);
 }
@@ -142,7 +127,7 @@ Authorisation require_passed_resolution(const ToolCall& call, const std::string&
     a.majority = resolution->majority;
     a.meeting_id = decision->meeting_id;
     a.decided_on = decision->decided_on.value_or(montreal_date(call.clock.now()));
-    a.contestable_until = add_days(a.decided_on, contestation_days);
+    a.contestable_until = add_calendar_days(a.decided_on, contestation_days);
     // A reconvened meeting's quorum rule (adjourn_meeting), and whether those present held a
     // majority of all votes when the votes were recorded (true where the question does not arise).
     a.adjourned_meeting = decision->adjourned_meeting;

@@ -57,8 +57,6 @@ Authorisation require_passed_resolution(const ToolCall& call, const std::string&
 // for callers that check every reference before any rule.
 void require_resolution_exists(const ToolCall& call, const std::string& resolution_id, const std::string& field);
 
-// A calendar day "YYYY-MM-DD" plus `days` (which may be negative).
-std::string add_days(const std::string& date, int days);
 
 // The number of days art. 1103 gives to ask for the annulment of a meeting's decision.
 inline constexpr int contestation_days = 90;

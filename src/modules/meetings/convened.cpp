@@ -2,9 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <chrono>
 #include <cstdint>
-#include <cstdio>
 
 #include "core/ids.hpp"
 #include "core/text.hpp"
@@ -27,17 +25,6 @@ namespace {
 // on or before D + N (catalogue §0): requested on the 5th day after the notice's day is in time,
 // on the 6th too late.
 constexpr std::int64_t agenda_request_days = 5;
-
-std::chrono::sys_days day_of(const std::string& date) {
-    int y = 0;
-    unsigned m = 0, d = 0;
-    std::sscanf(date.c_str(), "%d-%u-%u", &y, &m, &d);
-    return std::chrono::sys_days{std::chrono::year_month_day{std::chrono::year{y}, std::chrono::month{m}, std::chrono::day{d}}};
-}
-
-std::int64_t days_between(const std::string& from, const std::string& to) {
-    return (day_of(to) - day_of(from)).count();
-}
 
 void require_general(const Meeting& m, const std::string& act) {
     if (m.type == "aga" || m.type == "aga-special") return;
@@ -84,7 +71,7 @@ json add_agenda_item(const ToolCall& call) {
         if (!active_co_owner(call.db, syndicate, id))
             throw DomainError(codes::co_owner_not_found, "No active co-owner with id " + id + " in this syndicate.")
                 .at("/requestedByCoOwnerId");
-        const auto days = days_between(notice_day, requested_on);
+        const auto days = calendar_days_between(notice_day, requested_on);
         if (days > agenda_request_days)
             throw DomainError(codes::agenda_request_too_late,
                               "The notice was sent on " + notice_day + "; a co-owner may add a question within " +

@@ -6,8 +6,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <chrono>
-#include <cstdio>
 #include <string>
 
 #include "core/clock.hpp"
@@ -48,17 +46,6 @@ std::string minutes_to_send(Database& db, const Meeting& m, const std::optional<
                           "No final minutes of this meeting with id " + named.value_or("") + ".")
             .at("/documentId");
     return q->getColumn(0).getString();
-}
-
-// Calendar days from `from` to `to` ("YYYY-MM-DD" both).
-int days_between(const std::string& from, const std::string& to) {
-    const auto day = [](const std::string& d) {
-        int y = 0;
-        unsigned mo = 0, da = 0;
-        std::sscanf(d.c_str(), "%d-%u-%u", &y, &mo, &da);
-        return std::chrono::sys_days{std::chrono::year{y} / std::chrono::month{mo} / std::chrono::day{da}};
-    };
-    return static_cast<int>((day(to) - day(from)).count());
 }
 
 }  // namespace
@@ -107,7 +94,7 @@ json send_minutes(const ToolCall& call) {
     touch(call.db, m.id, call.clock);
     call.name_event("meeting.minutes_sent", "meeting", m.id);
 
-    const int days = days_between(montreal_date(m.scheduled_at), montreal_date(now));
+    const int days = calendar_days_between(montreal_date(m.scheduled_at), montreal_date(now));
     return {{"meeting", for_caller(full_meeting(call.db, syndicate, m.id, now), call.caller)},
             {"documentId", document_id},
             {"queued", queued},

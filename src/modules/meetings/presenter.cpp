@@ -129,7 +129,7 @@ json resolution_json(const Resolution& r, const Meeting* m) {
             {"headcountFor", r.headcount_for ? json(*r.headcount_for) : json(nullptr)},
             {"outcome", result},
             {"decidedOn", decided_on ? json(*decided_on) : json(nullptr)},
-            {"contestableUntil", decided_on ? json(add_days(*decided_on, contestation_days)) : json(nullptr)}};
+            {"contestableUntil", decided_on ? json(add_calendar_days(*decided_on, contestation_days)) : json(nullptr)}};
 }
 
 json meeting_json(Database& db, const std::string& syndicate_id, const Meeting& m, bool full, Instant now) {

@@ -278,7 +278,7 @@ json record_written_resolution(const ToolCall& call) {
         auto q = call.db.prepare(
             "UPDATE resolutions SET decided_on = ?1, contestable_until = ?2, sent_at = ?3, updated_at = ?3 WHERE id = ?4");
         q->bind(1, adopted_on);
-        q->bind(2, add_days(adopted_on, contestation_days));
+        q->bind(2, add_calendar_days(adopted_on, contestation_days));
         q->bind(3, now);
         q->bind(4, id);
         q->exec();
