@@ -17,6 +17,7 @@ on this machine (Debian's python3-aiosmtpd; nothing leaves the machine):
 
 Each step prints what the service answered; any refusal stops the script (exit status 1).
 """
+import base64
 import hashlib
 import hmac
 import http.server
@@ -131,15 +132,29 @@ def main():
     agm = s.call("create_meeting", {"title": "Assemblée générale annuelle", "type": "aga", "scheduledAt": instant(30),
                                     "location": "Salle communautaire, 4520 rue Saint-Denis",
                                     "agenda": ["Élection des administrateurs", "Règlement : animaux"]})
-    s.call("send_meeting_notice", {"meetingId": agm["id"], "sendBy": "email", "includeAgenda": True})
+    # The notice of an annual meeting carries the art. 1087 package: the board attaches the
+    # statements and the budget forecast to the meeting, for the co-owners to see.
+    for kind, title in (("financial-statements", "États financiers 2025-2026"), ("budget", "Prévisions budgétaires 2027")):
+        s.call("attach_document", {"contentBase64": base64.b64encode(f"%PDF-1.7\n% {title}\n%%EOF\n".encode()).decode(),
+                                   "fileName": f"{kind}.pdf", "mimeType": "application/pdf", "kind": kind, "title": title,
+                                   "recordType": "meeting", "recordId": agm["id"], "visibility": "co-owners"})
+    first = s.call("send_meeting_notice", {"meetingId": agm["id"], "sendBy": "email", "includeAgenda": True})
+    before = len(Mailbox.messages)
     deliver(smtp.port)  # the first notice leaves too
+    with_package = [m for m in Mailbox.messages[before:]
+                    if "multipart/mixed" in m["data"] and 'filename="financial-statements.pdf"' in m["data"]
+                    and 'filename="budget.pdf"' in m["data"]]
+    print(f"2. the annual meeting's notice: package of {len(first['meeting']['package'])} documents, missing "
+          f"{first['packageMissing']}; {len(with_package)} of {first['queued']} e-mails carry both PDFs")
+    if first["packageMissing"] or len(with_package) != first["queued"]:
+        sys.exit("the notice did not carry the art. 1087 package")
     s.call("record_attendance", {"meetingId": agm["id"], "attendees": [
         {"coOwnerId": c["id"], "attendance": "present" if i < 2 else "absent"} for i, c in enumerate(owners)]})
     quorum = s.call("calculate_quorum", {"meetingId": agm["id"]})
     adjourned = s.call("adjourn_meeting", {"meetingId": agm["id"], "reason": "no-quorum", "reconveneAt": instant(60),
                                            "location": "Salle communautaire, 4520 rue Saint-Denis"})
     reconvened = adjourned["reconvened"]
-    print(f"2. {agm['title']}: {quorum['total']}% present of {quorum['required']}% required, adjourned; "
+    print(f"   {agm['title']}: {quorum['total']}% present of {quorum['required']}% required, adjourned; "
           f"reconvened meeting {reconvened['id']} ({reconvened['quorumRule']} quorum)")
     before = len(Mailbox.messages)
     notice = s.call("send_meeting_notice", {"meetingId": reconvened["id"], "sendBy": "email", "includeAgenda": True})

@@ -12,7 +12,9 @@
 #include "modules/meetings/meetings.hpp"
 #include "modules/meetings/minutes.hpp"
 #include "modules/meetings/notices.hpp"
+#include "modules/meetings/notice_package.hpp"
 #include "modules/meetings/presenter.hpp"
+#include "modules/meetings/requisition.hpp"
 #include "modules/meetings/rules.hpp"
 #include "modules/meetings/store.hpp"
 #include "modules/meetings/voting_roll.hpp"
@@ -80,7 +82,15 @@ json update_meeting(const ToolCall& call) {
     change.agenda = a.contains("agenda");
     change.scheduled_at = a.contains("scheduledAt");
     change.type = a.contains("type");
+    change.requisition = a.contains("requisition");
     check_change(call.db, m, change);
+    // A requisition given, or kept while the type changes, must suit the meeting's type.
+    const std::string type = change.type ? a["type"].get<std::string>() : m.type;
+    std::optional<std::string> requisition = m.requisition;
+    if (change.requisition || (change.type && m.requisition))
+        requisition = checked_requisition(call.db, syndicate, type,
+                                          change.requisition ? a["requisition"] : json::parse(*m.requisition),
+                                          montreal_date(call.clock.now()));
 
     if (change.title) set_meeting_column(call.db, m.id, "title", nonblank_text(a["title"], "/title"));
     if (change.location) set_meeting_column(call.db, m.id, "location", nonblank_text(a["location"], "/location"));
@@ -88,6 +98,7 @@ json update_meeting(const ToolCall& call) {
     if (change.scheduled_at)
         set_meeting_column(call.db, m.id, "scheduled_at", to_utc_iso(scheduled_instant(a["scheduledAt"], "/scheduledAt")));
     if (change.agenda) set_meeting_column(call.db, m.id, "agenda", agenda_text(agenda_arg(a["agenda"])));
+    if (change.requisition) set_meeting_column(call.db, m.id, "requisition", requisition);
     if (change.status) set_meeting_column(call.db, m.id, "status", *change.status);
     if (change.status == "held") call.name_event("meeting.held", "meeting", m.id);
     if (change.any()) touch(call.db, m.id, call.clock);
@@ -197,9 +208,16 @@ json send_meeting_notice(const ToolCall& call) {
     m.justification = check_notice_period(m, now, justification);
     const std::string channel = a.value("sendBy", std::string("email"));
     const bool with_agenda = a.value("includeAgenda", true);
+    // The annual meeting's notice carries the art. 1087 package: what is attached to the meeting
+    // now, fixed on the meeting as sent.
+    const auto package = m.type == "aga" ? notice_package(call.db, syndicate, m.id) : NoticePackage{};
     mark_notice_sent(call.db, m.id, to_utc_iso(now), channel, with_agenda, m.justification);
-    const auto queued = queue_notices(call.db, syndicate, m, channel, with_agenda, now);
-    json result = notice_sent_json(call.db, syndicate, m.id, queued, now);
+    json sent_ids = json::array();
+    for (const auto& d : package.sent) sent_ids.push_back(d.document_id);
+    set_meeting_column(call.db, m.id, "notice_package", sent_ids.dump());
+    const auto queued = queue_notices(call.db, syndicate, m, channel, with_agenda, package.sent, now);
+    json result = notice_sent_json(call.db, syndicate, m.id, queued, package, now);
+    result["meeting"] = for_caller(std::move(result["meeting"]), call.caller);
     return result;
 }
 

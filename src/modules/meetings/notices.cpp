@@ -1,10 +1,13 @@
 #include "modules/meetings/notices.hpp"
 
+#include <nlohmann/json.hpp>
+
 namespace syndic::meetings {
 
 std::pair<std::string, std::string> notice_message(const Meeting& m, const std::string& syndicate_name,
                                                    const std::string& first_name, const std::string& last_name,
-                                                   wording::Language lang, bool with_agenda) {
+                                                   wording::Language lang, bool with_agenda,
+                                                   const std::vector<std::string>& attached_titles) {
     const bool fr = lang == wording::Language::fr;
     const std::string when = wording::date_time(m.scheduled_at, lang);
     std::string subject = (fr ? "Avis de convocation : " : "Notice of meeting: ") + m.title;
@@ -29,6 +32,10 @@ std::pair<std::string, std::string> notice_message(const Meeting& m, const std::
         int n = 1;
         for (const auto& item : m.agenda) body += std::to_string(n++) + ". " + item + "\n";
     }
+    if (!attached_titles.empty()) {
+        body += fr ? "\nDocuments joints (art. 1087 C.c.Q.) :\n" : "\nAttached documents (art. 1087 C.C.Q.):\n";
+        for (const auto& title : attached_titles) body += "- " + title + "\n";
+    }
     if (m.justification)
         body += (fr ? "\nMotif de l'avis à court délai : " : "\nReason for the short notice: ") + *m.justification + "\n";
     if (!board)
@@ -40,9 +47,16 @@ std::pair<std::string, std::string> notice_message(const Meeting& m, const std::
 }
 
 QueuedNotices queue_notices(Database& db, const std::string& syndicate_id, const Meeting& m, const std::string& channel,
-                            bool with_agenda, Instant now) {
+                            bool with_agenda, const std::vector<PackageDocument>& package, Instant now) {
     const std::string name = syndicate_name(db, syndicate_id);
     QueuedNotices out;
+    std::vector<std::string> titles;
+    auto ids = nlohmann::json::array();
+    for (const auto& d : package) {
+        titles.push_back(d.title);
+        ids.push_back(d.document_id);
+    }
+    const std::string attachments = ids.dump();
     // A board meeting is the directors' (catalogue §3.2): its notice goes to those in office on its day.
     auto recipients = m.type == "board" ? directors_in_office(db, syndicate_id, montreal_date(m.scheduled_at))
                                         : active_co_owners(db, syndicate_id);
@@ -51,8 +65,10 @@ QueuedNotices queue_notices(Database& db, const std::string& syndicate_id, const
             out.without_email.push_back(std::move(r));
             continue;
         }
-        const auto [subject, body] = notice_message(m, name, r.first, r.last, wording::language_of(r.language), with_agenda);
-        queue_message(db, syndicate_id, {m.id, r.id, channel, *r.email, r.language, subject, body}, to_utc_iso(now));
+        const auto [subject, body] =
+            notice_message(m, name, r.first, r.last, wording::language_of(r.language), with_agenda, titles);
+        queue_message(db, syndicate_id, {m.id, r.id, channel, *r.email, r.language, subject, body, "meeting", m.id, attachments},
+                      to_utc_iso(now));
         ++out.queued;
     }
     return out;

@@ -6,6 +6,7 @@
 
 #include "modules/common.hpp"
 #include "modules/meetings/authorisation.hpp"
+#include "modules/meetings/requisition.hpp"
 #include "modules/documents/document_files.hpp"
 
 namespace syndic::meetings {
@@ -151,6 +152,8 @@ json meeting_json(Database& db, const std::string& syndicate_id, const Meeting& 
                 {"adjournment", m.adjournment ? json::parse(*m.adjournment) : json(nullptr)},
                 {"agendaAdditions", json::parse(m.agenda_additions)},
                 {"minutesSentAt", shown(m.minutes_sent_at)},
+                {"package", json::parse(m.notice_package)},
+                {"requisition", requisition_json(db, syndicate_id, m, now)},
                 {"createdAt", shown(m.created_at)},
                 {"updatedAt", shown(m.updated_at)}};
     if (full) {
@@ -180,12 +183,16 @@ json for_caller(json meeting, const CallerContext& caller) {
 }
 
 json notice_sent_json(Database& db, const std::string& syndicate_id, const std::string& meeting_id,
-                      const QueuedNotices& notices, Instant now) {
+                      const QueuedNotices& notices, const NoticePackage& package, Instant now) {
     json without_email = json::array();
     for (const auto& r : notices.without_email) without_email.push_back({{"coOwnerId", r.id}, {"name", r.first + " " + r.last}});
+    json withheld = json::array();
+    for (const auto& d : package.withheld) withheld.push_back({{"documentId", d.document_id}, {"title", d.title}, {"item", d.item}});
     return {{"meeting", full_meeting(db, syndicate_id, meeting_id, now)},
             {"queued", notices.queued},
-            {"withoutEmail", std::move(without_email)}};
+            {"withoutEmail", std::move(without_email)},
+            {"packageMissing", package.missing},
+            {"packageWithheld", std::move(withheld)}};
 }
 
 json minutes_json(const MinutesRecord& record, const std::string& meeting_id, const CallerContext& caller) {

@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "modules/meetings/notice_package.hpp"
 #include "modules/meetings/notices.hpp"
 #include "modules/meetings/rules.hpp"
 #include "modules/meetings/store.hpp"
@@ -30,10 +31,10 @@ nlohmann::json full_meeting(Database& db, const std::string& syndicate_id, const
 // A full meeting's documents as the caller sees them: a remote caller gets download addresses,
 // never the server's paths.
 nlohmann::json for_caller(nlohmann::json meeting, const CallerContext& caller);
-// send_meeting_notice's answer: the meeting in full, how many messages were queued, and who has
-// no email.
+// send_meeting_notice's answer: the meeting in full, how many messages were queued, who has no
+// email, and what of the art. 1087 package is missing or was kept back (an aga's; empty otherwise).
 nlohmann::json notice_sent_json(Database& db, const std::string& syndicate_id, const std::string& meeting_id,
-                                const QueuedNotices& notices, Instant now);
+                                const QueuedNotices& notices, const NoticePackage& package, Instant now);
 // generate_minutes's answer: the document's record with its location for the caller.
 nlohmann::json minutes_json(const MinutesRecord& record, const std::string& meeting_id, const CallerContext& caller);
 

@@ -78,7 +78,7 @@ void check_change(Database& db, const Meeting& m, const MeetingChange& change) {
     }
     const bool editable = m.status == "draft" || m.status == "notice-sent";
     const std::pair<const char*, bool> record_fields[] = {
-        {"title", change.title}, {"location", change.location}, {"agenda", change.agenda}};
+        {"title", change.title}, {"location", change.location}, {"agenda", change.agenda}, {"requisition", change.requisition}};
     for (const auto& [key, present] : record_fields)
         if (present && !editable)
             throw refuse(std::string("/") + key, "The meeting is " + m.status + "; its record can no longer change.");

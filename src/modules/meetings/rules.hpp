@@ -27,12 +27,12 @@ void require_status(const Meeting& m, std::initializer_list<const char*> allowed
 // What an update_meeting call asks to change (true: the argument is present).
 struct MeetingChange {
     std::optional<std::string> status;  // only when it differs from the meeting's
-    bool title = false, location = false, agenda = false, scheduled_at = false, type = false;
-    bool any() const { return status || title || location || agenda || scheduled_at || type; }
+    bool title = false, location = false, agenda = false, scheduled_at = false, type = false, requisition = false;
+    bool any() const { return status || title || location || agenda || scheduled_at || type || requisition; }
 };
 // Status moves forward only: notice-sent only through the notice, held after the notice,
-// minutes-sent after held with current final minutes, never back to draft. Title, location and
-// agenda change until the meeting is held; the time and type only while it is a draft.
+// minutes-sent after held with current final minutes, never back to draft. Title, location,
+// agenda and requisition change until the meeting is held; the time and type only while it is a draft.
 // INVALID_STATUS_TRANSITION at the field otherwise.
 void check_change(Database& db, const Meeting& m, const MeetingChange& change);
 

@@ -25,7 +25,7 @@ std::optional<Meeting> find_meeting(Database& db, const std::string& syndicate_i
     auto q = db.prepare(
         "SELECT id, title, type, status, scheduled_at, location, agenda, notice_sent_at, notice_channel, "
         "notice_with_agenda, notice_justification, created_at, updated_at, adjourned_from_meeting_id, reconvened_meeting_id, "
-        "quorum_rule, agenda_additions, minutes_sent_at, adjournment FROM meetings WHERE id = ? AND syndicate_id = ?");
+        "quorum_rule, agenda_additions, minutes_sent_at, adjournment, notice_package, requisition FROM meetings WHERE id = ? AND syndicate_id = ?");
     q->bind(1, id);
     q->bind(2, syndicate_id);
     if (!q->executeStep()) return std::nullopt;
@@ -49,6 +49,8 @@ std::optional<Meeting> find_meeting(Database& db, const std::string& syndicate_i
     m.agenda_additions = q->getColumn(16).getString();
     if (!q->getColumn(17).isNull()) m.minutes_sent_at = q->getColumn(17).getString();
     if (!q->getColumn(18).isNull()) m.adjournment = q->getColumn(18).getString();
+    m.notice_package = q->getColumn(19).getString();
+    if (!q->getColumn(20).isNull()) m.requisition = q->getColumn(20).getString();
     return m;
 }
 
@@ -95,9 +97,10 @@ void insert_meeting(Database& db, const std::string& syndicate_id, const std::st
     q->exec();
 }
 
-void set_meeting_column(Database& db, const std::string& meeting_id, const char* column, const std::string& value) {
+void set_meeting_column(Database& db, const std::string& meeting_id, const char* column,
+                        const std::optional<std::string>& value) {
     auto q = db.prepare(std::string("UPDATE meetings SET ") + column + " = ? WHERE id = ?");
-    q->bind(1, value);
+    if (value) q->bind(1, *value);
     q->bind(2, meeting_id);
     q->exec();
 }

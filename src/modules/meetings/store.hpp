@@ -37,6 +37,8 @@ struct Meeting {
     std::string agenda_additions = "[]";  // as stored: a JSON array (art. 1088)
     std::optional<std::string> adjournment;  // as stored: {reason, justification}, once adjourned
     std::optional<std::string> minutes_sent_at;
+    std::string notice_package = "[]";       // as stored: the ids of the documents sent with the notice (art. 1087)
+    std::optional<std::string> requisition;  // as stored: {receivedOn, coOwnerIds} (art. 352), if requisitioned
 };
 
 struct Attendee {
@@ -99,8 +101,10 @@ struct NewMeeting {
 };
 void insert_meeting(Database& db, const std::string& syndicate_id, const std::string& id, const NewMeeting& m,
                     const std::string& now);
-// Sets one column of the meeting's row (the column name is the caller's constant, never input).
-void set_meeting_column(Database& db, const std::string& meeting_id, const char* column, const std::string& value);
+// Sets one column of the meeting's row (the column name is the caller's constant, never input);
+// nullopt stores null.
+void set_meeting_column(Database& db, const std::string& meeting_id, const char* column,
+                        const std::optional<std::string>& value);
 std::string agenda_text(const std::vector<std::string>& agenda);  // as stored: a JSON array
 void touch(Database& db, const std::string& meeting_id, const Clock& clock);
 
