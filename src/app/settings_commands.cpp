@@ -45,6 +45,7 @@ json described(Database& db, const std::string& syndicate, const SettingDeclarat
         if (bound) out[key] = *bound == std::floor(*bound) ? json(static_cast<std::int64_t>(*bound)) : json(*bound);
     if (!d.allowed.empty()) out["enum"] = d.allowed;
     if (d.nullable) out["nullable"] = true;
+    if (!d.format.empty()) out["format"] = d.format;
     return out;
 }
 

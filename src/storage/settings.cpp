@@ -43,7 +43,10 @@ std::vector<SettingDeclaration> read_declarations() {
                                  declared["default"].dump(),
                                  declared.value("nullable", false),
                                  declared.value("enum", std::vector<std::string>{}),
-                                 declared.value("shownBy", std::string())};
+                                 declared.value("shownBy", std::string()),
+                                 declared.value("format", std::string())};
+            if (!d.format.empty() && (d.type != "string" || (d.format != "neq" && d.format != "email" && d.format != "url")))
+                throw std::logic_error(where + ": format " + d.format + " is not one of neq, email, url for a string");
             if (const auto why = setting_refusal(d, declared["default"]); !why.empty())
                 throw std::logic_error(where + ": its default " + why);
             by_name.emplace(name, std::move(d));
@@ -64,6 +67,33 @@ std::string number_text(double x) {
     out.precision(15);
     out << x;
     return out.str();
+}
+
+bool is_email(const std::string& text) {
+    const auto at = text.find('@');
+    if (at == 0 || at == std::string::npos || text.find('@', at + 1) != std::string::npos) return false;
+    if (std::any_of(text.begin(), text.end(), [](unsigned char c) { return c <= ' '; })) return false;
+    const auto domain = text.substr(at + 1);
+    // Labels separated by dots, at least two, none empty.
+    return domain.find('.') != std::string::npos && domain.front() != '.' && domain.back() != '.' &&
+           domain.find("..") == std::string::npos;
+}
+
+bool is_web_address(const std::string& text) {
+    for (const char* scheme : {"http://", "https://"}) {
+        const std::string s = scheme;
+        if (text.size() > s.size() && text.compare(0, s.size(), s) == 0)
+            return std::none_of(text.begin(), text.end(), [](unsigned char c) { return c <= ' '; });
+    }
+    return false;
+}
+
+std::string format_refusal(const SettingDeclaration& d, const std::string& text) {
+    if (d.format == "neq" && (text.size() != 10 || !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })))
+        return "is not a Quebec enterprise number (NEQ: 10 digits, e.g. 1171234567) (\"" + text + "\")";
+    if (d.format == "email" && !is_email(text)) return "is not an e-mail address (\"" + text + "\")";
+    if (d.format == "url" && !is_web_address(text)) return "is not a web address starting with http:// or https:// (\"" + text + "\")";
+    return "";
 }
 
 std::optional<std::string> stored(Database& db, const std::string& syndicate_id, std::string_view name) {
@@ -101,6 +131,7 @@ std::string setting_refusal(const SettingDeclaration& d, const json& value) {
         for (const auto& a : d.allowed) list += (list.empty() ? "" : ", ") + a;
         return "is not one of " + list + " (" + value.dump() + ")";
     }
+    if (value.is_string()) return format_refusal(d, value.get<std::string>());
     if (!value.is_number()) return "";
     const double x = value.get<double>();
     if (d.minimum && x < *d.minimum) return "is less than " + number_text(*d.minimum) + " (" + value.dump() + ")";
@@ -122,9 +153,20 @@ bool setting_is_set(Database& db, const std::string& syndicate_id, std::string_v
     return stored(db, syndicate_id, name).has_value();
 }
 
-void set_setting(Database& db, const std::string& syndicate_id, std::string_view name, const json& value,
+json normalised_setting(const SettingDeclaration& d, json value) {
+    if (d.format == "neq" && value.is_string()) {
+        std::string digits;
+        for (const char c : value.get<std::string>())
+            if (c != ' ' && c != '-') digits += c;
+        value = digits;
+    }
+    return value;
+}
+
+void set_setting(Database& db, const std::string& syndicate_id, std::string_view name, const json& given,
                  const std::string& now) {
     const auto& d = declared(name);
+    const json value = normalised_setting(d, given);
     if (const auto why = setting_refusal(d, value); !why.empty())
         throw DomainError(codes::validation_failed, "The setting " + d.name + " " + why + ": " + d.description)
             .at("/" + d.name);

@@ -28,6 +28,10 @@ struct SettingDeclaration {
     // "shownBy": the tool that shows and changes it when that is not get_settings/update_settings
     // (the quorum is a parameter of the declaration: get_declaration); "" for the settings tools.
     std::string shown_by;
+    // "format": what a string setting's text is, checked wherever it is set (update_settings, the
+    // CLI): "neq" (10 digits; spaces and hyphens between them are dropped), "email" or "url"
+    // (http or https); "" for free text.
+    std::string format;
 };
 
 // Every declared setting, sorted by name; std::logic_error naming both modules when two declare
@@ -36,8 +40,10 @@ const std::vector<SettingDeclaration>& setting_declarations();
 // nullptr when no module declares `name`.
 const SettingDeclaration* find_setting(std::string_view name);
 
-// Why `value` does not fit `declaration` (its type, its bounds, its values), "" when it fits.
+// Why `value` does not fit `declaration` (its type, its bounds, its values, its format), "" when it fits.
 std::string setting_refusal(const SettingDeclaration& declaration, const nlohmann::json& value);
+// The value as it is stored: an NEQ's digits alone; any other value as given.
+nlohmann::json normalised_setting(const SettingDeclaration& declaration, nlohmann::json value);
 
 // The syndicate's value of the setting: the stored one, else the declared default. An unknown
 // name is std::invalid_argument (a module's own mistake, not the caller's).

@@ -175,6 +175,15 @@ def settings_section(env):
         check(f"settings refuses waterHeaterReplacementYears {bad}: exit 1, a clear message, nothing changed",
               r.returncode == 1 and "waterHeaterReplacementYears" in r.stderr and "Nothing was changed" in r.stderr
               and run("settings", "waterHeaterReplacementYears", env=env).stdout.strip() == "15", r.stderr)
+    # A setting with a format is checked here as through update_settings: an NEQ's 10 digits, an e-mail.
+    for name, bad in (("neq", "12"), ("neq", "1171-234-56x"), ("mailFrom", "pas une adresse"), ("portalUrl", "portail.example")):
+        r = run("settings", name, bad, env=env)
+        check(f"settings refuses {name} {bad!r}: exit 1, nothing stored",
+              r.returncode == 1 and name in r.stderr and run("settings", name, env=env).stdout.strip() in ("", "null"),
+              r.stdout + r.stderr)
+    r = run("settings", "neq", "1171 234 567", env=env)
+    check("settings keeps an NEQ's digits alone", r.returncode == 0 and r.stdout.strip() == "1171234567", r.stdout + r.stderr)
+    run("settings", "neq", "", env=env)
     r = run("settings", "noSuchSetting", env=env)
     check("settings refuses an unknown name, listing the known ones",
           r.returncode == 1 and "requiredQuorumPercent" in r.stderr, r.stderr)

@@ -76,6 +76,27 @@ TEST_CASE("get_setting gives the default until set; set_setting checks the decla
     CHECK_THROWS_AS(set_setting(*fx.db, fx.syndicate, "noSuchSetting", 1, now_utc), std::invalid_argument);
 }
 
+TEST_CASE("a setting's format is checked by set_setting itself, so the CLI cannot store what the tool refuses") {
+    Fixture fx;
+    const auto before = fx.snapshot();
+    for (const auto& [name, bad] : {std::pair{"neq", "12"}, {"neq", "1171234567x"}, {"neq", "11712345678"},
+                                    {"mailFrom", "ca.example.org"}, {"mailFrom", "ca@example"}, {"mailFrom", "c a@example.org"},
+                                    {"mailFrom", "ca@@example.org"}, {"portalUrl", "portail.example.org"},
+                                    {"portalUrl", "https://"}, {"portalUrl", "ftp://portail.example.org"}}) {
+        CAPTURE(name);
+        CAPTURE(bad);
+        CHECK_THROWS_AS(set_setting(*fx.db, fx.syndicate, name, bad, now_utc), DomainError);
+    }
+    CHECK(fx.snapshot() == before);
+    set_setting(*fx.db, fx.syndicate, "neq", "1171-234 567", now_utc);
+    CHECK(get_setting(*fx.db, fx.syndicate, "neq") == "1171234567");
+    set_setting(*fx.db, fx.syndicate, "mailFrom", "ca@erables.example.org", now_utc);
+    set_setting(*fx.db, fx.syndicate, "portalUrl", "https://portail.example.org/erables", now_utc);
+    CHECK(get_setting(*fx.db, fx.syndicate, "portalUrl") == "https://portail.example.org/erables");
+    CHECK(find_setting("neq")->format == "neq");
+    CHECK(find_setting("address")->format.empty());
+}
+
 TEST_CASE("the modules read their settings: the water heaters' default is the declared one") {
     Fixture fx;
     const auto w = fx.call("create_water_heater", {{"unitId", nullptr}, {"manufactureDate", "2016-01-10"}});

@@ -76,13 +76,7 @@ json update_settings(const ToolCall& call) {
         if (!d || !shown_here(*d))
             throw invalid_argument("/" + name, "is not a setting", name + " is not one of the settings get_settings shows.");
         json value = given;
-        if (name == "neq" && value.is_string()) {  // the schema allows spaces and hyphens between the digits
-            std::string digits;
-            for (const char c : value.get<std::string>())
-                if (c >= '0' && c <= '9') digits += c;
-            value = digits;
-        }
-        if (value.is_string() && d->allowed.empty() && name != "neq") value = nonblank_text(value, "/" + name);
+        if (value.is_string() && d->allowed.empty()) value = nonblank_text(value, "/" + name);
         set_setting(call.db, syndicate, name, value, now);
     }
     auto after = settings_json(call.db, syndicate);
