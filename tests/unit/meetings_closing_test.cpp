@@ -142,6 +142,22 @@ TEST_CASE("a board meeting's notice goes to the directors in office, not the co-
     CHECK(q.getColumn(0).getString() == "alice@example.ca bruno@example.ca");
 }
 
+TEST_CASE("a director whose term ran out stays in office until replaced (art. 339): notified and a signer") {
+    Board fx;
+    fx.call("update_director", {{"id", fx.treasurer["id"]}, {"termEnd", "2026-12-18"}});  // before today, 2026-12-20
+    CHECK(fx.call("get_board", json::object())["directors"].size() == 3);
+    const auto m = fx.call("create_meeting", {{"title", "Réunion du conseil"}, {"type", "board"},
+                                              {"scheduledAt", "2027-01-20T23:00:00Z"}, {"location", "Chez Alice"}});
+    const auto sent = fx.call("send_meeting_notice", {{"meetingId", m["id"]}, {"sendBy", "email"}});
+    CHECK(sent["queued"].get<int>() + sent["withoutEmail"].size() == 3);  // Chloé is still told
+    auto r = fx.sign(new_board_resolution, fx.president, "2026-12-20");
+    r = fx.sign({{"id", r["id"]}}, fx.secretary, "2026-12-20");
+    CHECK(r["status"] == "collecting");  // her signature is still needed
+    CHECK(r["missingSigners"] == json::array({{{"signerId", fx.treasurer["id"]}, {"name", fx.treasurer["name"]}}}));
+    r = fx.sign({{"id", r["id"]}}, fx.treasurer, "2026-12-20");
+    CHECK(r["status"] == "adopted");
+}
+
 TEST_CASE("send_minutes: final minutes attached to every co-owner, the meeting closed, lateness said") {
     Board fx;
     fx.clock.set(fixed_now());

@@ -2,6 +2,7 @@
 // the declaration's board size (art. 1084), the accounts (art. 1086), the manager's mandate and
 // the insurance policies; and the module's tool registrations.
 #include "modules/board/board.hpp"
+#include "modules/board/in_office.hpp"
 
 #include <SQLiteCpp/Statement.h>
 
@@ -49,15 +50,7 @@ json get_board(const ToolCall& call) {
 
     // The directors in office that day: their term begun, their mandate not yet ended.
     std::vector<std::string> ids;
-    {
-        auto q = call.db.prepare(
-            "SELECT id FROM directors WHERE syndicate_id = ?1 AND term_start <= ?2 AND (ended_on IS NULL OR ended_on > ?2) "
-            "ORDER BY CASE role WHEN 'president' THEN 0 WHEN 'vice-president' THEN 1 WHEN 'secretary' THEN 2 "
-            "WHEN 'treasurer' THEN 3 ELSE 4 END, name, id");
-        q->bind(1, syndicate);
-        q->bind(2, as_of);
-        while (q->executeStep()) ids.push_back(q->getColumn(0).getString());
-    }
+    for (const auto& d : board::directors_in_office(call.db, syndicate, as_of)) ids.push_back(d.id);
     json directors = json::array(), terms_ending = json::array(), disqualified = json::array();
     json officers = {{"president", nullptr}, {"vicePresidents", json::array()}, {"secretary", nullptr}, {"treasurer", nullptr}};
     for (const auto& id : ids) {

@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/ids.hpp"
+#include "modules/board/in_office.hpp"
 #include "modules/common.hpp"
 #include "modules/documents/store.hpp"
 #include "storage/database.hpp"
@@ -368,19 +369,8 @@ std::vector<Recipient> active_co_owners(Database& db, const std::string& syndica
 std::vector<Recipient> directors_in_office(Database& db, const std::string& syndicate_id, const std::string& day) {
     const auto fallback = get_setting(db, syndicate_id, "defaultLanguage").get<std::string>();
     std::vector<Recipient> out;
-    auto q = db.prepare(
-        "SELECT coalesce(d.co_owner_id, ''), d.name, c.language, coalesce(d.email, c.email) FROM directors d "
-        "LEFT JOIN co_owners c ON c.id = d.co_owner_id AND c.deleted_at IS NULL "
-        "WHERE d.syndicate_id = ?1 AND d.status = 'active' AND d.term_start <= ?2 AND (d.term_end IS NULL OR d.term_end >= ?2) "
-        "ORDER BY d.name, d.id");
-    q->bind(1, syndicate_id);
-    q->bind(2, day);
-    while (q->executeStep()) {
-        Recipient r{q->getColumn(0).getString(), q->getColumn(1).getString(), "",
-                    q->getColumn(2).isNull() ? fallback : q->getColumn(2).getString(), std::nullopt};
-        if (!q->getColumn(3).isNull()) r.email = q->getColumn(3).getString();
-        out.push_back(std::move(r));
-    }
+    for (auto& d : board::directors_in_office(db, syndicate_id, day))
+        out.push_back({std::move(d.co_owner_id), std::move(d.name), "", d.language.value_or(fallback), std::move(d.email)});
     return out;
 }
 

@@ -17,6 +17,7 @@
 #include "core/text.hpp"
 #include "modules/accounting/standing.hpp"
 #include "modules/board/codes.hpp"
+#include "modules/board/in_office.hpp"
 #include "modules/common.hpp"
 #include "modules/list_query.hpp"
 #include "modules/meetings/authorisation.hpp"
@@ -40,12 +41,7 @@ std::vector<Signer> entitled_signers(Database& db, const std::string& syndicate,
                                      const std::string& day) {
     std::vector<Signer> out;
     if (body == "board") {
-        auto q = db.prepare(
-            "SELECT id, name FROM directors WHERE syndicate_id = ? AND status = 'active' AND term_start <= ?2 "
-            "AND (term_end IS NULL OR term_end >= ?2) ORDER BY name, id");
-        q->bind(1, syndicate);
-        q->bind(2, day);
-        while (q->executeStep()) out.push_back({"director", q->getColumn(0).getString(), q->getColumn(1).getString()});
+        for (auto& d : board::directors_in_office(db, syndicate, day)) out.push_back({"director", std::move(d.id), std::move(d.name)});
         return out;
     }
     auto q = db.prepare(

@@ -1,0 +1,29 @@
+#include "modules/board/in_office.hpp"
+
+#include <SQLiteCpp/Statement.h>
+
+#include "storage/database.hpp"
+
+namespace syndic::board {
+
+std::vector<DirectorInOffice> directors_in_office(Database& db, const std::string& syndicate_id, const std::string& day) {
+    auto q = db.prepare(
+        "SELECT d.id, coalesce(d.co_owner_id, ''), d.name, coalesce(d.email, c.email), c.language FROM directors d "
+        "LEFT JOIN co_owners c ON c.id = d.co_owner_id AND c.deleted_at IS NULL "
+        "WHERE d.syndicate_id = ?1 AND d.term_start <= ?2 AND (d.ended_on IS NULL OR d.ended_on > ?2) "
+        "ORDER BY CASE d.role WHEN 'president' THEN 0 WHEN 'vice-president' THEN 1 WHEN 'secretary' THEN 2 "
+        "WHEN 'treasurer' THEN 3 ELSE 4 END, d.name, d.id");
+    q->bind(1, syndicate_id);
+    q->bind(2, day);
+    std::vector<DirectorInOffice> out;
+    while (q->executeStep()) {
+        DirectorInOffice d{q->getColumn(0).getString(), q->getColumn(1).getString(), q->getColumn(2).getString(),
+                           std::nullopt, std::nullopt};
+        if (!q->getColumn(3).isNull()) d.email = q->getColumn(3).getString();
+        if (!q->getColumn(4).isNull()) d.language = q->getColumn(4).getString();
+        out.push_back(std::move(d));
+    }
+    return out;
+}
+
+}  // namespace syndic::board
