@@ -29,21 +29,6 @@ constexpr const char* director_columns =
 
 }  // namespace
 
-BoardRules board_rules(Database& db, const std::string& syndicate_id) {
-    BoardRules rules;
-    auto q = db.prepare(
-        "SELECT board_size_min, board_size_max, director_term_years, directors_must_be_co_owners, vacancy_filled_by_board "
-        "FROM declarations WHERE syndicate_id = ?");
-    q->bind(1, syndicate_id);
-    if (!q->executeStep()) return rules;  // the columns' defaults
-    rules.size_min = q->getColumn(0).getInt64();
-    if (!q->getColumn(1).isNull()) rules.size_max = q->getColumn(1).getInt64();
-    if (!q->getColumn(2).isNull()) rules.term_years = q->getColumn(2).getInt64();
-    rules.must_be_co_owners = q->getColumn(3).getInt64() != 0;
-    rules.vacancy_filled_by_board = q->getColumn(4).getInt64() != 0;
-    return rules;
-}
-
 std::optional<std::string> text_arg(const json& args, const char* key) {
     const auto it = args.find(key);
     if (it == args.end()) return std::nullopt;

@@ -7,22 +7,19 @@
 #include <optional>
 #include <string>
 
-#include "modules/list_query.hpp"    // date_argument
+#include "modules/declaration/declaration.hpp"  // board_parameters
+#include "modules/list_query.hpp"                // date_argument
 #include "modules/record_table.hpp"  // today(call)
 #include "tools/registry.hpp"
 
 namespace syndic::board {
 
-// The declaration's board parameters (table `declarations`); a syndicate without a row has the
-// columns' defaults, as get_declaration shows them.
-struct BoardRules {
-    std::int64_t size_min = 1;
-    std::optional<std::int64_t> size_max;
-    std::optional<std::int64_t> term_years;
-    bool must_be_co_owners = false;
-    bool vacancy_filled_by_board = false;
-};
-BoardRules board_rules(Database& db, const std::string& syndicate_id);
+// The declaration's board parameters, from the declaration module; a syndicate without a
+// declaration has the columns' defaults, as get_declaration shows them.
+using BoardRules = declaration::BoardParameters;
+inline BoardRules board_rules(Database& db, const std::string& syndicate_id) {
+    return declaration::board_parameters(db, syndicate_id);
+}
 
 // records.cpp: directors as the tools show them, their standing computed on `as_of`.
 nlohmann::json director_json(Database& db, const std::string& syndicate_id, const std::string& id,

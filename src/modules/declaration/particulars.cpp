@@ -12,6 +12,7 @@
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "modules/common.hpp"
+#include "modules/declaration/declaration.hpp"
 #include "modules/declaration/fiscal_year.hpp"
 #include "modules/declaration/tools.hpp"
 #include "modules/meetings/store.hpp"
@@ -163,6 +164,35 @@ bool penalties_allowed(Database& db, const std::string& syndicate_id) {
     auto q = db.prepare("SELECT penalties_allowed FROM declarations WHERE syndicate_id = ?");
     q->bind(1, syndicate_id);
     return q->executeStep() && q->getColumn(0).getInt64() != 0;
+}
+
+BoardParameters board_parameters(Database& db, const std::string& syndicate_id) {
+    BoardParameters p;
+    auto q = db.prepare(
+        "SELECT board_size_min, board_size_max, director_term_years, directors_must_be_co_owners, vacancy_filled_by_board "
+        "FROM declarations WHERE syndicate_id = ?");
+    q->bind(1, syndicate_id);
+    if (!q->executeStep()) return p;
+    p.size_min = q->getColumn(0).getInt64();
+    if (!q->getColumn(1).isNull()) p.size_max = q->getColumn(1).getInt64();
+    if (!q->getColumn(2).isNull()) p.term_years = q->getColumn(2).getInt64();
+    p.must_be_co_owners = q->getColumn(3).getInt64() != 0;
+    p.vacancy_filled_by_board = q->getColumn(4).getInt64() != 0;
+    return p;
+}
+
+std::optional<DeveloperHolding> developer_holding(Database& db, const std::string& syndicate_id) {
+    auto q = db.prepare("SELECT registered_on, developer FROM declarations WHERE syndicate_id = ?");
+    q->bind(1, syndicate_id);
+    if (!q->executeStep() || q->getColumn(0).isNull() || q->getColumn(1).isNull()) return std::nullopt;
+    DeveloperHolding d;
+    d.registered_on = q->getColumn(0).getString();
+    const auto developer = json::parse(q->getColumn(1).getString());
+    for (const auto& id : developer.value("coOwnerIds", json::array())) d.co_owner_ids.push_back(id.get<std::string>());
+    if (const auto unit = developer.find("residenceUnitId"); unit != developer.end() && unit->is_string())
+        d.residence_unit_id = unit->get<std::string>();
+    if (d.co_owner_ids.empty()) return std::nullopt;
+    return d;
 }
 
 std::optional<std::string> registered_on(Database& db, const std::string& syndicate_id) {

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "modules/declaration/declaration.hpp"
 #include "modules/meetings/rules.hpp"
 #include "storage/database.hpp"
 
@@ -41,19 +42,14 @@ std::int64_t lot_count(Database& db, const std::string& syndicate_id) {
 // after the declaration's registration, 25 % from the end of the third; none before, nor when
 // the declaration names no developer or no registration day.
 std::optional<DeveloperCap> developer_cap(Database& db, const std::string& syndicate_id, const std::string& as_of) {
-    auto q = db.prepare("SELECT registered_on, developer FROM declarations WHERE syndicate_id = ?");
-    q->bind(1, syndicate_id);
-    if (!q->executeStep() || q->getColumn(0).isNull() || q->getColumn(1).isNull()) return std::nullopt;
-    const std::string registered_on = q->getColumn(0).getString();
-    const auto developer = nlohmann::json::parse(q->getColumn(1).getString());
+    auto developer = declaration::developer_holding(db, syndicate_id);
+    if (!developer) return std::nullopt;
     DeveloperCap d;
-    if (as_of >= add_years(registered_on, 3)) d.cap = Fraction::percent(25);
-    else if (as_of >= add_years(registered_on, 2)) d.cap = Fraction::percent(60);
+    if (as_of >= add_years(developer->registered_on, 3)) d.cap = Fraction::percent(25);
+    else if (as_of >= add_years(developer->registered_on, 2)) d.cap = Fraction::percent(60);
     else return std::nullopt;
-    for (const auto& id : developer.value("coOwnerIds", nlohmann::json::array())) d.co_owner_ids.push_back(id.get<std::string>());
-    if (const auto unit = developer.find("residenceUnitId"); unit != developer.end() && unit->is_string())
-        d.residence_unit_id = unit->get<std::string>();
-    if (d.co_owner_ids.empty()) return std::nullopt;
+    d.co_owner_ids = std::move(developer->co_owner_ids);
+    d.residence_unit_id = std::move(developer->residence_unit_id);
     return d;
 }
 
