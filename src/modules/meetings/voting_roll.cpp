@@ -1,7 +1,6 @@
 #include "modules/meetings/voting_roll.hpp"
 
 #include <SQLiteCpp/Statement.h>
-#include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <cstdio>
