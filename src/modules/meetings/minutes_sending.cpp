@@ -67,6 +67,7 @@ json send_minutes(const ToolCall& call) {
     const auto now = call.clock.now();
     const auto now_text = to_utc_iso(now);
     const std::string name = syndicate_name(call.db, syndicate);
+    const std::string channel = a.value("sendBy", std::string("email"));  // the only channel there is today
 
     std::int64_t queued = 0;
     json without_email = json::array();
@@ -84,7 +85,7 @@ json send_minutes(const ToolCall& call) {
                : "Bonjour " + r.first + " " + r.last + ",\n\nVous trouverez ci-joint le procès-verbal de l'" +
                      wording::meeting_type(m.type, lang) + " du " + wording::date_time(m.scheduled_at, lang) + ".\n\n" + name + "\n";
         queue_message(call.db, syndicate,
-                      {m.id, r.id, "email", *r.email, r.language, subject, body, "meeting", m.id,
+                      {m.id, r.id, channel, *r.email, r.language, subject, body, "meeting", m.id,
                        json::array({document_id}).dump()},
                       now_text);
         ++queued;
