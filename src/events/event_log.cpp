@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <unordered_map>
 
 #include "core/clock.hpp"
 #include "core/ids.hpp"
@@ -45,22 +46,20 @@ std::string derived_type(const std::vector<std::string>& declared, const RecordC
     return "";
 }
 
-// An object of the result whose id is `id` and that is a whole record (it has its times: a bulk's
-// {index, id} is not), searched two levels down; null when none.
-const json* shown_record(const json& value, const std::string& id, int depth = 0) {
+// The objects of the result that are whole records (an id and their times: a bulk's {index, id}
+// is not), by id, searched two levels down; the first one met in document order wins. Built once
+// per call: a bulk of 500 looked each record up in the whole result (a quadratic walk).
+void index_shown_records(const json& value, std::unordered_map<std::string, const json*>& out, int depth = 0) {
     if (value.is_object()) {
-        if (const auto it = value.find("id"); it != value.end() && it->is_string() && *it == id &&
+        if (const auto it = value.find("id"); it != value.end() && it->is_string() &&
                                                (value.contains("createdAt") || value.contains("updatedAt") ||
                                                 value.contains("queuedAt")))
-            return &value;
+            out.emplace(it->get<std::string>(), &value);
         if (depth < 2)
-            for (const auto& [key, member] : value.items())
-                if (const auto* found = shown_record(member, id, depth + 1)) return found;
+            for (const auto& [key, member] : value.items()) index_shown_records(member, out, depth + 1);
     } else if (value.is_array() && depth < 2) {
-        for (const auto& item : value)
-            if (const auto* found = shown_record(item, id, depth + 1)) return found;
+        for (const auto& item : value) index_shown_records(item, out, depth + 1);
     }
-    return nullptr;
 }
 
 struct Subscriber {
@@ -153,8 +152,10 @@ int write_call_events(Database& db, const AuditContext& context, const std::vect
             return n.record_type == c.record_type && n.record_id == c.record_id;
         });
     };
+    std::optional<std::unordered_map<std::string, const json*>> shown;
     auto data_of = [&](const std::string& record_id, const RecordChange* change) -> json {
-        if (const auto* shown = shown_record(result(), record_id)) return *shown;
+        if (!shown) index_shown_records(result(), shown.emplace());
+        if (const auto it = shown->find(record_id); it != shown->end()) return *it->second;
         if (change) return json::parse(change->row);
         return result().is_object() ? result() : json::object();
     };
