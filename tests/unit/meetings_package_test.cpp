@@ -181,6 +181,10 @@ TEST_CASE("a requisitioned meeting records who asked and when, and the board's 2
         };
         CHECK_REFUSED(fx, "CO_OWNER_NOT_FOUND", "update_meeting", with({{"receivedOn", "2026-11-01"}, {"coOwnerIds", {unknown_id}}}));
         CHECK_REFUSED(fx, "CO_OWNER_NOT_FOUND", "update_meeting", with({{"receivedOn", "2026-11-01"}, {"coOwnerIds", {fx.zoe["id"]}}}));
+        // Another syndicate's co-owner is as unknown here.
+        const auto their_unit = fx.call_as(fx.other_admin, "create_unit", {{"number", "A1"}, {"type", "apartment"}, {"fractionPercent", 100}});
+        const auto theirs = fx.call_as(fx.other_admin, "create_co_owner", {{"unitId", their_unit["id"]}, {"firstName", "Autre"}, {"lastName", "Syndicat"}});
+        CHECK_REFUSED(fx, "CO_OWNER_NOT_FOUND", "update_meeting", with({{"receivedOn", "2026-11-01"}, {"coOwnerIds", {theirs["id"]}}}));
         CHECK(fx.error("update_meeting", with({{"receivedOn", "2026-11-01"}, {"coOwnerIds", {fx.john["id"], fx.john["id"]}}}))
                   .field() == "/requisition/coOwnerIds/1");
         CHECK(fx.error("update_meeting", with({{"receivedOn", "2026-11-22"}, {"coOwnerIds", {fx.john["id"]}}})).field() ==
