@@ -140,7 +140,7 @@ TEST_CASE("a requisitioned meeting records who asked and when, and the board's 2
     SUBCASE("shown with its co-owners' votes, the day to call it by, and whether the call is late") {
         const auto shown = requisition({{"receivedOn", "2026-11-01"}, {"coOwnerIds", {fx.francois["id"]}}})["requisition"];
         CHECK(shown["receivedOn"] == "2026-11-01");
-        CHECK(shown["coOwnerIds"] == json({fx.francois["id"]}));
+        CHECK(shown["coOwnerIds"] == json::array({fx.francois["id"]}));
         CHECK(shown["votesPercent"].get<double>() == doctest::Approx(21));
         CHECK(shown["holdsTenPercent"] == true);
         CHECK(shown["callBy"] == "2026-11-22");
