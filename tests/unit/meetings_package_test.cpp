@@ -196,6 +196,10 @@ TEST_CASE("a requisitioned meeting records who asked and when, and the board's 2
     SUBCASE("a requisitioned meeting cannot become a board meeting, and the request is fixed once held") {
         requisition({{"receivedOn", "2026-11-01"}, {"coOwnerIds", {fx.emilie["id"]}}});
         CHECK_REFUSED(fx, "NOT_A_GENERAL_MEETING", "update_meeting", json({{"id", m["id"]}, {"type", "board"}}));
+        // Another general type is fine, even once a requisitioner has left.
+        fx.call("delete_co_owner", {{"id", fx.emilie["id"]}});
+        CHECK(fx.call("update_meeting", {{"id", m["id"]}, {"type", "aga"}})["requisition"]["coOwnerIds"] ==
+              json::array({fx.emilie["id"]}));
         fx.notice(m);
         fx.call("update_meeting", {{"id", m["id"]}, {"status", "held"}});
         CHECK_REFUSED(fx, "INVALID_STATUS_TRANSITION", "update_meeting", json({{"id", m["id"]}, {"requisition", nullptr}}));

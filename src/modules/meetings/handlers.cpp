@@ -84,13 +84,13 @@ json update_meeting(const ToolCall& call) {
     change.type = a.contains("type");
     change.requisition = a.contains("requisition");
     check_change(call.db, m, change);
-    // A requisition given, or kept while the type changes, must suit the meeting's type.
+    // A requisition given is checked whole; one kept while the type changes must suit the new type.
     const std::string type = change.type ? a["type"].get<std::string>() : m.type;
-    std::optional<std::string> requisition = m.requisition;
-    if (change.requisition || (change.type && m.requisition))
-        requisition = checked_requisition(call.db, syndicate, type,
-                                          change.requisition ? a["requisition"] : json::parse(*m.requisition),
-                                          montreal_date(call.clock.now()));
+    std::optional<std::string> requisition;
+    if (change.requisition)
+        requisition = checked_requisition(call.db, syndicate, type, a["requisition"], montreal_date(call.clock.now()));
+    else if (change.type && m.requisition)
+        require_requisitioned_type(type);
 
     if (change.title) set_meeting_column(call.db, m.id, "title", nonblank_text(a["title"], "/title"));
     if (change.location) set_meeting_column(call.db, m.id, "location", nonblank_text(a["location"], "/location"));

@@ -10,14 +10,18 @@ namespace syndic::meetings {
 
 using nlohmann::json;
 
+void require_requisitioned_type(const std::string& meeting_type) {
+    if (meeting_type == "aga" || meeting_type == "aga-special") return;
+    throw DomainError(codes::not_a_general_meeting,
+                      "A requisition calls a general meeting of the co-owners (art. 352); this meeting would be a board meeting.")
+        .at("/requisition")
+        .with("type", meeting_type);
+}
+
 std::optional<std::string> checked_requisition(Database& db, const std::string& syndicate_id, const std::string& meeting_type,
                                                const json& value, const std::string& today) {
     if (value.is_null()) return std::nullopt;
-    if (meeting_type != "aga" && meeting_type != "aga-special")
-        throw DomainError(codes::not_a_general_meeting,
-                          "A requisition calls a general meeting of the co-owners (art. 352); this meeting is a board meeting.")
-            .at("/requisition")
-            .with("type", meeting_type);
+    require_requisitioned_type(meeting_type);
     const std::string received_on = value["receivedOn"];
     if (!is_calendar_date(received_on))
         throw invalid_argument("/requisition/receivedOn", "is not a calendar date", "receivedOn must be a day, YYYY-MM-DD.");

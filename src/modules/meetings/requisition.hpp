@@ -15,7 +15,11 @@ namespace syndic::meetings {
 inline constexpr int requisition_call_days = 21;     // art. 352: the board calls it within 21 days
 inline constexpr int requisition_votes_percent = 10;  // art. 352: co-owners holding 10 % of the votes
 
-// The requisition argument of create_meeting or update_meeting, checked, as it is stored; nullopt
+// A requisition calls a general meeting: NOT_A_GENERAL_MEETING at /requisition for a board one
+// (a requisitioned meeting changed into a board meeting, too).
+void require_requisitioned_type(const std::string& meeting_type);
+
+// The requisition argument of update_meeting, checked, as it is stored; nullopt
 // for null (none, or cleared). NOT_A_GENERAL_MEETING for a board meeting; CO_OWNER_NOT_FOUND at
 // /requisition/coOwnerIds/i for one who is not an active co-owner of the syndicate; a co-owner
 // listed twice or a request received after `today` is invalid.
