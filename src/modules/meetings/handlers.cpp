@@ -212,10 +212,8 @@ json send_meeting_notice(const ToolCall& call) {
     // now, fixed on the meeting as sent.
     const auto package = m.type == "aga" ? notice_package(call.db, syndicate, m.id) : NoticePackage{};
     mark_notice_sent(call.db, m.id, to_utc_iso(now), channel, with_agenda, m.justification);
-    json sent_ids = json::array();
-    for (const auto& d : package.sent) sent_ids.push_back(d.document_id);
-    set_meeting_column(call.db, m.id, "notice_package", sent_ids.dump());
-    const auto queued = queue_notices(call.db, syndicate, m, channel, with_agenda, package.sent, now);
+    set_meeting_column(call.db, m.id, "notice_package", sent_ids_json(package));
+    const auto queued = queue_notices(call.db, syndicate, m, channel, with_agenda, package, now);
     json result = notice_sent_json(call.db, syndicate, m.id, queued, package, now);
     result["meeting"] = for_caller(std::move(result["meeting"]), call.caller);
     return result;

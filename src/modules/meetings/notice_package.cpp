@@ -2,6 +2,8 @@
 
 #include <SQLiteCpp/Statement.h>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 
 #include "storage/database.hpp"
@@ -27,6 +29,12 @@ const PackageItem* item_of_kind(const std::string& kind) {
 }
 
 }  // namespace
+
+std::string sent_ids_json(const NoticePackage& package) {
+    auto ids = nlohmann::json::array();
+    for (const auto& d : package.sent) ids.push_back(d.document_id);
+    return ids.dump();
+}
 
 NoticePackage notice_package(Database& db, const std::string& syndicate_id, const std::string& meeting_id) {
     // The documents attached to the meeting or to a meeting it reconvenes (the chain of

@@ -33,6 +33,9 @@ struct NoticePackage {
     std::vector<std::string> missing;       // items every annual notice needs, with nothing to send
 };
 
+// The ids of the documents sent, as a JSON array: the meeting's `package` and each notice's attachments.
+std::string sent_ids_json(const NoticePackage& package);
+
 // The package of meeting `meeting_id` as its documents stand now.
 NoticePackage notice_package(Database& db, const std::string& syndicate_id, const std::string& meeting_id);
 

@@ -1,7 +1,5 @@
 #include "modules/meetings/notices.hpp"
 
-#include <nlohmann/json.hpp>
-
 namespace syndic::meetings {
 
 std::pair<std::string, std::string> notice_message(const Meeting& m, const std::string& syndicate_name,
@@ -47,16 +45,12 @@ std::pair<std::string, std::string> notice_message(const Meeting& m, const std::
 }
 
 QueuedNotices queue_notices(Database& db, const std::string& syndicate_id, const Meeting& m, const std::string& channel,
-                            bool with_agenda, const std::vector<PackageDocument>& package, Instant now) {
+                            bool with_agenda, const NoticePackage& package, Instant now) {
     const std::string name = syndicate_name(db, syndicate_id);
     QueuedNotices out;
     std::vector<std::string> titles;
-    auto ids = nlohmann::json::array();
-    for (const auto& d : package) {
-        titles.push_back(d.title);
-        ids.push_back(d.document_id);
-    }
-    const std::string attachments = ids.dump();
+    for (const auto& d : package.sent) titles.push_back(d.title);
+    const std::string attachments = sent_ids_json(package);
     // A board meeting is the directors' (catalogue §3.2): its notice goes to those in office on its day.
     auto recipients = m.type == "board" ? directors_in_office(db, syndicate_id, montreal_date(m.scheduled_at))
                                         : active_co_owners(db, syndicate_id);

@@ -26,7 +26,7 @@ struct QueuedNotices {
 // Queues the notice of `m` (already marked sent) for every active co-owner of the syndicate (the
 // directors in office for a board meeting), with the documents of `package` attached and named.
 QueuedNotices queue_notices(Database& db, const std::string& syndicate_id, const Meeting& m, const std::string& channel,
-                            bool with_agenda, const std::vector<PackageDocument>& package, Instant now);
+                            bool with_agenda, const NoticePackage& package, Instant now);
 
 // The written notice of a question added to the agenda after the notice (art. 1088 para 2): to
 // every active co-owner with an email, in their language, naming the question and the agenda as
