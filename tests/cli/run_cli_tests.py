@@ -106,7 +106,7 @@ def tools_run_builds_the_server_alone(tmp):
     os.makedirs(os.path.join(root, "tools"))
     os.makedirs(os.path.join(root, "build"))
     here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools")
-    for script in ("run", "build"):
+    for script in ("run", "build", "compiler_cache"):
         with open(os.path.join(here, script)) as src, open(os.path.join(root, "tools", script), "w") as dst:
             dst.write(src.read())
         os.chmod(os.path.join(root, "tools", script), 0o755)

@@ -1,5 +1,8 @@
-// A module's argument handling: every tool of FUZZ_MODULE called through the registry (scope and
+// A module's argument handling: every tool of one module called through the registry (scope and
 // role checks, schema validation, the handler, the outputSchema check) on the seeded database.
+// One executable (fuzz-tools) serves every module: the corpus picks it. The module is the one named
+// by a folder `fuzz-<module>` in the path of the corpus or input given (corpus/fuzz-board/,
+// crashes/fuzz-board/crash-...), or by $SYNDIC_FUZZ_MODULE, which wins.
 //
 // An input is up to 6 lines, one call each: `[@member |@other ]<tool> <JSON arguments>`. A tool
 // name the module lacks picks one of its tools by a hash, so a mutated name still calls
@@ -9,6 +12,9 @@
 // What must hold: a call answers or throws a DomainError with a known code, a detail, and no
 // change to the database; a result matches the tool's outputSchema; the database stays whole.
 #include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,21 +22,34 @@
 #include "core/text.hpp"
 #include "world.hpp"
 
-#ifndef FUZZ_MODULE
-#error "FUZZ_MODULE must name the module this target calls (co-owners, units, meetings, water-heaters...)"
-#endif
-
 namespace {
 
 using namespace syndic;
 using namespace syndic::fuzz;
 
+// The module this run fuzzes (LLVMFuzzerInitialize sets it before the first input).
+std::string fuzzed_module;
+
+// The module named by $SYNDIC_FUZZ_MODULE, else by the first `fuzz-<module>` folder in the paths
+// libFuzzer is given (its flags, which start with '-', skipped); empty when none names one.
+std::string module_named_by(int argc, char** argv, const std::set<std::string>& modules) {
+    if (const char* given = std::getenv("SYNDIC_FUZZ_MODULE"); given != nullptr && *given != '\0') return given;
+    for (int i = 1; i < argc; ++i) {
+        if (argv[i][0] == '-') continue;
+        for (const auto& part : std::filesystem::path(argv[i])) {
+            const std::string folder = part.string();
+            if (folder.rfind("fuzz-", 0) == 0 && modules.count(folder.substr(5)) != 0) return folder.substr(5);
+        }
+    }
+    return {};
+}
+
 const std::vector<std::string>& module_tools() {
     static const std::vector<std::string> names = [] {
         std::vector<std::string> out;
         for (const auto& t : world().registry.tools())
-            if (t.module == FUZZ_MODULE) out.push_back(t.name);
-        if (out.empty()) fail("no tool in module " FUZZ_MODULE);
+            if (t.module == fuzzed_module) out.push_back(t.name);
+        if (out.empty()) fail("no tool in module " + fuzzed_module);
         return out;
     }();
     return names;
@@ -68,6 +87,16 @@ void one_call(World& w, std::string_view line) {
 }
 
 }  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
+    std::set<std::string> modules;
+    for (const auto& t : world().registry.tools()) modules.insert(t.module);
+    fuzzed_module = module_named_by(*argc, *argv, modules);
+    if (fuzzed_module.empty())
+        fail("fuzz-tools: name the module with a corpus folder corpus/fuzz-<module>/ or SYNDIC_FUZZ_MODULE=<module>");
+    module_tools();  // fails now, not at the first input, when the module has no tool
+    return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     auto& w = world();

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "modules/modules.hpp"
+#include "source_paths.hpp"
 #include "tools/registry.hpp"
 
 namespace syndic::test {
@@ -36,10 +37,10 @@ inline const std::vector<CatalogueTool>& catalogue() {
     return tools;
 }
 
-// tests/catalogue.json, the contract pinned (the path is compiled in).
+// tests/catalogue.json, the contract pinned.
 inline std::vector<CatalogueTool> pinned_catalogue() {
-    std::ifstream in(SYNDIC_TEST_CATALOGUE);
-    if (!in) throw std::runtime_error("cannot read " SYNDIC_TEST_CATALOGUE);
+    std::ifstream in(syndic::test::catalogue_path());
+    if (!in) throw std::runtime_error("cannot read " + syndic::test::catalogue_path());
     const auto document = nlohmann::json::parse(in);
     std::vector<CatalogueTool> out;
     for (const auto& t : document.at("tools")) {

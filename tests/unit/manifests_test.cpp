@@ -29,6 +29,8 @@
 #include "tools/registry.hpp"
 #include "tools/wire_error.hpp"
 
+#include "source_paths.hpp"
+
 using namespace syndic;
 using nlohmann::json;
 
@@ -62,7 +64,7 @@ std::string logic_error_of(const std::function<void()>& f) {
 TEST_SUITE("manifests") {
 
 TEST_CASE("every code core/error.hpp names and every code the sources throw is declared in a manifest") {
-    const std::filesystem::path src = SYNDIC_SOURCE_ROOT "/src";
+    const std::filesystem::path src = std::filesystem::path(syndic::test::source_root()) / "src";
     const std::regex constant(R"re(inline constexpr const char\* \w+ = "([A-Z0-9_]+)";)re");
     const auto header = read_text(src / "core/error.hpp");
     int constants = 0;

@@ -5,6 +5,7 @@
 // where it is used (a tank's replaceBy, a policy's expiringSoon, a new co-owner's language, the
 // From: of the e-mail).
 #include "fixture.hpp"
+#include "source_paths.hpp"
 
 #include <SQLiteCpp/Statement.h>
 
@@ -110,7 +111,7 @@ TEST_CASE("each setting takes effect where it is used") {
 }
 
 TEST_CASE("the settings tools' schema lists exactly the settings get_settings shows") {
-    std::ifstream in(SYNDIC_SOURCE_ROOT "/schemas/administration/records/settings_fields.json");
+    std::ifstream in(syndic::test::source_root() + "/schemas/administration/records/settings_fields.json");
     std::stringstream text;
     text << in.rdbuf();
     std::set<std::string> in_schema, declared{"syndicateName"};
