@@ -14,7 +14,6 @@
 #include "modules/board/tools.hpp"
 #include "modules/common.hpp"
 #include "modules/documents/store.hpp"
-#include "modules/meetings/authorisation.hpp"
 #include "storage/database.hpp"
 
 namespace syndic::board {
