@@ -15,11 +15,11 @@
 #include "core/error.hpp"
 #include "core/ids.hpp"
 #include "core/text.hpp"
+#include "modules/co_owners/active.hpp"
 #include "modules/common.hpp"
 #include "modules/list_query.hpp"
 #include "modules/declaration/tools.hpp"
 #include "modules/governance/authorisation.hpp"
-#include "modules/meetings/store.hpp"
 #include "modules/units/unit_shares.hpp"
 #include "modules/units/units.hpp"
 #include "storage/database.hpp"
@@ -119,7 +119,7 @@ json record_declaration_amendment(const ToolCall& call) {
     const auto consents = a.value("consents", json::array());
     for (std::size_t i = 0; i < consents.size(); ++i) {
         const std::string co_owner = consents[i]["coOwnerId"];
-        if (!meetings::active_co_owner(call.db, syndicate, co_owner))
+        if (!co_owners::is_active_co_owner(call.db, syndicate, co_owner))
             throw DomainError(codes::co_owner_not_found, "No active co-owner with id " + co_owner + " in this syndicate.")
                 .at("/consents/" + std::to_string(i) + "/coOwnerId");
         if (consents[i].contains("documentId") && !consents[i]["documentId"].is_null())

@@ -8,7 +8,7 @@
 #include "core/error.hpp"
 #include "core/ids.hpp"
 #include "modules/common.hpp"
-#include "modules/documents/store.hpp"
+#include "modules/documents/filing.hpp"
 #include "modules/governance/in_office.hpp"
 #include "storage/database.hpp"
 #include "storage/settings.hpp"
@@ -328,13 +328,6 @@ void upsert_attendance(Database& db, const std::string& syndicate_id, const std:
     if (proxy_holder) q->bind(7, *proxy_holder);
     q->bind(8, now);
     q->exec();
-}
-
-std::string syndicate_name(Database& db, const std::string& syndicate_id) {
-    auto q = db.prepare("SELECT name FROM syndicates WHERE id = ?");
-    q->bind(1, syndicate_id);
-    q->executeStep();
-    return q->getColumn(0).getString();
 }
 
 void mark_notice_sent(Database& db, const std::string& meeting_id, const std::string& now, const std::string& channel,

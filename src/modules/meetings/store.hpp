@@ -144,7 +144,6 @@ void upsert_attendance(Database& db, const std::string& syndicate_id, const std:
                        const std::string& co_owner_id, const CoOwnerShare& share, const std::string& attendance,
                        const std::optional<std::string>& proxy_holder, const std::string& now);
 
-std::string syndicate_name(Database& db, const std::string& syndicate_id);
 // The meeting becomes notice-sent, with how and when the notice went out.
 void mark_notice_sent(Database& db, const std::string& meeting_id, const std::string& now, const std::string& channel,
                       bool with_agenda, const std::optional<std::string>& justification);
