@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "app/secrets_options.hpp"
+#include "app/tick_command.hpp"
 #include "delivery/delivery_worker.hpp"
 #include "delivery/webhook_address.hpp"
 #include "app/tool_errors_option.hpp"
@@ -134,7 +135,7 @@ int HttpCommand::run(const Common& common) {
               << std::flush;
     // After the signals are blocked, so the delivery thread leaves them to the watcher. It posts the
     // webhooks, with SMTP settings sends the e-mail, and runs the daily tick (at start, then 02:00).
-    DeliveryWorker delivery(common.db_path, mail, true, std::chrono::seconds(smtp.interval_seconds()), true);
+    DeliveryWorker delivery(common.db_path, mail, true, std::chrono::seconds(smtp.interval_seconds()), tick_reader());
 
     signals.run(bridge);
     spdlog::info("HTTP bridge stopped");

@@ -4,12 +4,19 @@
 
 #include <iostream>
 
-#include "events/tick.hpp"
 #include "modules/modules.hpp"
 #include "storage/database.hpp"
 #include "tools/registry.hpp"
 
 namespace syndic::cli {
+
+ToolReader tick_reader() {
+    return [](const std::string& tool, const nlohmann::json& arguments, const CallerContext& caller, Database& db,
+              const Clock& clock) {
+        static const ToolRegistry registry(all_tool_handlers());
+        return registry.call(tool, arguments, caller, db, clock);
+    };
+}
 
 void TickCommand::add_to(CLI::App& app) {
     command = app.add_subcommand(
@@ -21,9 +28,8 @@ void TickCommand::add_to(CLI::App& app) {
 
 int TickCommand::run(const Common& common, const Clock& clock) {
     auto db = open_existing(common.db_path);
-    const ToolRegistry registry(all_tool_handlers());
     const auto day = tick_day(clock.now());
-    const auto ticked = run_tick(*db, clock, registry);
+    const auto ticked = run_tick(*db, clock, tick_reader());
     if (as_json) {
         std::cout << nlohmann::json{{"day", day}, {"syndicates", ticked.syndicates}, {"emitted", ticked.emitted},
                                     {"total", ticked.total()}}

@@ -6,8 +6,13 @@
 
 #include "app/cli_support.hpp"
 #include "core/clock.hpp"
+#include "events/tick.hpp"
 
 namespace syndic::cli {
+
+// The tools the daily tick reads: every module's, through one registry built on first use (by the
+// thread that first ticks). This command and the HTTP bridge's delivery worker tick with it.
+ToolReader tick_reader();
 
 struct TickCommand {
     CLI::App* command = nullptr;

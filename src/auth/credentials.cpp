@@ -69,6 +69,13 @@ std::vector<Syndicate> list_syndicates(Database& db) {
     return out;
 }
 
+std::string syndicate_name(Database& db, const std::string& syndicate_id) {
+    auto q = db.prepare("SELECT name FROM syndicates WHERE id = ?");
+    q->bind(1, syndicate_id);
+    q->executeStep();
+    return q->getColumn(0).getString();
+}
+
 std::optional<Syndicate> find_demo_syndicate(Database& db) {
     for (auto& s : list_syndicates(db))
         if (s.is_demo) return s;

@@ -41,6 +41,8 @@ struct ApiKeyInfo {
 
 std::string create_syndicate(Database& db, const Clock& clock, const std::string& name, bool is_demo);
 std::vector<Syndicate> list_syndicates(Database& db);
+// The syndicate's name (the heading of its notices and minutes, its settings); the syndicate exists.
+std::string syndicate_name(Database& db, const std::string& syndicate_id);
 std::optional<Syndicate> find_demo_syndicate(Database& db);
 
 IssuedKey issue_api_key(Database& db, const Clock& clock, const std::string& syndicate_id, Role role,

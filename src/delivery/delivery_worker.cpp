@@ -6,10 +6,7 @@
 #include <exception>
 
 #include "core/ids.hpp"
-#include "events/tick.hpp"
-#include "modules/modules.hpp"
 #include "storage/database.hpp"
-#include "tools/registry.hpp"
 
 namespace syndic {
 
@@ -31,12 +28,12 @@ std::string new_worker_name() {
 }
 
 DeliveryWorker::DeliveryWorker(std::string db_path, std::optional<SmtpSettings> smtp, bool webhooks,
-                               std::chrono::seconds interval, bool daily_tick)
+                               std::chrono::seconds interval, ToolReader daily_tick)
     : db_path_(std::move(db_path)),
       smtp_(std::move(smtp)),
       webhooks_(webhooks),
       interval_(interval),
-      daily_tick_(daily_tick),
+      daily_tick_(std::move(daily_tick)),
       thread_([this] { run(); }) {}
 
 DeliveryWorker::~DeliveryWorker() {
@@ -64,9 +61,8 @@ void DeliveryWorker::run() {
             if (!db) db = Database::open(db_path_);
             if (daily_tick_ && tick_day(clock.now()) != last_tick_day_) {
                 // Its events are written before this pass delivers, so they leave with it.
-                static const ToolRegistry registry(all_tool_handlers());
                 const auto day = tick_day(clock.now());
-                const auto ticked = run_tick(*db, clock, registry);
+                const auto ticked = run_tick(*db, clock, daily_tick_);
                 last_tick_day_ = day;
                 spdlog::info("tick of {}: {} derived event(s) over {} syndicate(s)", day, ticked.total(), ticked.syndicates);
             }

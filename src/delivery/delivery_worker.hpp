@@ -1,8 +1,9 @@
 // A thread that sends what is due on one database, every `interval`: the outbox over SMTP (with SMTP
 // settings) and the webhooks (`webhooks`: the HTTP bridge; a stdio server posts none, catalogue
-// section 6); for the bridge, the daily tick too. The HTTP bridge and a stdio server started with SMTP settings run one; `syndic-mcp deliver` runs the same
-// pass in the foreground. It opens its own connection, so it never waits on a call in progress
-// beyond SQLite's busy timeout.
+// section 6); for the bridge, the daily tick too, reading the tools through the reader app/ hands
+// in (delivery knows no module and no registry). The HTTP bridge and a stdio server started with
+// SMTP settings run one; `syndic-mcp deliver` runs the same pass in the foreground. It opens its
+// own connection, so it never waits on a call in progress beyond SQLite's busy timeout.
 #pragma once
 #include <chrono>
 #include <condition_variable>
@@ -15,6 +16,7 @@
 #include "delivery/mail_queue.hpp"
 #include "delivery/net_transfer.hpp"
 #include "delivery/webhook_queue.hpp"
+#include "events/tick.hpp"
 
 namespace syndic {
 
@@ -34,10 +36,10 @@ std::string new_worker_name();
 
 class DeliveryWorker {
 public:
-    // `daily_tick`: also run the daily tick (events/tick.hpp) at start and when its day changes at
-    // 02:00 in Montreal (the HTTP bridge).
+    // `daily_tick`: when given, also run the daily tick (events/tick.hpp) at start and when its day
+    // changes at 02:00 in Montreal, reading the tools through it (the HTTP bridge).
     DeliveryWorker(std::string db_path, std::optional<SmtpSettings> smtp, bool webhooks, std::chrono::seconds interval,
-                   bool daily_tick = false);
+                   ToolReader daily_tick = {});
     ~DeliveryWorker();  // stops and joins
     DeliveryWorker(const DeliveryWorker&) = delete;
     DeliveryWorker& operator=(const DeliveryWorker&) = delete;
@@ -51,7 +53,7 @@ private:
     std::optional<SmtpSettings> smtp_;
     bool webhooks_;
     std::chrono::seconds interval_;
-    bool daily_tick_;
+    ToolReader daily_tick_;  // empty: no tick
     std::string last_tick_day_;  // the tick_day() of the last tick this process ran
     std::string worker_ = new_worker_name();
     std::mutex mutex_;

@@ -12,7 +12,6 @@
 #include "events/event_log.hpp"
 #include "events/event_types.hpp"
 #include "storage/database.hpp"
-#include "tools/registry.hpp"
 
 namespace syndic {
 namespace {
@@ -55,13 +54,13 @@ struct Found {
 };
 
 // Every record of the syndicate in a rule's state, read page by page through its tool.
-void read_records(const ToolRegistry& registry, Database& db, const Clock& clock, const CallerContext& caller,
+void read_records(const ToolReader& read, Database& db, const Clock& clock, const CallerContext& caller,
                   const TickRule& rule, std::vector<Found>& out) {
     for (int page = 1;; ++page) {
         json args = rule.arguments;
         args["page"] = page;
         args["pageSize"] = 200;
-        const auto result = registry.call(rule.tool, args, caller, db, clock);
+        const auto result = read(rule.tool, args, caller, db, clock);
         for (const auto& record : result.at("data")) out.push_back({&rule, record});
         if (static_cast<std::int64_t>(page) * 200 >= result.at("pagination").at("total").get<std::int64_t>()) break;
     }
@@ -76,7 +75,7 @@ std::string state_of(const json& record, const std::string& field) {
 
 std::string tick_day(Instant now) { return montreal_date(now - std::chrono::hours(2)); }
 
-TickRun run_tick(Database& db, const Clock& clock, const ToolRegistry& registry) {
+TickRun run_tick(Database& db, const Clock& clock, const ToolReader& read) {
     TickRun run;
     for (const auto& rule : tick_rules()) run.emitted[rule.type] = 0;
     std::vector<std::string> syndicates;
@@ -88,7 +87,7 @@ TickRun run_tick(Database& db, const Clock& clock, const ToolRegistry& registry)
         ++run.syndicates;
         const CallerContext caller{syndicate, "system:tick", {"*"}, Role::admin};
         std::vector<Found> found;
-        for (const auto& rule : tick_rules()) read_records(registry, db, clock, caller, rule, found);
+        for (const auto& rule : tick_rules()) read_records(read, db, clock, caller, rule, found);
         if (found.empty()) continue;
         const auto now = to_utc_iso(clock.now());
         const AuditContext context{syndicate, tick_actor, "tick", now};

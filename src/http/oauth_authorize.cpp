@@ -81,7 +81,8 @@ SignInThrottle& sign_in_throttle() {
     return throttle;
 }
 
-std::string syndicate_name(Database& db, const std::string& id) {
+// The syndicate's name on the consent page; its id when it has none.
+std::string shown_syndicate_name(Database& db, const std::string& id) {
     for (const auto& s : list_syndicates(db))
         if (s.id == id) return s.name;
     return id;
@@ -145,7 +146,7 @@ void authorize_get(const OAuthContext& c, const Request& req, Response& res) {
     const auto& ar = a->request;
     const auto& user = a->session->first;
     ConsentRequest consent{ar.client.name, ar.client.registered_by == "dynamic", csp_source(ar.redirect_uri), ar.scopes,
-                           user.name, user.email, syndicate_name(c.db, user.syndicate_id), user.role == Role::admin};
+                           user.name, user.email, shown_syndicate_name(c.db, user.syndicate_id), user.role == Role::admin};
     send_page(res, 200,
               consent_page(a->lang, authorize_address(c), ar.echo, consent,
                            c.settings.base.path + "/oauth/signout?lang=" + a->lang, a->session->second),

@@ -17,7 +17,7 @@ namespace syndic {
 ToolTable all_tool_handlers() {
     ToolTable table;
     register_co_owner_tools(table);
-    register_unit_tools(table);
+    register_unit_tools(table, restricted_portions_of_unit);
     register_declaration_tools(table);
     register_meeting_tools(table);
     register_audit_tools(table);

@@ -8,9 +8,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/embedded.hpp"
 #include "core/error.hpp"
 #include "storage/database.hpp"
-#include "tools/manifests.hpp"
 
 namespace syndic {
 
@@ -25,18 +25,36 @@ std::optional<double> bound(const json& declared, const char* key) {
     return declared[key].get<double>();
 }
 
+// A module's manifest as the settings read it: its id, its embedded path and its "settings".
+struct ModuleSettings {
+    std::string module, file;
+    json settings;
+};
+
+// The "settings" of every module's manifest (the embedded "<module>/module.json"), by module id.
+std::vector<ModuleSettings> manifests_settings() {
+    std::vector<ModuleSettings> out;
+    for (const auto& file : embedded_schemas()) {
+        const auto slash = file.name.find('/');
+        if (slash == std::string_view::npos || file.name.substr(slash + 1) != "module.json") continue;
+        const auto doc = json::parse(file.content);
+        out.push_back({doc.at("module").get<std::string>(), std::string(file.name), doc.value("settings", json::object())});
+    }
+    std::sort(out.begin(), out.end(), [](const ModuleSettings& a, const ModuleSettings& b) { return a.module < b.module; });
+    return out;
+}
+
 std::vector<SettingDeclaration> read_declarations() {
     std::map<std::string, SettingDeclaration> by_name;
-    for (const auto& manifest : module_manifests()) {
-        const auto settings = module_settings(manifest);
-        for (const auto& [name, declared] : settings.items()) {
+    for (const auto& manifest : manifests_settings()) {
+        for (const auto& [name, declared] : manifest.settings.items()) {
             const auto where = "setting " + name + " of " + manifest.file;
             if (const auto it = by_name.find(name); it != by_name.end())
                 throw std::logic_error("setting " + name + " is declared twice, by the modules " + it->second.module +
-                                       " and " + manifest.id + "; a setting name belongs to one module");
+                                       " and " + manifest.module + "; a setting name belongs to one module");
             if (!declared.is_object() || !declared.contains("type") || !declared.contains("default"))
                 throw std::logic_error(where + " needs a type and a default");
-            SettingDeclaration d{name, manifest.id, declared["type"].get<std::string>(),
+            SettingDeclaration d{name, manifest.module, declared["type"].get<std::string>(),
                                  declared.value("description", std::string()),
                                  bound(declared, "minimum"), bound(declared, "maximum"),
                                  bound(declared, "exclusiveMinimum"), bound(declared, "exclusiveMaximum"),

@@ -1,8 +1,9 @@
 // The syndicates' settings, in one home: the `settings` table (one row per setting a syndicate
 // has set, its value as JSON text) read and written through this API only. Each setting is
 // declared by its module's manifest ("settings" of schemas/<module>/module.json: type, bounds,
-// default, description), read here through tools/manifests (a reader of embedded files); a
-// setting without a row has its default. Knows no tool, and not what a setting means to its module.
+// default, description), read here from the embedded manifests (core/embedded.hpp) without the
+// manifest reader of tools/ above; a setting without a row has its default. Knows no tool, and not
+// what a setting means to its module.
 #pragma once
 #include <nlohmann/json_fwd.hpp>
 

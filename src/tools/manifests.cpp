@@ -69,6 +69,23 @@ std::vector<ScopeText> parse_scopes(const json& doc, const std::string& where) {
     return out;
 }
 
+std::vector<std::string> parse_depends_on(const json& doc, const std::string& id, const std::string& where) {
+    std::vector<std::string> out;
+    if (!doc.contains("dependsOn")) return out;
+    const auto& list = doc["dependsOn"];
+    if (!list.is_array()) throw std::logic_error(where + ": 'dependsOn' must be an array of module ids");
+    for (const auto& entry : list) {
+        if (!entry.is_string() || entry.get<std::string>().empty())
+            throw std::logic_error(where + ": 'dependsOn' must be an array of module ids");
+        const auto other = entry.get<std::string>();
+        if (other == id) throw std::logic_error(where + ": dependsOn names the module itself");
+        if (std::find(out.begin(), out.end(), other) != out.end())
+            throw std::logic_error(where + ": dependsOn names " + other + " twice");
+        out.push_back(other);
+    }
+    return out;
+}
+
 struct Loaded {
     std::vector<Manifest> modules;
     Manifest platform;
@@ -117,7 +134,8 @@ Manifest parse_manifest(std::string_view file, std::string_view text) {
         throw std::logic_error(where + ": not JSON (" + e.what() + ")");
     }
     if (!doc.is_object()) throw std::logic_error(where + ": not a JSON object");
-    static const std::set<std::string> known = {"module", "title", "default", "instructions", "scopes", "errors", "settings"};
+    static const std::set<std::string> known = {"module", "title",  "default",  "instructions",
+                                                "scopes", "errors", "settings", "dependsOn"};
     for (const auto& [key, value] : doc.items())
         if (!known.count(key)) throw std::logic_error(where + ": unknown key '" + key + "'");
 
@@ -128,7 +146,7 @@ Manifest parse_manifest(std::string_view file, std::string_view text) {
     m.scopes = parse_scopes(doc, where);
     m.settings_json = object_at(doc, "settings", where).dump();
     if (file == "platform.json") {
-        for (const char* key : {"module", "title", "default", "settings"})
+        for (const char* key : {"module", "title", "default", "settings", "dependsOn"})
             if (doc.contains(key)) throw std::logic_error(where + ": '" + key + "' belongs in a module's manifest");
         return m;
     }
@@ -139,6 +157,7 @@ Manifest parse_manifest(std::string_view file, std::string_view text) {
     m.title = non_empty_string(doc, "title", where);
     if (!doc.contains("default") || !doc["default"].is_boolean()) throw std::logic_error(where + ": needs a boolean 'default'");
     m.is_default = doc["default"];
+    m.depends_on = parse_depends_on(doc, m.id, where);
     for (const auto& [name, setting] : object_at(doc, "settings", where).items())
         if (!setting.is_object() || !setting.contains("type") || !setting.contains("default") || !setting.contains("description"))
             throw std::logic_error(where + ": settings." + name + " needs a type, a default and a description");

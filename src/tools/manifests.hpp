@@ -1,6 +1,7 @@
 // The module manifests (schemas/<module>/module.json) and schemas/platform.json, embedded with the
 // tool schemas: each module's title, instructions for hosts, place in the default set, scopes with
-// their consent texts, error codes with HTTP status, and settings. Parsed once, checked at start-up.
+// their consent texts, error codes with HTTP status, settings, and the modules it uses (dependsOn).
+// Parsed once, checked at start-up.
 // Knows nothing of handlers, HTTP or JSON-RPC; only the checks look at the tools' facts.
 #pragma once
 #include <nlohmann/json_fwd.hpp>
@@ -37,10 +38,15 @@ struct Manifest {
     std::vector<ScopeText> scopes;  // in the file's order
     std::vector<ErrorDecl> errors;  // in the file's order
     std::string settings_json;      // the "settings" object as compact JSON text ("{}" when none)
+    // "dependsOn": the modules whose headers this module's sources include, by id ("co-owners",
+    // "governance"), in the file's order. The graph is checked against the sources, and for
+    // cycles, by tests/unit/module_dependencies_test.cpp.
+    std::vector<std::string> depends_on;
 };
 
 // One manifest from its embedded path and text; std::logic_error naming the file when it is not
-// well formed (a missing key, a status outside 400..599, a "module" that differs from its folder).
+// well formed (a missing key, a status outside 400..599, a "module" that differs from its folder,
+// a dependsOn that is not a list of distinct module ids other than its own).
 Manifest parse_manifest(std::string_view file, std::string_view text);
 // Whether an embedded schema path is a manifest ("platform.json", "<module>/module.json").
 bool is_manifest_file(std::string_view path);

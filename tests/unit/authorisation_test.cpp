@@ -3,19 +3,19 @@
 // the 90-day contestation window of art. 1103) and the majority ladder.
 #include "declaration_fixture.hpp"
 
-#include "modules/meetings/authorisation.hpp"
+#include "modules/governance/authorisation.hpp"
 
 using namespace syndic::test;
-using syndic::meetings::DecisionBody;
+using syndic::governance::DecisionBody;
 
 namespace {
 
-syndic::meetings::Authorisation check(DeclarationFixture& fx, const std::string& id, DecisionBody body,
+syndic::governance::Authorisation check(DeclarationFixture& fx, const std::string& id, DecisionBody body,
                                       const std::string& majority, const syndic::CallerContext* who = nullptr) {
     const json args = json::object();
     const syndic::CallControl control;
     const syndic::ToolCall call{args, who ? *who : fx.admin, *fx.db, fx.clock, fx.registry, control};
-    return syndic::meetings::require_passed_resolution(call, id, body, majority, "/resolutionId");
+    return syndic::governance::require_passed_resolution(call, id, body, majority, "/resolutionId");
 }
 
 syndic::DomainError refusal(DeclarationFixture& fx, const std::string& id, DecisionBody body, const std::string& majority,
@@ -40,7 +40,7 @@ std::string text_of(const syndic::DomainError& e, const std::string& key) {
 TEST_SUITE("authorisation") {
 
 TEST_CASE("the majority ladder: simple < absolute < double < special") {
-    using syndic::meetings::majority_rank;
+    using syndic::governance::majority_rank;
     CHECK(majority_rank("simple") < majority_rank("absolute"));
     CHECK(majority_rank("absolute") < majority_rank("double"));
     CHECK(majority_rank("double") < majority_rank("special"));

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -162,6 +163,30 @@ TEST_CASE("a manifest that is not well formed is refused, naming its file") {
     CHECK(broken("units/module.json", unknown_key.dump()).find("unknown key 'error'") != std::string::npos);
     CHECK(broken("units/module.json", R"({"module": "units"})").find("schemas/units/module.json: ") == 0);
     CHECK(broken("platform.json", units_text).find("schemas/platform.json: ") == 0);
+}
+
+TEST_CASE("a manifest's dependsOn is kept, a list of other modules' ids") {
+    CHECK(parse_manifest("units/module.json", units_text).depends_on.empty());
+    auto uses = json::parse(units_text);
+    uses["dependsOn"] = json::array({"governance", "co-owners"});
+    CHECK(parse_manifest("units/module.json", uses.dump()).depends_on == std::vector<std::string>{"governance", "co-owners"});
+    auto broken = [](const std::string& file, const std::string& text) {
+        return logic_error_of([&] { parse_manifest(file, text); });
+    };
+    uses["dependsOn"] = "co-owners";
+    CHECK(broken("units/module.json", uses.dump()) == "schemas/units/module.json: 'dependsOn' must be an array of module ids");
+    uses["dependsOn"] = json::array({"units"});
+    CHECK(broken("units/module.json", uses.dump()) == "schemas/units/module.json: dependsOn names the module itself");
+    uses["dependsOn"] = json::array({"co-owners", "co-owners"});
+    CHECK(broken("units/module.json", uses.dump()) == "schemas/units/module.json: dependsOn names co-owners twice");
+    auto platform = json::parse(platform_text);
+    platform["dependsOn"] = json::array();
+    CHECK(broken("platform.json", platform.dump()) ==
+          "schemas/platform.json: 'dependsOn' belongs in a module's manifest");
+    // The embedded manifests keep theirs: the meetings ask governance.
+    const auto* meetings = find_module_manifest("meetings");
+    REQUIRE(meetings);
+    CHECK(std::count(meetings->depends_on.begin(), meetings->depends_on.end(), "governance") == 1);
 }
 
 TEST_CASE("the start-up checks refuse a broken set of manifests, naming the file") {

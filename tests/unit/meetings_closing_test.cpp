@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "modules/meetings/authorisation.hpp"
+#include "modules/governance/authorisation.hpp"
 
 using namespace syndic::test;
 

@@ -7,7 +7,7 @@
 #include <chrono>
 #include <string>
 
-#include "modules/meetings/authorisation.hpp"
+#include "modules/governance/authorisation.hpp"
 
 using namespace syndic::test;
 using namespace syndic::test::meeting_fixture;
@@ -224,8 +224,8 @@ TEST_CASE("the reconvened meeting: those present form the quorum; absolute decis
     const json none = json::object();
     const syndic::CallControl control;
     const syndic::ToolCall call{none, fx.admin, *fx.db, fx.clock, fx.registry, control};
-    const auto a = syndic::meetings::require_passed_resolution(call, absolute["id"], syndic::meetings::DecisionBody::general,
-                                                               "absolute", "/resolutionId");
+    const auto a = syndic::governance::require_passed_resolution(
+        call, absolute["id"], syndic::governance::DecisionBody::general, "absolute", "/resolutionId");
     CHECK(a.adjourned_meeting);
     CHECK(a.majority_of_all_votes);
 }

@@ -22,6 +22,15 @@ int events_of_type(Fixture& fx, const std::string& syndicate, const std::string&
     return q.getColumn(0).getInt();
 }
 
+// The tick over the fixture's database, reading the tools through the fixture's registry.
+syndic::TickRun tick(Fixture& fx) {
+    return syndic::run_tick(*fx.db, fx.clock,
+                            [&](const std::string& tool, const json& arguments, const syndic::CallerContext& caller,
+                                syndic::Database& db, const syndic::Clock& clock) {
+                                return fx.registry.call(tool, arguments, caller, db, clock);
+                            });
+}
+
 json last_event(Fixture& fx, const std::string& type) {
     SQLite::Statement q(fx.db->sql(), "SELECT body FROM events WHERE type = ? ORDER BY seq DESC LIMIT 1");
     q.bind(1, type);
@@ -47,7 +56,7 @@ TEST_CASE("each derived event once per record and state, the record as its tool 
                                                             {"policyNumber", "B-1"}, {"startDate", "2025-12-01"},
                                                             {"endDate", "2026-12-01"}});
 
-    const auto first = syndic::run_tick(*fx.db, fx.clock, fx.registry);
+    const auto first = tick(fx);
     CHECK(first.syndicates == 2);
     CHECK(first.emitted.at("water_heater.overdue") == 1);
     CHECK(first.emitted.at("water_heater.due_soon") == 1);
@@ -65,12 +74,12 @@ TEST_CASE("each derived event once per record and state, the record as its tool 
 
     // The next day: nothing new to tell.
     fx.clock.set(at("2026-11-22T15:00:00Z"));
-    CHECK(syndic::run_tick(*fx.db, fx.clock, fx.registry).total() == 0);
+    CHECK(tick(fx).total() == 0);
 
     // A new state: the overdue tank's date corrected (still overdue, another replaceBy), the policy renewed.
     fx.call("update_water_heater", {{"id", overdue["id"]}, {"manufactureDate", "2016-06-01"}});
     fx.call("update_insurance_policy", {{"id", policy["id"]}, {"endDate", "2027-01-05"}});
-    const auto again = syndic::run_tick(*fx.db, fx.clock, fx.registry);
+    const auto again = tick(fx);
     CHECK(again.emitted.at("water_heater.overdue") == 1);
     CHECK(again.emitted.at("insurance_policy.expiring") == 1);
     CHECK(again.emitted.at("water_heater.due_soon") == 0);
@@ -89,7 +98,7 @@ TEST_CASE("a subscribed webhook gets a delivery of a derived event") {
     SQLite::Statement before(fx.db->sql(), "SELECT count(*) FROM webhook_deliveries WHERE webhook_id = 'w1'");
     before.executeStep();
     const int created = before.getColumn(0).getInt();
-    CHECK(syndic::run_tick(*fx.db, fx.clock, fx.registry).total() == 1);
+    CHECK(tick(fx).total() == 1);
     SQLite::Statement after(fx.db->sql(), "SELECT count(*) FROM webhook_deliveries WHERE webhook_id = 'w1'");
     after.executeStep();
     CHECK(after.getColumn(0).getInt() == created + 1);

@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "auth/credentials.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "modules/common.hpp"
@@ -20,13 +21,6 @@ namespace {
 using nlohmann::json;
 
 bool shown_here(const SettingDeclaration& d) { return d.shown_by.empty(); }
-
-std::string syndicate_name(Database& db, const std::string& syndicate) {
-    auto q = db.prepare("SELECT name FROM syndicates WHERE id = ?");
-    q->bind(1, syndicate);
-    q->executeStep();
-    return q->getColumn(0).getString();
-}
 
 // The last change of a record in the audit trail ("" if none): a setting's changes are kept there
 // even once cleared (its row gone).

@@ -2,7 +2,7 @@
 // the declaration's board size (art. 1084), the accounts (art. 1086), the manager's mandate and
 // the insurance policies; and the module's tool registrations.
 #include "modules/board/board.hpp"
-#include "modules/board/in_office.hpp"
+#include "modules/governance/in_office.hpp"
 
 #include <SQLiteCpp/Statement.h>
 
@@ -50,7 +50,7 @@ json get_board(const ToolCall& call) {
 
     // The directors in office that day: their term begun, their mandate not yet ended.
     std::vector<std::string> ids;
-    for (const auto& d : board::directors_in_office(call.db, syndicate, as_of)) ids.push_back(d.id);
+    for (const auto& d : governance::directors_in_office(call.db, syndicate, as_of)) ids.push_back(d.id);
     json directors = json::array(), terms_ending = json::array(), disqualified = json::array();
     json officers = {{"president", nullptr}, {"vicePresidents", json::array()}, {"secretary", nullptr}, {"treasurer", nullptr}};
     for (const auto& id : ids) {

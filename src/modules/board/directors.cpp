@@ -15,8 +15,7 @@
 #include "modules/board/codes.hpp"
 #include "modules/board/tools.hpp"
 #include "modules/common.hpp"
-#include "modules/meetings/authorisation.hpp"
-#include "modules/meetings/store.hpp"
+#include "modules/governance/authorisation.hpp"
 #include "storage/database.hpp"
 
 namespace syndic::board {
@@ -90,7 +89,7 @@ json appoint_director(const ToolCall& call) {
     // Every record named exists, before any rule.
     std::optional<CoOwnerContact> co_owner;
     if (co_owner_id) co_owner = require_co_owner(call.db, syndicate, *co_owner_id);
-    if (resolution_id) meetings::require_resolution_exists(call, *resolution_id, "/resolutionId");
+    if (resolution_id) governance::require_resolution_exists(call, *resolution_id, "/resolutionId");
 
     const auto term_start = *date_argument(a, "termStart");
     auto term_end = date_argument(a, "termEnd");
@@ -134,8 +133,8 @@ json appoint_director(const ToolCall& call) {
                 .at("/appointedBy")
                 .with("body", "board")
                 .with("requiredBody", "general");
-        meetings::require_passed_resolution(call, *resolution_id,
-                                            board ? meetings::DecisionBody::board : meetings::DecisionBody::general,
+        governance::require_passed_resolution(call, *resolution_id,
+                                            board ? governance::DecisionBody::board : governance::DecisionBody::general,
                                             "simple", "/resolutionId");
     }
 
@@ -259,7 +258,7 @@ json end_director_mandate(const ToolCall& call) {
     WriteTransaction tx(call.db);
 
     const auto status = require_director(call.db, syndicate, id, "/id");
-    if (resolution_id) meetings::require_resolution_exists(call, *resolution_id, "/resolutionId");
+    if (resolution_id) governance::require_resolution_exists(call, *resolution_id, "/resolutionId");
     if (document_id) require_document(call.db, syndicate, *document_id, "/documentId");
     const auto current = director_json(call.db, syndicate, id, today(call));
     if (status == "ended")
@@ -282,7 +281,7 @@ json end_director_mandate(const ToolCall& call) {
                               "A director is removed by the co-owners' meeting: give its passed resolution "
                               "(resolutionId, art. 1096).")
                 .at("/resolutionId");
-        meetings::require_passed_resolution(call, *resolution_id, meetings::DecisionBody::general, "simple",
+        governance::require_passed_resolution(call, *resolution_id, governance::DecisionBody::general, "simple",
                                             "/resolutionId");
     }
 

@@ -11,7 +11,7 @@
 #include "core/ids.hpp"
 #include "modules/board/tools.hpp"
 #include "modules/common.hpp"
-#include "modules/meetings/store.hpp"
+#include "modules/governance/authorisation.hpp"
 #include "storage/database.hpp"
 
 namespace syndic::board {
@@ -59,7 +59,7 @@ json record_interest_disclosure(const ToolCall& call) {
     // Every record named exists, before any rule.
     require_director(call.db, syndicate, director_id, "/directorId");
     if (subject_id && subject_type == "contractor") require_contractor(call.db, syndicate, *subject_id, "/subjectId");
-    if (meeting_id) meetings::require_meeting(call.db, syndicate, *meeting_id, "/meetingId");
+    if (meeting_id) governance::require_meeting_exists(call, *meeting_id, "/meetingId");
     if (document_id) require_document(call.db, syndicate, *document_id, "/documentId");
 
     // Only a contractor is a record to name yet: projects and their contracts are not recorded

@@ -11,7 +11,7 @@
 #include "core/ids.hpp"
 #include "modules/board/tools.hpp"
 #include "modules/common.hpp"
-#include "modules/meetings/authorisation.hpp"
+#include "modules/governance/authorisation.hpp"
 #include "storage/database.hpp"
 
 namespace syndic::board {
@@ -92,7 +92,7 @@ json set_management_mandate(const ToolCall& call) {
     WriteTransaction tx(call.db);
 
     // Every record named exists, before any rule.
-    meetings::require_resolution_exists(call, resolution_id, "/resolutionId");
+    governance::require_resolution_exists(call, resolution_id, "/resolutionId");
     if (contractor_id) require_contractor(call.db, syndicate, *contractor_id, "/contractorId");
     if (document_id) require_document(call.db, syndicate, *document_id, "/documentId");
 
@@ -105,7 +105,7 @@ json set_management_mandate(const ToolCall& call) {
             .with("startOn", start_on)
             .with("endOn", *end_on);
     // Art. 1085: the board appoints the manager and delegates to them.
-    meetings::require_passed_resolution(call, resolution_id, meetings::DecisionBody::board, "simple", "/resolutionId");
+    governance::require_passed_resolution(call, resolution_id, governance::DecisionBody::board, "simple", "/resolutionId");
 
     const auto active = active_mandate(call.db, syndicate);
     if (active && start_on < active->start_on)

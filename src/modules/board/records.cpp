@@ -13,8 +13,7 @@
 #include "modules/board/codes.hpp"
 #include "modules/board/tools.hpp"
 #include "modules/common.hpp"
-#include "modules/documents/store.hpp"
-#include "modules/meetings/authorisation.hpp"
+#include "modules/documents/filing.hpp"
 #include "storage/database.hpp"
 
 namespace syndic::board {

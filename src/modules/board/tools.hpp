@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "modules/declaration/declaration.hpp"  // board_parameters
+#include "modules/declaration/parameters.hpp"  // board_parameters
 #include "modules/list_query.hpp"                // date_argument
 #include "modules/record_table.hpp"  // today(call)
 #include "tools/registry.hpp"

@@ -15,11 +15,11 @@
 #include "core/error.hpp"
 #include "core/ids.hpp"
 #include "core/text.hpp"
+#include "modules/co_owners/active.hpp"
 #include "modules/common.hpp"
 #include "modules/list_query.hpp"
 #include "modules/declaration/tools.hpp"
-#include "modules/meetings/authorisation.hpp"
-#include "modules/meetings/store.hpp"
+#include "modules/governance/authorisation.hpp"
 #include "modules/units/unit_shares.hpp"
 #include "modules/units/units.hpp"
 #include "storage/database.hpp"
@@ -115,11 +115,11 @@ json record_declaration_amendment(const ToolCall& call) {
     // Every record named exists, before any rule.
     if (a.contains("id")) require_amendment(call.db, syndicate, a["id"], "/id");
     const auto resolution_id = optional_arg<std::string>(a, "resolutionId");
-    if (resolution_id) meetings::require_resolution_exists(call, *resolution_id, "/resolutionId");
+    if (resolution_id) governance::require_resolution_exists(call, *resolution_id, "/resolutionId");
     const auto consents = a.value("consents", json::array());
     for (std::size_t i = 0; i < consents.size(); ++i) {
         const std::string co_owner = consents[i]["coOwnerId"];
-        if (!meetings::active_co_owner(call.db, syndicate, co_owner))
+        if (!co_owners::is_active_co_owner(call.db, syndicate, co_owner))
             throw DomainError(codes::co_owner_not_found, "No active co-owner with id " + co_owner + " in this syndicate.")
                 .at("/consents/" + std::to_string(i) + "/coOwnerId");
         if (consents[i].contains("documentId") && !consents[i]["documentId"].is_null())
@@ -161,7 +161,7 @@ json record_declaration_amendment(const ToolCall& call) {
             .at("/resolutionId");
     const std::string part = a["part"];
     const auto needed = majority_needed(part, a.value("destinationChange", false));
-    const auto decision = meetings::require_passed_resolution(call, *resolution_id, meetings::DecisionBody::general, needed,
+    const auto decision = governance::require_passed_resolution(call, *resolution_id, governance::DecisionBody::general, needed,
                                                               "/resolutionId");
     // At a meeting reconvened for want of quorum, art. 1097 and 1098 matters also need the
     // majority of all votes present (art. 1089 para 2): the meetings work records it on the

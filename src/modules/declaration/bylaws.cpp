@@ -14,7 +14,7 @@
 #include "modules/common.hpp"
 #include "modules/list_query.hpp"
 #include "modules/declaration/tools.hpp"
-#include "modules/meetings/authorisation.hpp"
+#include "modules/governance/authorisation.hpp"
 #include "storage/database.hpp"
 
 namespace syndic::declaration {
@@ -121,7 +121,7 @@ json set_bylaw(const ToolCall& call) {
                               "No by-law article in force with id " + a["id"].get<std::string>() + " in this syndicate.")
                 .at("/id");
     }
-    if (resolution_id) meetings::require_resolution_exists(call, *resolution_id, "/resolutionId");
+    if (resolution_id) governance::require_resolution_exists(call, *resolution_id, "/resolutionId");
     if (repeal && current.is_null())
         throw invalid_argument("/id", "is required to repeal", "Name the article to repeal with its id.");
     const auto deposited_on = date_argument(a, "depositedOn");
@@ -142,7 +142,7 @@ json set_bylaw(const ToolCall& call) {
                               "Changing the by-laws needs a passed resolution of the co-owners (art. 1096): give "
                               "resolutionId, or initial: true (admins) to transcribe the registered original.")
                 .at("/resolutionId");
-        const auto decision = meetings::require_passed_resolution(call, *resolution_id, meetings::DecisionBody::general,
+        const auto decision = governance::require_passed_resolution(call, *resolution_id, governance::DecisionBody::general,
                                                                   "simple", "/resolutionId");
         adopted_by = resolution_id;
         // In force from its deposit in the register (art. 1060 [verify]); until it is known,

@@ -101,15 +101,16 @@ void check_not_in_use(const ToolCall& call, const json& portion) {
 
 namespace syndic {
 
-nlohmann::json restricted_portions_of_unit(Database& db, const std::string& syndicate_id, const std::string& unit_id) {
+std::vector<UnitPortion> restricted_portions_of_unit(Database& db, const std::string& syndicate_id,
+                                                     const std::string& unit_id) {
     auto q = db.prepare(
         "SELECT p.id, p.name FROM common_portions p JOIN common_portion_units cu ON cu.common_portion_id = p.id "
         "WHERE cu.unit_id = ? AND p.syndicate_id = ? AND p.kind = 'restricted' AND p.deleted_at IS NULL "
         "ORDER BY p.sort_key, p.id");
     q->bind(1, unit_id);
     q->bind(2, syndicate_id);
-    nlohmann::json out = nlohmann::json::array();
-    while (q->executeStep()) out.push_back({{"id", q->getColumn(0).getString()}, {"name", q->getColumn(1).getString()}});
+    std::vector<UnitPortion> out;
+    while (q->executeStep()) out.push_back({q->getColumn(0).getString(), q->getColumn(1).getString()});
     return out;
 }
 

@@ -8,14 +8,16 @@
 #include <string>
 #include <vector>
 
+#include "auth/credentials.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/text.hpp"
+#include "modules/co_owners/active.hpp"
 #include "modules/common.hpp"
 #include "modules/declaration/declaration.hpp"
 #include "modules/declaration/fiscal_year.hpp"
+#include "modules/declaration/parameters.hpp"
 #include "modules/declaration/tools.hpp"
-#include "modules/meetings/store.hpp"
 #include "modules/units/units.hpp"
 #include "storage/database.hpp"
 #include "storage/settings.hpp"
@@ -96,7 +98,7 @@ bool read_particulars(Database& db, const std::string& syndicate_id, json& out) 
     out["boardSize"] = {{"min", q->getColumn(i).getInt64()}, {"max", nullable_integer(q->getColumn(i + 1))}};
     out["developer"] = read_value(q->getColumn(i + 2), Kind::json_value);
     out["updatedAt"] = shown_time(q->getColumn(i + 3));
-    if (!recorded && out["immovableName"].is_null()) out["immovableName"] = meetings::syndicate_name(db, syndicate_id);
+    if (!recorded && out["immovableName"].is_null()) out["immovableName"] = syndicate_name(db, syndicate_id);
     return recorded;
 }
 
@@ -131,7 +133,7 @@ void check_developer(const ToolCall& call, const json& developer) {
     const auto ids = developer.value("coOwnerIds", json::array());
     for (std::size_t i = 0; i < ids.size(); ++i) {
         const std::string id = ids[i];
-        if (!meetings::active_co_owner(call.db, syndicate, id))
+        if (!co_owners::is_active_co_owner(call.db, syndicate, id))
             throw DomainError(codes::co_owner_not_found, "No active co-owner with id " + id + " in this syndicate.")
                 .at("/developer/coOwnerIds/" + std::to_string(i));
     }

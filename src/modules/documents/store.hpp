@@ -1,6 +1,6 @@
 // The documents module's rows: a document as the tools show it (with its links, `protected`
 // computed, and where its file is), the pages of list_documents, new documents, links and archives.
-// Knows storage and the caller; not JSON-RPC.
+// Knows storage and the caller; not JSON-RPC. Other modules include documents/filing.hpp only.
 #pragma once
 #include <nlohmann/json.hpp>
 
@@ -10,6 +10,7 @@
 
 #include "core/context.hpp"
 #include "modules/common.hpp"
+#include "modules/documents/filing.hpp"
 
 namespace syndic {
 class Database;
@@ -19,17 +20,6 @@ namespace syndic::documents {
 
 // `protected` over the row `d`: a legal record the register keeps (docs/decisions.md, "Documents").
 extern const char* const protected_sql;
-
-struct StoredDocument {
-    std::string id, path, kind;
-    std::int64_t size_bytes = 0;
-    bool is_protected = false, archived = false;
-};
-
-// The document of the caller's syndicate (archived too when `archived_too`), or DOCUMENT_NOT_FOUND
-// at `field`.
-StoredDocument require_document(Database& db, const std::string& syndicate_id, const std::string& id,
-                                const std::string& field, bool archived_too);
 
 // The document as the tools show it, with its location for this caller.
 nlohmann::json document_json(Database& db, const CallerContext& caller, const std::string& id);
@@ -46,18 +36,6 @@ nlohmann::json document_page(Database& db, const CallerContext& caller, const Do
 std::optional<std::string> active_document_with(Database& db, const std::string& syndicate_id, const std::string& sha256);
 std::optional<std::string> file_with(Database& db, const std::string& syndicate_id, const std::string& sha256);
 
-struct NewDocument {
-    std::string id, kind, title, file_name, mime_type, path, sha256, visibility, uploaded_by, created_at;
-    std::optional<std::string> language, register_item, meeting_id;
-    std::optional<std::int64_t> pages;
-    std::int64_t size_bytes = 0;
-    bool draft = false;
-};
-void insert_document(Database& db, const std::string& syndicate_id, const NewDocument& d);
-
-// Attaches the document to the record (brings an archived link back); false when it already was.
-bool attach(Database& db, const std::string& syndicate_id, const std::string& document_id, const std::string& record_type,
-            const std::string& record_id, const std::string& now);
 // Archives the active link to `record_id` (of `record_type` when given); false when there is none.
 bool detach(Database& db, const std::string& document_id, const std::optional<std::string>& record_type,
             const std::string& record_id, const std::string& reason, const std::string& now);

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "auth/credentials.hpp"
 #include "core/ids.hpp"
 #include "modules/documents/pdf_writer.hpp"
 #include "modules/meetings/rules.hpp"

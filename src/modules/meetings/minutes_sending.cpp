@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "auth/credentials.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/ids.hpp"

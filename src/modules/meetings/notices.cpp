@@ -1,5 +1,7 @@
 #include "modules/meetings/notices.hpp"
 
+#include "auth/credentials.hpp"
+
 namespace syndic::meetings {
 
 std::pair<std::string, std::string> notice_message(const Meeting& m, const std::string& syndicate_name,

@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "modules/common.hpp"
-#include "modules/meetings/authorisation.hpp"
+#include "modules/governance/resolution_outcome.hpp"
 #include "modules/meetings/requisition.hpp"
 #include "modules/documents/document_files.hpp"
 
@@ -130,7 +130,8 @@ json resolution_json(const Resolution& r, const Meeting* m) {
             {"headcountFor", r.headcount_for ? json(*r.headcount_for) : json(nullptr)},
             {"outcome", result},
             {"decidedOn", decided_on ? json(*decided_on) : json(nullptr)},
-            {"contestableUntil", decided_on ? json(add_calendar_days(*decided_on, contestation_days)) : json(nullptr)}};
+            {"contestableUntil",
+             decided_on ? json(add_calendar_days(*decided_on, governance::contestation_days)) : json(nullptr)}};
 }
 
 json meeting_json(Database& db, const std::string& syndicate_id, const Meeting& m, bool full, Instant now) {

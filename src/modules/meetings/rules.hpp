@@ -15,10 +15,7 @@ namespace syndic::meetings {
 // the module reads it.
 Fraction required_quorum_of(Database& db, const std::string& syndicate_id);
 
-// pending until votes are recorded; then, of the votes cast, simple passes above 50 %, absolute
-// above 75 %, special only when every vote cast is for. double (art. 1098) is pending until
-// ballots are recorded, then passes with 3/4 of the co-owners entitled to vote holding 90 % of
-// the voting base.
+// The resolution's outcome by the rule of governance/resolution_outcome (pending, passed or rejected).
 std::string outcome(const Resolution& r);
 
 // The statuses in which an act is allowed; INVALID_STATUS_TRANSITION at /meetingId otherwise.

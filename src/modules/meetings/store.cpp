@@ -7,9 +7,9 @@
 
 #include "core/error.hpp"
 #include "core/ids.hpp"
-#include "modules/board/in_office.hpp"
 #include "modules/common.hpp"
-#include "modules/documents/store.hpp"
+#include "modules/documents/filing.hpp"
+#include "modules/governance/in_office.hpp"
 #include "storage/database.hpp"
 #include "storage/settings.hpp"
 
@@ -330,13 +330,6 @@ void upsert_attendance(Database& db, const std::string& syndicate_id, const std:
     q->exec();
 }
 
-std::string syndicate_name(Database& db, const std::string& syndicate_id) {
-    auto q = db.prepare("SELECT name FROM syndicates WHERE id = ?");
-    q->bind(1, syndicate_id);
-    q->executeStep();
-    return q->getColumn(0).getString();
-}
-
 void mark_notice_sent(Database& db, const std::string& meeting_id, const std::string& now, const std::string& channel,
                       bool with_agenda, const std::optional<std::string>& justification) {
     auto q = db.prepare(
@@ -369,7 +362,7 @@ std::vector<Recipient> active_co_owners(Database& db, const std::string& syndica
 std::vector<Recipient> directors_in_office(Database& db, const std::string& syndicate_id, const std::string& day) {
     const auto fallback = get_setting(db, syndicate_id, "defaultLanguage").get<std::string>();
     std::vector<Recipient> out;
-    for (auto& d : board::directors_in_office(db, syndicate_id, day))
+    for (auto& d : governance::directors_in_office(db, syndicate_id, day))
         out.push_back({std::move(d.co_owner_id), std::move(d.name), "", d.language.value_or(fallback), std::move(d.email)});
     return out;
 }

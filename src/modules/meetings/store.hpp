@@ -144,14 +144,14 @@ void upsert_attendance(Database& db, const std::string& syndicate_id, const std:
                        const std::string& co_owner_id, const CoOwnerShare& share, const std::string& attendance,
                        const std::optional<std::string>& proxy_holder, const std::string& now);
 
-std::string syndicate_name(Database& db, const std::string& syndicate_id);
 // The meeting becomes notice-sent, with how and when the notice went out.
 void mark_notice_sent(Database& db, const std::string& meeting_id, const std::string& now, const std::string& channel,
                       bool with_agenda, const std::optional<std::string>& justification);
 std::vector<Recipient> active_co_owners(Database& db, const std::string& syndicate_id);
-// The directors in office on `day` (board module), as a board meeting's notice addresses them: the
-// co-owner's id for a director who is one ("" for an outside director), the full name as `first`,
-// their e-mail (else the co-owner's), the co-owner's language (else the syndicate's defaultLanguage).
+// The directors in office on `day` (governance/in_office), as a board meeting's notice addresses
+// them: the co-owner's id for a director who is one ("" for an outside director), the full name as
+// `first`, their e-mail (else the co-owner's), the co-owner's language (else the syndicate's
+// defaultLanguage).
 std::vector<Recipient> directors_in_office(Database& db, const std::string& syndicate_id, const std::string& day);
 // A message to queue: `meeting_id` and `co_owner_id` empty for none (a written resolution, an
 // outside director); what it is about (related_type, related_id: the meeting by default) and the

@@ -5,7 +5,7 @@
 #include <chrono>
 #include <cstdio>
 
-#include "modules/declaration/declaration.hpp"
+#include "modules/declaration/parameters.hpp"
 #include "modules/meetings/rules.hpp"
 #include "storage/database.hpp"
 

@@ -16,11 +16,10 @@
 #include "core/ids.hpp"
 #include "core/text.hpp"
 #include "modules/accounting/standing.hpp"
-#include "modules/board/codes.hpp"
-#include "modules/board/in_office.hpp"
 #include "modules/common.hpp"
+#include "modules/governance/in_office.hpp"
 #include "modules/list_query.hpp"
-#include "modules/meetings/authorisation.hpp"
+#include "modules/governance/resolution_outcome.hpp"
 #include "modules/meetings/codes.hpp"
 #include "modules/meetings/closing.hpp"
 #include "modules/meetings/store.hpp"
@@ -41,7 +40,7 @@ std::vector<Signer> entitled_signers(Database& db, const std::string& syndicate,
                                      const std::string& day) {
     std::vector<Signer> out;
     if (body == "board") {
-        for (auto& d : board::directors_in_office(db, syndicate, day)) out.push_back({"director", std::move(d.id), std::move(d.name)});
+        for (auto& d : governance::directors_in_office(db, syndicate, day)) out.push_back({"director", std::move(d.id), std::move(d.name)});
         return out;
     }
     auto q = db.prepare(
@@ -67,7 +66,7 @@ DomainError refused_signer(Database& db, const std::string& syndicate, const std
     q->bind(1, signer_id);
     q->bind(2, syndicate);
     if (!q->executeStep())
-        return DomainError(board ? board::codes::director_not_found : syndic::codes::co_owner_not_found,
+        return DomainError(board ? governance::codes::director_not_found : syndic::codes::co_owner_not_found,
                            std::string("No ") + (board ? "director" : "active co-owner") + " with id " + signer_id +
                                " in this syndicate.")
             .at(field);
@@ -274,7 +273,7 @@ json record_written_resolution(const ToolCall& call) {
         auto q = call.db.prepare(
             "UPDATE resolutions SET decided_on = ?1, contestable_until = ?2, sent_at = ?3, updated_at = ?3 WHERE id = ?4");
         q->bind(1, adopted_on);
-        q->bind(2, add_calendar_days(adopted_on, contestation_days));
+        q->bind(2, add_calendar_days(adopted_on, governance::contestation_days));
         q->bind(3, now);
         q->bind(4, id);
         q->exec();

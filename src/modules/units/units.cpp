@@ -11,7 +11,6 @@
 #include "core/ids.hpp"
 #include "core/text.hpp"
 #include "modules/common.hpp"
-#include "modules/declaration/declaration.hpp"
 #include "modules/units/unit_shares.hpp"
 #include "storage/database.hpp"
 #include "storage/references.hpp"
@@ -278,11 +277,14 @@ json list_units(const ToolCall& call) {
     return page_envelope(std::move(data), page, total);
 }
 
-json get_unit(const ToolCall& call) {
+json get_unit(const ToolCall& call, const RestrictedPortionsOfUnit& restricted_portions) {
     auto unit = require_unit(call.db, call.caller.syndicate_id, call.args["id"], "/id");
     const std::string id = call.args["id"];
     auto out = unit_json(call.db, call.caller.syndicate_id, std::move(unit), call.args.value("includeLinked", false));
-    out["restrictedCommonPortions"] = restricted_portions_of_unit(call.db, call.caller.syndicate_id, id);
+    json portions = json::array();
+    for (const auto& p : restricted_portions(call.db, call.caller.syndicate_id, id))
+        portions.push_back({{"id", p.id}, {"name", p.name}});
+    out["restrictedCommonPortions"] = std::move(portions);
     return out;
 }
 
@@ -455,9 +457,11 @@ std::optional<std::string> active_unit_number(Database& db, const std::string& s
     return q->getColumn(0).getString();
 }
 
-void register_unit_tools(ToolTable& table) {
+void register_unit_tools(ToolTable& table, RestrictedPortionsOfUnit restricted_portions) {
     table.bind("list_units", list_units);
-    table.bind("get_unit", get_unit);
+    table.bind("get_unit", [restricted_portions = std::move(restricted_portions)](const ToolCall& call) -> ToolResult {
+        return get_unit(call, restricted_portions);
+    });
     table.bind("create_unit", create_unit);
     table.bind("update_unit", update_unit);
     table.bind("delete_unit", delete_unit);

@@ -4,8 +4,10 @@
 #pragma once
 #include <nlohmann/json_fwd.hpp>
 
+#include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/error.hpp"
 #include "core/fraction.hpp"
@@ -15,7 +17,17 @@ namespace syndic {
 
 class Database;
 
-void register_unit_tools(ToolTable& table);
+// A restricted common portion a unit may use, as get_unit shows it.
+struct UnitPortion {
+    std::string id, name;
+};
+// The restricted common portions a unit may use, by the declaration (its common portions): the
+// declaration module answers, and the list of modules (modules.cpp) hands its answer to the units'
+// tools, so the units register never includes the declaration that builds on it.
+using RestrictedPortionsOfUnit =
+    std::function<std::vector<UnitPortion>(Database& db, const std::string& syndicate_id, const std::string& unit_id)>;
+
+void register_unit_tools(ToolTable& table, RestrictedPortionsOfUnit restricted_portions);
 
 // The sum of the fractions of the syndicate's units, and how many units there are.
 struct FractionSum {

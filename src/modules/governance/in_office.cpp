@@ -1,10 +1,10 @@
-#include "modules/board/in_office.hpp"
+#include "modules/governance/in_office.hpp"
 
 #include <SQLiteCpp/Statement.h>
 
 #include "storage/database.hpp"
 
-namespace syndic::board {
+namespace syndic::governance {
 
 std::vector<DirectorInOffice> directors_in_office(Database& db, const std::string& syndicate_id, const std::string& day) {
     auto q = db.prepare(
@@ -26,4 +26,4 @@ std::vector<DirectorInOffice> directors_in_office(Database& db, const std::strin
     return out;
 }
 
-}  // namespace syndic::board
+}  // namespace syndic::governance

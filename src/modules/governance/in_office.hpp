@@ -1,17 +1,20 @@
 // Who is a director in office on a day (catalogue §4.3): appointed from term_start on, until the
 // mandate ends (ended_on). A term that has run out does not end a mandate: it continues until the
 // director is replaced or the mandate is ended (art. 339 C.c.Q.). get_board, the notices of board
-// meetings and the signers of the board's written resolutions all ask here.
+// meetings and the signers of the board's written resolutions all ask here. Reads the board
+// module's directors (never writes them) and their co-owner records; not JSON.
 #pragma once
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/error.hpp"
+
 namespace syndic {
 class Database;
 }
 
-namespace syndic::board {
+namespace syndic::governance {
 
 struct DirectorInOffice {
     std::string id;
@@ -24,4 +27,11 @@ struct DirectorInOffice {
 // Officers first (president, vice-presidents, secretary, treasurer), then by name.
 std::vector<DirectorInOffice> directors_in_office(Database& db, const std::string& syndicate_id, const std::string& day);
 
-}  // namespace syndic::board
+// A director's id that names no director of the syndicate (the board module declares the code).
+// The core codes stay reachable as governance::codes:: too.
+namespace codes {
+using namespace ::syndic::codes;
+inline constexpr const char* director_not_found = "DIRECTOR_NOT_FOUND";
+}
+
+}  // namespace syndic::governance

@@ -1,26 +1,23 @@
 // The check every act that needs "a passed resolution" makes (catalogue §0 "Authorising
 // decisions", §5 L10): the resolution exists in the caller's syndicate, was taken by the right
 // body (the co-owners' general meeting, or the board), to a majority at least as strong as the act
-// needs, and passed. The meetings module owns resolutions, so it owns this check; the modules that
-// need an authorisation (declaration, board, projects, funds...) call it. Knows the resolutions'
-// storage and the module's outcome rule; not JSON-RPC.
+// needs, and passed; and that a meeting another record names exists. The declaration and the
+// board ask here. Reads the resolutions and the meetings (the meetings module's rows, never
+// written here); not JSON-RPC.
 #pragma once
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "modules/governance/resolution_outcome.hpp"
 #include "tools/registry.hpp"
 
-namespace syndic::meetings {
+namespace syndic::governance {
 
 // Who must have decided: the co-owners (a general meeting, aga or aga-special, or a written
 // resolution of the co-owners), the board (a board meeting or a written resolution of the
 // directors), or either.
 enum class DecisionBody { general, board, either };
-
-// The majority ladder: simple (art. 1096) < absolute (art. 1097) < double (art. 1098) < special
-// (every vote cast for). -1 for a word that is none of them.
-int majority_rank(std::string_view majority);
 
 // What an authorised act may need to know of the decision behind it.
 struct Authorisation {
@@ -48,7 +45,7 @@ struct Authorisation {
 //   reverse (data: body, requiredBody);
 // - MAJORITY_INSUFFICIENT (422): put to a weaker majority than `minimum_majority` (data:
 //   majorityRequired, majorityNeeded);
-// - RESOLUTION_NOT_PASSED (422): pending or rejected, by the module's outcome rule (data: outcome).
+// - RESOLUTION_NOT_PASSED (422): pending or rejected, by resolution_outcome (data: outcome).
 // `minimum_majority` is a word of the ladder (a logic_error otherwise: the caller's bug).
 Authorisation require_passed_resolution(const ToolCall& call, const std::string& resolution_id, DecisionBody body,
                                         std::string_view minimum_majority, const std::string& field);
@@ -57,8 +54,8 @@ Authorisation require_passed_resolution(const ToolCall& call, const std::string&
 // for callers that check every reference before any rule.
 void require_resolution_exists(const ToolCall& call, const std::string& resolution_id, const std::string& field);
 
+// MEETING_NOT_FOUND at `field` unless the syndicate has the meeting (a board member's interest
+// disclosed at it).
+void require_meeting_exists(const ToolCall& call, const std::string& meeting_id, const std::string& field);
 
-// The number of days art. 1103 gives to ask for the annulment of a meeting's decision.
-inline constexpr int contestation_days = 90;
-
-}  // namespace syndic::meetings
+}  // namespace syndic::governance

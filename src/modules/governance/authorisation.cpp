@@ -1,21 +1,16 @@
-#include "modules/meetings/authorisation.hpp"
+#include "modules/governance/authorisation.hpp"
 
 #include <SQLiteCpp/Statement.h>
 
-#include <array>
 #include <stdexcept>
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
-#include "modules/meetings/rules.hpp"
-#include "modules/meetings/store.hpp"
 #include "storage/database.hpp"
 
-namespace syndic::meetings {
+namespace syndic::governance {
 
 namespace {
-
-constexpr std::array<const char*, 4> ladder{"simple", "absolute", "double", "special"};
 
 const char* body_word(DecisionBody body) {
     switch (body) {
@@ -26,7 +21,7 @@ const char* body_word(DecisionBody body) {
     return "either";
 }
 
-// What the resolutions table says of a resolution beyond its votes: who decided and when. A
+// What the resolutions table says of a resolution: who decided and when, and its votes. A
 // resolution of a meeting is the body of its meeting (board for a board meeting, general for aga
 // and aga-special) and is decided on the meeting's day; a written resolution (no meeting) carries
 // its body, source and day of decision in its own columns (migration 014 made room for them).
@@ -36,26 +31,61 @@ struct Decision {
     std::optional<std::string> decided_on;  // its own (written), else its meeting's day
     bool day_recorded = false;              // the resolution carries its day (a written one, once signed by all)
     bool adjourned_meeting = false;         // its meeting was reconvened after an adjournment (art. 1089)
+    VoteTally tally;
 };
+
+std::optional<std::string> optional_text(SQLite::Statement& q, int column) {
+    if (q.getColumn(column).isNull()) return std::nullopt;
+    return q.getColumn(column).getString();
+}
+
+std::optional<std::int64_t> optional_integer(SQLite::Statement& q, int column) {
+    if (q.getColumn(column).isNull()) return std::nullopt;
+    return q.getColumn(column).getInt64();
+}
+
+// A meeting's stored UTC instant; a stored text that is not one is a broken database.
+Instant stored_instant(const std::string& text) {
+    if (auto t = parse_iso_instant(text)) return *t;
+    throw std::runtime_error("a stored time is not ISO 8601: " + text);
+}
+
+VoteTally read_tally(SQLite::Statement& q, int first) {
+    VoteTally t;
+    t.majority = q.getColumn(first).getString();
+    t.recorded = q.getColumn(first + 1).getInt() != 0;
+    t.votes_for = Fraction::from_units(q.getColumn(first + 2).getInt64());
+    t.votes_against = Fraction::from_units(q.getColumn(first + 3).getInt64());
+    t.votes_abstain = Fraction::from_units(q.getColumn(first + 4).getInt64());
+    t.ballots_recorded = q.getColumn(first + 5).getInt() != 0;
+    t.headcount_for = optional_integer(q, first + 6);
+    t.headcount_entitled = optional_integer(q, first + 7);
+    if (const auto base = optional_integer(q, first + 8)) t.voting_base = Fraction::from_units(*base);
+    if (!q.getColumn(first + 9).isNull()) t.majority_of_all_votes = q.getColumn(first + 9).getInt() != 0;
+    return t;
+}
 
 std::optional<Decision> find_decision(Database& db, const std::string& syndicate_id, const std::string& id) {
     auto q = db.prepare(
         "SELECT r.meeting_id, coalesce(r.body, CASE m.type WHEN 'board' THEN 'board' ELSE 'general' END), "
         "coalesce(r.source, CASE WHEN r.meeting_id IS NULL THEN 'written' ELSE 'meeting' END), "
-        "r.decided_on, m.scheduled_at, coalesce(m.quorum_rule, 'standard') "
+        "r.decided_on, m.scheduled_at, coalesce(m.quorum_rule, 'standard'), "
+        "r.majority_required, r.votes_recorded, r.votes_for, r.votes_against, r.votes_abstain, r.ballots_recorded, "
+        "r.headcount_for, r.headcount_entitled, r.voting_base_units, r.majority_of_all_votes "
         "FROM resolutions r LEFT JOIN meetings m ON m.id = r.meeting_id AND m.syndicate_id = r.syndicate_id "
         "WHERE r.id = ? AND r.syndicate_id = ?");
     q->bind(1, id);
     q->bind(2, syndicate_id);
     if (!q->executeStep()) return std::nullopt;
     Decision d;
-    if (!q->getColumn(0).isNull()) d.meeting_id = q->getColumn(0).getString();
+    d.meeting_id = optional_text(*q, 0);
     d.body = q->getColumn(1).getString();
     d.source = q->getColumn(2).getString();
     d.day_recorded = !q->getColumn(3).isNull();
     if (d.day_recorded) d.decided_on = q->getColumn(3).getString();
     else if (!q->getColumn(4).isNull()) d.decided_on = montreal_date(stored_instant(q->getColumn(4).getString()));
     d.adjourned_meeting = q->getColumn(5).getString() == "adjourned";
+    d.tally = read_tally(*q, 6);
     return d;
 }
 
@@ -63,34 +93,35 @@ DomainError not_found(const std::string& id, const std::string& field) {
     return DomainError(codes::resolution_not_found, "No resolution with id " + id + " in this syndicate.").at(field);
 }
 
-// Whether the resolution passed. A meeting's resolution: the module's outcome rule (decisions 6).
-// A written resolution is passed once every signature is in, which its day of decision records
+// Whether the resolution passed. A meeting's resolution: by its votes (resolution_outcome). A
+// written resolution is passed once every signature is in, which its day of decision records
 // (record_written_resolution sets it on the last signature, catalogue §3.2).
-std::string outcome_of(const Resolution& r, const Decision& d) {
+std::string outcome_of(const Decision& d) {
     if (d.source == "written") return d.day_recorded ? "passed" : "pending";
-    return outcome(r);
+    return resolution_outcome(d.tally);
 }
 
 }  // namespace
 
-int majority_rank(std::string_view majority) {
-    for (std::size_t i = 0; i < ladder.size(); ++i)
-        if (majority == ladder[i]) return static_cast<int>(i);
-    return -1;
-}
-
 void require_resolution_exists(const ToolCall& call, const std::string& resolution_id, const std::string& field) {
     if (!find_decision(call.db, call.caller.syndicate_id, resolution_id)) throw not_found(resolution_id, field);
+}
+
+void require_meeting_exists(const ToolCall& call, const std::string& meeting_id, const std::string& field) {
+    auto q = call.db.prepare("SELECT 1 FROM meetings WHERE id = ? AND syndicate_id = ?");
+    q->bind(1, meeting_id);
+    q->bind(2, call.caller.syndicate_id);
+    if (!q->executeStep())
+        throw DomainError(codes::meeting_not_found, "No meeting with id " + meeting_id + " in this syndicate.").at(field);
 }
 
 Authorisation require_passed_resolution(const ToolCall& call, const std::string& resolution_id, DecisionBody body,
                                         std::string_view minimum_majority, const std::string& field) {
     const int needed = majority_rank(minimum_majority);
     if (needed < 0) throw std::logic_error("unknown majority " + std::string(minimum_majority));
-    const auto& syndicate = call.caller.syndicate_id;
-    const auto decision = find_decision(call.db, syndicate, resolution_id);
-    const auto resolution = find_resolution(call.db, syndicate, resolution_id);
-    if (!decision || !resolution) throw not_found(resolution_id, field);
+    const auto decision = find_decision(call.db, call.caller.syndicate_id, resolution_id);
+    if (!decision) throw not_found(resolution_id, field);
+    const auto& majority = decision->tally.majority;
 
     if (body != DecisionBody::either && decision->body != body_word(body))
         throw DomainError(codes::wrong_decision_body,
@@ -103,16 +134,16 @@ Authorisation require_passed_resolution(const ToolCall& call, const std::string&
             .with("body", decision->body)
             .with("requiredBody", std::string(body_word(body)));
 
-    if (majority_rank(resolution->majority) < needed)
+    if (majority_rank(majority) < needed)
         throw DomainError(codes::majority_insufficient,
-                          "Resolution " + resolution_id + " was put to a " + resolution->majority +
+                          "Resolution " + resolution_id + " was put to a " + majority +
                               " majority; this act needs at least a " + std::string(minimum_majority) +
                               " majority (simple < absolute < double < special).")
             .at(field)
-            .with("majorityRequired", resolution->majority)
+            .with("majorityRequired", majority)
             .with("majorityNeeded", std::string(minimum_majority));
 
-    const auto result = outcome_of(*resolution, *decision);
+    const auto result = outcome_of(*decision);
     if (result != "passed")
         throw DomainError(codes::resolution_not_passed,
                           "Resolution " + resolution_id + " is " + result + ", not passed; only a passed resolution " +
@@ -124,15 +155,15 @@ Authorisation require_passed_resolution(const ToolCall& call, const std::string&
     a.resolution_id = resolution_id;
     a.body = decision->body;
     a.source = decision->source;
-    a.majority = resolution->majority;
+    a.majority = majority;
     a.meeting_id = decision->meeting_id;
     a.decided_on = decision->decided_on.value_or(montreal_date(call.clock.now()));
     a.contestable_until = add_calendar_days(a.decided_on, contestation_days);
     // A reconvened meeting's quorum rule (adjourn_meeting), and whether those present held a
     // majority of all votes when the votes were recorded (true where the question does not arise).
     a.adjourned_meeting = decision->adjourned_meeting;
-    a.majority_of_all_votes = resolution->majority_of_all_votes.value_or(true);
+    a.majority_of_all_votes = decision->tally.majority_of_all_votes.value_or(true);
     return a;
 }
 
-}  // namespace syndic::meetings
+}  // namespace syndic::governance

@@ -1,0 +1,36 @@
+// What the declaration of co-ownership says that other modules apply: the board's parameters
+// (the board module) and the developer's holding (the voting roll's cap, art. 1092). The
+// declaration module owns these answers; the others ask here. Knows storage; not JSON.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace syndic {
+class Database;
+}
+
+namespace syndic::declaration {
+
+// The declaration's parameters of the board (catalogue §3.1), as the board module applies them:
+// the columns' defaults when none is recorded.
+struct BoardParameters {
+    std::int64_t size_min = 1;
+    std::optional<std::int64_t> size_max;
+    std::optional<std::int64_t> term_years;
+    bool must_be_co_owners = false;
+    bool vacancy_filled_by_board = false;
+};
+BoardParameters board_parameters(Database& db, const std::string& syndicate_id);
+
+// The developer the declaration names and the day it was registered (art. 1092, the voting roll's
+// cap); nullopt unless both are recorded and the developer holds as some co-owners.
+struct DeveloperHolding {
+    std::string registered_on;
+    std::vector<std::string> co_owner_ids;
+    std::optional<std::string> residence_unit_id;  // the developer's residence keeps its votes
+};
+std::optional<DeveloperHolding> developer_holding(Database& db, const std::string& syndicate_id);
+
+}  // namespace syndic::declaration

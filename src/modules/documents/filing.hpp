@@ -1,0 +1,40 @@
+// What other modules do with the documents module: check that a document a call names exists,
+// file a new document (the meetings' minutes) and attach one to a record. The documents module
+// owns the answers (documents/store.cpp); its store and its JSON stay its own. Knows storage;
+// not JSON.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace syndic {
+class Database;
+}
+
+namespace syndic::documents {
+
+struct StoredDocument {
+    std::string id, path, kind;
+    std::int64_t size_bytes = 0;
+    bool is_protected = false, archived = false;
+};
+
+// The document of the caller's syndicate (archived too when `archived_too`), or DOCUMENT_NOT_FOUND
+// at `field`.
+StoredDocument require_document(Database& db, const std::string& syndicate_id, const std::string& id,
+                                const std::string& field, bool archived_too);
+
+struct NewDocument {
+    std::string id, kind, title, file_name, mime_type, path, sha256, visibility, uploaded_by, created_at;
+    std::optional<std::string> language, register_item, meeting_id;
+    std::optional<std::int64_t> pages;
+    std::int64_t size_bytes = 0;
+    bool draft = false;
+};
+void insert_document(Database& db, const std::string& syndicate_id, const NewDocument& d);
+
+// Attaches the document to the record (brings an archived link back); false when it already was.
+bool attach(Database& db, const std::string& syndicate_id, const std::string& document_id, const std::string& record_type,
+            const std::string& record_id, const std::string& now);
+
+}  // namespace syndic::documents
