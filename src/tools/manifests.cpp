@@ -98,6 +98,21 @@ const Loaded& loaded() {
     return manifests;
 }
 
+// "dependsOn": the ids of the modules this one uses, each once ([] when absent).
+std::vector<std::string> depends_on(const json& doc, const std::string& where) {
+    std::vector<std::string> ids;
+    if (!doc.contains("dependsOn")) return ids;
+    if (!doc["dependsOn"].is_array()) throw std::logic_error(where + ": 'dependsOn' must be an array of module ids");
+    for (const auto& id : doc["dependsOn"]) {
+        if (!id.is_string() || id.get<std::string>().empty())
+            throw std::logic_error(where + ": 'dependsOn' must be an array of module ids");
+        if (std::find(ids.begin(), ids.end(), id.get<std::string>()) != ids.end())
+            throw std::logic_error(where + ": 'dependsOn' names '" + id.get<std::string>() + "' twice");
+        ids.push_back(id);
+    }
+    return ids;
+}
+
 }  // namespace
 
 bool is_manifest_file(std::string_view path) {
@@ -117,7 +132,8 @@ Manifest parse_manifest(std::string_view file, std::string_view text) {
         throw std::logic_error(where + ": not JSON (" + e.what() + ")");
     }
     if (!doc.is_object()) throw std::logic_error(where + ": not a JSON object");
-    static const std::set<std::string> known = {"module", "title", "default", "instructions", "scopes", "errors", "settings"};
+    static const std::set<std::string> known = {"module", "title", "default", "dependsOn", "instructions", "scopes", "errors",
+                                                "settings"};
     for (const auto& [key, value] : doc.items())
         if (!known.count(key)) throw std::logic_error(where + ": unknown key '" + key + "'");
 
@@ -128,7 +144,7 @@ Manifest parse_manifest(std::string_view file, std::string_view text) {
     m.scopes = parse_scopes(doc, where);
     m.settings_json = object_at(doc, "settings", where).dump();
     if (file == "platform.json") {
-        for (const char* key : {"module", "title", "default", "settings"})
+        for (const char* key : {"module", "title", "default", "dependsOn", "settings"})
             if (doc.contains(key)) throw std::logic_error(where + ": '" + key + "' belongs in a module's manifest");
         return m;
     }
@@ -139,6 +155,7 @@ Manifest parse_manifest(std::string_view file, std::string_view text) {
     m.title = non_empty_string(doc, "title", where);
     if (!doc.contains("default") || !doc["default"].is_boolean()) throw std::logic_error(where + ": needs a boolean 'default'");
     m.is_default = doc["default"];
+    m.depends_on = depends_on(doc, where);
     for (const auto& [name, setting] : object_at(doc, "settings", where).items())
         if (!setting.is_object() || !setting.contains("type") || !setting.contains("default") || !setting.contains("description"))
             throw std::logic_error(where + ": settings." + name + " needs a type, a default and a description");

@@ -34,6 +34,7 @@ struct Manifest {
     std::string title;
     std::string instructions;
     bool is_default = false;
+    std::vector<std::string> depends_on;  // "dependsOn": the modules it uses; its migrations apply after theirs
     std::vector<ScopeText> scopes;  // in the file's order
     std::vector<ErrorDecl> errors;  // in the file's order
     std::string settings_json;      // the "settings" object as compact JSON text ("{}" when none)

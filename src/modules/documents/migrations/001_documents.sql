@@ -1,8 +1,8 @@
--- 013: the documents table (minutes until now) becomes the store of every file the syndicate
--- keeps (catalogue §4.1), and document_links attaches a document to any number of records.
--- Columns whose rule changes are rebuilt in place (add, copy, drop, rename) rather than the table:
--- water_heaters' foreign key names documents, and dropping a referenced table inside the
--- migrations' transaction would count every reference as a broken key at commit.
+-- documents 001 (schema version 13): the documents table (minutes until now) becomes the store of
+-- every file the syndicate keeps (catalogue §4.1), and document_links attaches a document to any
+-- number of records. Columns whose rule changes are rebuilt in place (add, copy, drop, rename)
+-- rather than the table: water_heaters' foreign key names documents, and dropping a referenced
+-- table inside the migrations' transaction would count every reference as a broken key at commit.
 --   kind       one of the catalogue's kinds (CHECK);
 --   language   fr, en or null (was required: an upload need not say);
 --   pages      null when unknown (an upload that is not generated);
