@@ -295,11 +295,13 @@ def test_signing_key(tmp):
     shutil.copy(old, untouched)
     bridge = Bridge(old)
     check("http starts on a database of schema 8", bridge.base is not None, "".join(bridge.lines))
+    status, body = bridge.get("/oauth/jwks.json")
     now_kept = kept_key(old)
+    check("it signs with a new key kept beside the database", status == 200 and now_kept is not None, body[:300])
     if now_kept:
         token = forge(now_kept[1], now_kept[0], claims_for(bridge.base, user, client, syndicate), tmp)
         status, _ = bridge.get("/co-owners", token)
-        check("on it, a token for its user signed by the key kept now is accepted (the rows a token names are sound)",
+        check("a token for the old database's user signed by that key is accepted (the rows a token names are sound)",
               status == 200, str(status))
     token = forge(pem, kid, claims_for(bridge.base, user, client, syndicate), tmp)
     status, _ = bridge.get("/co-owners", token)
