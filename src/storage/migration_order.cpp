@@ -74,7 +74,12 @@ void check_migration_names(const std::vector<std::string>& names) {
     }
 }
 
-std::vector<std::string> module_order(const std::map<std::string, std::vector<std::string>>& depends_on) {
+std::vector<std::string> module_order(const std::map<std::string, std::vector<std::string>>& declared) {
+    // A dependency without a manifest (a module of code only, such as accounting) has no
+    // migrations and depends on nothing here: a node like any other.
+    auto depends_on = declared;
+    for (const auto& [module, deps] : declared)
+        for (const auto& d : deps) depends_on.try_emplace(d);
     std::map<std::string, int> waiting_for;                   // module -> dependencies not placed yet
     std::map<std::string, std::vector<std::string>> needed_by;  // module -> those that depend on it
     for (const auto& [module, deps] : depends_on) {
@@ -82,8 +87,6 @@ std::vector<std::string> module_order(const std::map<std::string, std::vector<st
         waiting_for[module] = static_cast<int>(deps.size());
         for (const auto& d : deps) {
             if (d == module) throw std::logic_error("module " + module + " depends on itself (dependsOn)");
-            if (!depends_on.count(d))
-                throw std::logic_error("module " + module + " depends on '" + d + "', which is no module (dependsOn)");
             needed_by[d].push_back(module);
         }
     }

@@ -31,9 +31,10 @@ std::optional<MigrationKey> migration_key(std::string_view name);
 void check_migration_names(const std::vector<std::string>& names);
 
 // The order modules' migrations apply in: "core" first, then each module once all the modules it
-// depends on are placed, the ready ones by id. `depends_on` maps every module (with migrations or
-// not; never "core") to the ids it depends on. Throws std::logic_error when a module depends on
-// one that is not in the map or on itself, or when dependsOn forms a cycle (named).
+// depends on are placed, the ready ones by id. `depends_on` maps every module with a manifest
+// (never "core") to the ids it depends on; an id only depended on is placed like a module without
+// dependencies. Throws std::logic_error when a module depends on itself or dependsOn forms a
+// cycle (named).
 std::vector<std::string> module_order(const std::map<std::string, std::vector<std::string>>& depends_on);
 
 }  // namespace syndic

@@ -98,15 +98,17 @@ TEST_CASE("module order: core first, each module after those it depends on, the 
                                                           "documents", "water-heaters"});
     // A chain the ids run against.
     CHECK(module_order({{"a", {"b"}}, {"b", {"c"}}, {"c", {}}}) == std::vector<std::string>{"core", "c", "b", "a"});
+    // A module of code only (no manifest, no migrations) is placed like any other.
+    CHECK(module_order({{"board", {"accounting"}}}) == std::vector<std::string>{"core", "accounting", "board"});
 }
 
-TEST_CASE("module order: a cycle, a dependency on itself or on no module is refused, naming it") {
+TEST_CASE("module order: a cycle or a dependency on itself is refused, naming it") {
     const auto cycle = order_refusal({{"a", {"b"}}, {"b", {"c"}}, {"c", {"a"}}, {"d", {}}});
     CHECK(cycle.find("the modules' dependsOn form a cycle (a -> b -> c -> a)") != std::string::npos);
     const auto inner = order_refusal({{"a", {}}, {"b", {"a", "c"}}, {"c", {"d"}}, {"d", {"c"}}});
     CHECK(inner.find("cycle (c -> d -> c)") != std::string::npos);
     CHECK(order_refusal({{"a", {"a"}}}).find("module a depends on itself") != std::string::npos);
-    CHECK(order_refusal({{"a", {"parking"}}}).find("module a depends on 'parking', which is no module") != std::string::npos);
+    CHECK(order_refusal({{"a", {"parking"}}, {"parking", {"a"}}}).find("cycle (a -> parking -> a)") != std::string::npos);
     CHECK(order_refusal({{"core", {}}}).find("no module may be called 'core'") != std::string::npos);
 }
 
