@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """Writes a C++ source that embeds files into the executable (used by meson at build time).
 
-usage: embed.py --out OUT.cpp --function NAME (--root DIR | --flat) [--json] FILE...
+usage: embed.py --out OUT.cpp --function NAME (--root DIR | --flat | --name NAME...) [--json] FILE...
 
 The generated source defines `std::span<const syndic::EmbeddedFile> NAME()` listing each file by
-its path relative to ROOT (with --flat: by its file name alone, which must then be unique), in
-sorted order. With --json, every file must be JSON, and any object
-with a key "$embed": "relative/path.json" is replaced by that file's (recursively resolved)
-content, with the object's other keys added to it (or replacing the file's), so shared record
-shapes are written once; the embedded text is the resolved, minified JSON.
+its path relative to ROOT (with --flat: by its file name alone; with one --name per file: by that
+name, the files taken in the order given), in sorted order; the names must be unique. With
+--json, every file must be JSON, and any object with a key "$embed": "relative/path.json" is
+replaced by that file's (recursively resolved) content, with the object's other keys added to it
+(or replacing the file's), so shared record shapes are written once; the embedded text is the
+resolved, minified JSON.
 """
 import argparse
 import json
@@ -57,11 +58,18 @@ def main():
     where = ap.add_mutually_exclusive_group(required=True)
     where.add_argument("--root")
     where.add_argument("--flat", action="store_true")
+    where.add_argument("--name", action="append", dest="names")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
 
+    if args.names and len(args.names) != len(args.files):
+        sys.exit(f"embed.py: {len(args.names)} --name for {len(args.files)} files")
+    given = dict(zip(args.files, args.names or []))
+
     def name_of(path):
+        if args.names:
+            return given[path]
         return os.path.basename(path) if args.flat else os.path.relpath(path, args.root).replace(os.sep, "/")
 
     entries = []

@@ -48,16 +48,15 @@ std::string ApiKeyOptions::resolve() const {
 void check_database_at_start(const std::string& db_path) {
     if (db_path == ":memory:" || !std::filesystem::exists(db_path)) return;
     warn_if_readable_by_others(db_path);
-    int version = 0;
     try {
         SQLite::Database db(db_path, SQLite::OPEN_READONLY);
-        version = db.execAndGet("PRAGMA user_version").getInt();
+        // A newer program's database is refused here (a std::runtime_error, not SQLite's).
+        Database::refuse_newer_schema(db, db_path);
     } catch (const SQLite::Exception&) {
         // Not a database, unreadable, locked: the first call refuses it with its code and cause
         // (storage/storage_error.hpp), where the host shows it, rather than a server that exits.
         return;
     }
-    Database::refuse_newer_schema(db_path, version);
 }
 
 void SigningKeyCommand::add_to(CLI::App& app) {

@@ -13,6 +13,7 @@
 
 #include "storage/database.hpp"
 #include "storage/file_modes.hpp"
+#include "storage/migration_history.hpp"
 
 namespace syndic {
 namespace {
@@ -69,13 +70,14 @@ void remove_with_journals(const std::string& path) {
     for (const char* suffix : {"", "-wal", "-shm", "-journal"}) fs::remove(path + suffix);
 }
 
-// A backup holds exactly the schema objects this program's migrations make at its version: an
-// object more (a trigger or view that would run inside the live server) or less is refused.
+// A backup holds exactly the schema objects this program's migrations make for the migrations it
+// has applied: an object more (a trigger or view that would run inside the live server) or less
+// is refused.
 void require_exact_schema(const std::string& source) {
     SQLite::Database copy(source, SQLite::OPEN_READONLY, busy_timeout_ms);
-    const int version = copy.execAndGet("PRAGMA user_version").getInt();
-    const auto found = Database::schema_objects(copy);
-    const auto wanted = Database::schema_objects_at(version);
+    const auto applied = applied_migrations(copy, embedded_migration_plan());
+    const auto found = schema_objects(copy);
+    const auto wanted = schema_objects_at(applied.known, embedded_migration_plan());
     std::string extra, missing, changed;
     const auto add = [](std::string& list, const std::string& name) { list += (list.empty() ? "" : ", ") + name; };
     for (const auto& [name, sql] : found) {
@@ -90,8 +92,8 @@ void require_exact_schema(const std::string& source) {
     if (!extra.empty()) why += "; objects it should not have: " + extra;
     if (!missing.empty()) why += "; objects missing: " + missing;
     if (!changed.empty()) why += "; objects changed: " + changed;
-    throw std::runtime_error(source + " does not have the schema syndic-mcp makes at version " + std::to_string(version) +
-                             why + ". Nothing was restored.");
+    throw std::runtime_error(source + " does not have the schema syndic-mcp makes at version " +
+                             std::to_string(applied.schema_version) + why + ". Nothing was restored.");
 }
 
 }  // namespace
@@ -139,10 +141,9 @@ CopySummary restore_database(const std::string& source, const std::string& targe
         const int version = copy.execAndGet("PRAGMA user_version").getInt();
         if (!copy.tableExists("syndicates") || !copy.tableExists("co_owners") || version < 1)
             throw std::runtime_error(source + " is not a syndic-mcp database");
-        if (version > Database::latest_schema_version())
-            throw std::runtime_error(source + " comes from a newer syndic-mcp (schema " + std::to_string(version) +
-                                     ", this one knows up to " + std::to_string(Database::latest_schema_version()) +
-                                     "); restore it with that version");
+        const auto newer = newer_schema(applied_migrations(copy, embedded_migration_plan()), embedded_migration_plan());
+        if (!newer.empty())
+            throw std::runtime_error(source + " comes from a newer syndic-mcp: it has " + newer + ". Restore it with that version.");
     }
     require_exact_schema(source);
     saved_as.clear();

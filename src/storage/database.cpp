@@ -1,20 +1,18 @@
 #include "storage/database.hpp"
 
-#include <SQLiteCpp/Transaction.h>
 #include <sqlite3.h>
 #include <unistd.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
 #include <exception>
 #include <filesystem>
 #include <stdexcept>
 #include <vector>
 
-#include "core/embedded.hpp"
 #include "storage/file_modes.hpp"
+#include "storage/migration_history.hpp"
 #include "storage/storage_error.hpp"
 
 namespace syndic {
@@ -22,62 +20,7 @@ namespace {
 
 constexpr int busy_timeout_ms = 5000;
 
-struct Migration {
-    int number;
-    std::string_view name;
-    std::string_view sql;
-};
-
-// The number a migration file's name starts with (after any folder), 0 when it has none.
-int migration_number(std::string_view name) {
-    if (const auto slash = name.rfind('/'); slash != std::string_view::npos) name.remove_prefix(slash + 1);
-    int number = 0;
-    auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), number);
-    if (ec != std::errc{} || number <= 0 || end == name.data() + name.size() || *end != '_' || !name.ends_with(".sql"))
-        return 0;
-    return number;
-}
-
-// The embedded migrations in the order they apply; their names checked first.
-std::vector<Migration> migrations() {
-    std::vector<Migration> list;
-    std::vector<std::string> names;
-    for (const auto& file : embedded_migrations()) names.emplace_back(file.name);
-    check_migration_names(names);
-    for (const auto& file : embedded_migrations()) list.push_back({migration_number(file.name), file.name, file.content});
-    std::sort(list.begin(), list.end(), [](auto& a, auto& b) { return a.number < b.number; });
-    return list;
-}
-
 }  // namespace
-
-void check_migration_names(const std::vector<std::string>& names) {
-    std::map<int, std::vector<std::string>> by_number;
-    for (const auto& name : names) {
-        const int number = migration_number(name);
-        if (number == 0)
-            throw std::logic_error("migration file without a number: " + name +
-                                   " (migrations are named NNN_name.sql, NNN the schema version they bring)");
-        by_number[number].push_back(name);
-    }
-    int expected = 1;
-    std::string previous;
-    for (const auto& [number, files] : by_number) {
-        if (files.size() > 1) {
-            std::string listed;
-            for (const auto& f : files) listed += (listed.empty() ? "" : " and ") + f;
-            throw std::logic_error("two migration files bring schema version " + std::to_string(number) + ": " + listed +
-                                   "; a database already at that version would skip one of them. Give each its own number.");
-        }
-        if (number != expected)
-            throw std::logic_error("no migration file brings schema version " + std::to_string(expected) +
-                                   (previous.empty() ? " (the numbers start at 001)" : " (after " + previous + ")") +
-                                   ", yet " + files.front() + " brings " + std::to_string(number) +
-                                   ": migration numbers follow each other without a gap.");
-        previous = files.front();
-        ++expected;
-    }
-}
 
 Database::Database(const std::string& path, int flags)
     : path_(path),
@@ -134,55 +77,22 @@ std::unique_ptr<Database> Database::open_unchecked(const std::string& path, int&
     return db;
 }
 
-void Database::refuse_newer_schema(const std::string& path, int version) {
-    const int latest = latest_schema_version();
-    if (version > latest)
-        throw std::runtime_error(path + " has schema version " + std::to_string(version) +
-                                 ", newer than this syndic-mcp's (schema version " + std::to_string(latest) +
-                                 "): it was written by a newer syndic-mcp. Run that version, or restore a backup made "
-                                 "with this one; nothing was changed.");
+void Database::refuse_newer_schema(SQLite::Database& db, const std::string& path) {
+    const auto& plan = embedded_migration_plan();
+    syndic::refuse_newer_schema(path, applied_migrations(db, plan), plan);
 }
 
-std::map<std::string, std::string> Database::schema_objects(SQLite::Database& db) {
-    std::map<std::string, std::string> out;
-    SQLite::Statement q(db, "SELECT type, name, coalesce(sql, '') FROM sqlite_schema WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'");
-    while (q.executeStep()) out[q.getColumn(0).getString() + " " + q.getColumn(1).getString()] = q.getColumn(2).getString();
-    return out;
-}
+std::map<std::string, std::string> Database::schema_objects(SQLite::Database& db) { return syndic::schema_objects(db); }
 
-std::map<std::string, std::string> Database::schema_objects_at(int version) {
-    SQLite::Database reference(":memory:", SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
-    for (const auto& m : migrations())
-        if (m.number <= version) reference.exec(std::string(m.sql));
-    return schema_objects(reference);
+std::map<std::string, std::string> Database::schema_objects_at(const std::vector<MigrationKey>& applied) {
+    return syndic::schema_objects_at(applied, embedded_migration_plan());
 }
 
 int Database::schema_version() { return db_.execAndGet("PRAGMA user_version").getInt(); }
 
-int Database::latest_schema_version() {
-    const auto all = migrations();
-    return all.empty() ? 0 : all.back().number;
-}
+int Database::latest_schema_version() { return static_cast<int>(embedded_migration_plan().size()); }
 
-void Database::migrate() {
-    const auto all = migrations();
-    refuse_newer_schema(path_, schema_version());
-    if (!all.empty() && schema_version() >= all.back().number) return;
-    // Several servers may open the same file at once: take the write lock first, then look again.
-    // What a migration deletes is overwritten, not left in free pages a later backup would copy.
-    db_.exec("PRAGMA secure_delete = ON");
-    SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
-    const int current = schema_version();
-    refuse_newer_schema(path_, current);
-    for (const auto& m : all) {
-        if (m.number <= current) continue;
-        spdlog::info("applying migration {}", m.name);
-        db_.exec(std::string(m.sql));
-        db_.exec("PRAGMA user_version = " + std::to_string(m.number));
-    }
-    tx.commit();
-    db_.exec("PRAGMA secure_delete = OFF");
-}
+void Database::migrate() { apply_migrations(db_, path_, embedded_migration_plan()); }
 
 Database::Query Database::prepare(std::string_view sql) {
     auto it = statements_.find(sql);

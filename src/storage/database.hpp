@@ -1,5 +1,6 @@
-// The SQLite database (SQLiteCpp): opening with WAL, foreign keys and a busy timeout, the numbered
-// migrations embedded in the executable, cached prepared statements and write transactions.
+// The SQLite database (SQLiteCpp): opening with WAL, foreign keys and a busy timeout, the
+// migrations embedded in the executable (numbered by module: storage/migration_history.hpp),
+// cached prepared statements and write transactions.
 // A connection is used by one thread at a time (each HTTP worker has its own), so SQLite's own
 // locking of it is off. Knows SQL, not tools or JSON-RPC.
 #pragma once
@@ -18,15 +19,9 @@
 #include <SQLiteCpp/Statement.h>
 
 #include "storage/audit_trail.hpp"
+#include "storage/migration_order.hpp"
 
 namespace syndic {
-
-// Migration files are "NNN_name.sql" (a folder before the name is allowed), their numbers 1, 2,
-// 3... with neither a gap nor a duplicate: NNN is the schema version the file brings, and a
-// database at version N skips every file numbered N or less, so a second file of one number would
-// be skipped on an existing database. Throws std::logic_error naming the files at fault. Checked
-// whenever the embedded migrations are read (every open, and at start-up).
-void check_migration_names(const std::vector<std::string>& names);
 
 class Database {
 public:
@@ -45,16 +40,18 @@ public:
     // Runs one statement that returns no rows (BEGIN, COMMIT...), compiled once.
     void run(std::string_view sql);
 
+    // The schema version: how many migrations the database has applied (PRAGMA user_version).
     int schema_version();
-    // The version the embedded migrations bring a database to.
+    // The version the embedded migrations bring a database to: how many there are.
     static int latest_schema_version();
-    // Throws std::runtime_error naming `path`, `version` and this program's version when
-    // `version` is newer than this program's: a newer program's data is never read or migrated.
-    static void refuse_newer_schema(const std::string& path, int version);
+    // Throws std::runtime_error naming `path`, its schema version and this program's when `db`
+    // was written by a newer syndic-mcp (a migration this one does not know, or a higher
+    // version): a newer program's data is never read or migrated.
+    static void refuse_newer_schema(SQLite::Database& db, const std::string& path);
     // The schema objects (tables, indexes, triggers, views; not SQLite's own) of `db`, as
-    // "type name" -> its SQL, and those the embedded migrations up to `version` create.
+    // "type name" -> its SQL, and those the embedded migrations among `applied` create.
     static std::map<std::string, std::string> schema_objects(SQLite::Database& db);
-    static std::map<std::string, std::string> schema_objects_at(int version);
+    static std::map<std::string, std::string> schema_objects_at(const std::vector<MigrationKey>& applied);
 
     // Where files the service writes (exports/) live: the database's folder, or a temporary
     // folder for an in-memory database; tests may point it elsewhere.

@@ -40,7 +40,8 @@ struct Manifest {
     std::string settings_json;      // the "settings" object as compact JSON text ("{}" when none)
     // "dependsOn": the modules whose headers this module's sources include, by id ("co-owners",
     // "governance"), in the file's order. The graph is checked against the sources, and for
-    // cycles, by tests/unit/module_dependencies_test.cpp.
+    // cycles, by tests/unit/module_dependencies_test.cpp. Its migrations apply after theirs
+    // (src/storage/migration_order.hpp).
     std::vector<std::string> depends_on;
 };
 

@@ -11,7 +11,6 @@ notes the row; every 64th folds), and a search asks for a few trigrams (fts5_can
 Usage: search_sql_bench.py SOURCE_ROOT [--sizes 10000,100000] [--rounds 5] [--creates 2000] [--searches 2000]
 """
 import argparse
-import glob
 import os
 import random
 import sqlite3
@@ -29,11 +28,23 @@ def fold(text):
     return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c)).lower()
 
 
+# The migrations of schema versions 1..12 (numbered globally then), in the order they ran; each is
+# now a module's (src/storage/legacy_versions.cpp).
+VERSIONS = [(1, "src/storage/migrations/001_core.sql"), (2, "src/modules/meetings/migrations/001_meetings.sql"),
+            (2, "src/modules/documents/migrations/001_documents.sql"), (2, "src/storage/migrations/002_outbox.sql"), (3, "src/storage/migrations/003_oauth.sql"),
+            (4, "src/storage/migrations/004_list_indexes.sql"), (5, "src/storage/migrations/005_audit_trail.sql"),
+            (6, "src/modules/water_heaters/migrations/001_water_heaters.sql"),
+            (7, "src/modules/insurance/migrations/001_insurance.sql"),
+            (8, "src/modules/contractors/migrations/001_contractors.sql"),
+            (9, "src/storage/migrations/006_signing_keys_out.sql"),
+            (10, "src/modules/co_owners/migrations/001_co_owner_fractions.sql"),
+            (11, "src/storage/migrations/007_settings.sql"),
+            (11, "src/modules/water_heaters/migrations/002_replacement_years_setting.sql"),
+            (12, "src/modules/co_owners/migrations/002_search_pending.sql")]
+
+
 def migrations(root, last):
-    files = glob.glob(os.path.join(root, "src/storage/migrations/*.sql")) + \
-        glob.glob(os.path.join(root, "src/modules/*/migrations/*.sql"))
-    files = sorted(files, key=lambda f: int(os.path.basename(f)[:3]))
-    return [f for f in files if int(os.path.basename(f)[:3]) <= last]
+    return [os.path.join(root, f) for version, f in VERSIONS if version <= last]
 
 
 def make(root, path, n, last_migration):

@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import checks  # noqa: E402
 from checks import check  # noqa: E402
 
-# The co-owners the search index holds or has pending (migration 012): its entries, less those of
+# The co-owners the search index holds or has pending (co-owners migration 002): its entries, less those of
 # pending rows (stale), plus the pending rows that exist. Equals the rows when the index is in step.
 INDEXED_OR_PENDING = ("(SELECT count(*) FROM co_owner_search_docsize) - (SELECT count(*) FROM"
                       " co_owner_search_pending WHERE indexed_text IS NOT NULL) + (SELECT count(*) FROM"

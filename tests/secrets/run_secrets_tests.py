@@ -28,6 +28,7 @@ import checks  # noqa: E402
 from checks import check, every_row  # noqa: E402
 
 BIN = sys.argv[1]
+SCHEMA_8 = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "schema_8.sql")
 STARTED = []  # every bridge, stopped at the end whatever happened
 ENV = {k: v for k, v in os.environ.items() if k not in ("SYNDIC_API_KEY", "SYNDIC_DB", "SYNDIC_MODULES")}
 P256_N = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
@@ -265,71 +266,43 @@ def test_signing_key(tmp):
               == [made.get("kid")], body[:300])
     bridge.stop()
 
-    # A database from before: its key stored in signing_keys (as schema 8 kept it). A live server
-    # of this version moves it out of use: retired, erased from the file, never signing again.
+    # A database from before: schema version 8 as an old syndic-mcp made it (fixtures/schema_8.sql),
+    # its signing key stored in signing_keys as that schema kept it, and the syndicate, user and
+    # application a token names. A live server of this version moves the key out of use: retired,
+    # erased from the file, never signing again.
     old = os.path.join(tmp, "tokens", "old.db")
-    shutil.copy(backup, old)
-    con = sqlite3.connect(old)
     # The key: the one kept beside the database (or, from a program that kept it inside, that one).
     kid, pem = (kept[0], kept[1]) if kept else (stolen[0] if stolen else ("none", ""))
-    jwk = con.execute("SELECT public_jwk FROM signing_keys WHERE kid = ?", (kid,)).fetchone()[0]
+    jwk = sqlite3.connect(backup).execute("SELECT public_jwk FROM signing_keys WHERE kid = ?", (kid,)).fetchone()[0]
     kid = "old-" + str(uuid.uuid4())
     jwk = json.dumps(dict(json.loads(jwk), kid=kid))
-    con.executescript("DROP TABLE signing_keys; CREATE TABLE signing_keys (kid TEXT PRIMARY KEY, private_pem TEXT NOT NULL, "
-                      "public_jwk TEXT NOT NULL, created_at TEXT NOT NULL, retired_at TEXT) STRICT; "
-                      # schema 8 kept the syndicates' settings in columns of their own (migration 011 moves them)
-                      "DROP TABLE settings; ALTER TABLE syndicates ADD COLUMN quorum_units INTEGER NOT NULL DEFAULT 51000000; "
-                      "ALTER TABLE syndicates ADD COLUMN water_heater_replacement_years INTEGER NOT NULL DEFAULT 10; "
-                      # and indexed a co-owner's search text at once (migration 012 brings the pending rows)
-                      "DROP TABLE co_owner_search_pending; DROP TRIGGER co_owners_search_insert; "
-                      "DROP TRIGGER co_owners_search_update; DROP TRIGGER co_owners_search_delete; "
-                      "CREATE TRIGGER co_owners_search_delete AFTER DELETE ON co_owners BEGIN "
-                      "INSERT INTO co_owner_search (co_owner_search, rowid, search_text) VALUES ('delete', old.rowid, old.search_text); END; "
-                      "CREATE TRIGGER co_owners_search_update AFTER UPDATE OF search_text ON co_owners "
-                      "WHEN old.search_text IS NOT new.search_text BEGIN "
-                      "INSERT INTO co_owner_search (co_owner_search, rowid, search_text) VALUES ('delete', old.rowid, old.search_text); "
-                      "INSERT INTO co_owner_search (rowid, search_text) VALUES (new.rowid, new.search_text); END; "
-                      # and kept documents without links or upload metadata (migration 013 adds them; its
-                      # checked kind, language and pages columns are rebuilt again by it, as they are)
-                      "DROP TABLE document_links; DROP INDEX documents_by_syndicate; DROP INDEX documents_by_hash; "
-                      "ALTER TABLE documents DROP COLUMN title; ALTER TABLE documents DROP COLUMN file_name; "
-                      "ALTER TABLE documents DROP COLUMN mime_type; ALTER TABLE documents DROP COLUMN register_item; "
-                      "ALTER TABLE documents DROP COLUMN visibility; ALTER TABLE documents DROP COLUMN uploaded_by; "
-                      "ALTER TABLE documents DROP COLUMN deleted_at; ALTER TABLE documents DROP COLUMN archive_reason; "
-                      "ALTER TABLE documents DROP COLUMN updated_at; ALTER TABLE documents DROP COLUMN search_text; "
-                      # and had no events, webhooks or outbox delivery columns (migration 014)
-                      "DROP TABLE webhook_deliveries; DROP TABLE events; DROP TABLE webhooks; DROP TABLE derived_event_marks; "
-                      "DROP INDEX outbox_due; DROP INDEX outbox_by_syndicate; "
-                      + "".join("ALTER TABLE outbox DROP COLUMN %s; " % c for c in (
-                          "related_type", "related_id", "attachments", "attempts", "error", "sent_at", "next_attempt_at",
-                          "lease_owner", "lease_until", "updated_at")) +
-                      # and kept no notice package or requisition on a meeting (migration 020; 019 only
-                      # widens the documents' kinds and runs again as it is)
-                      "ALTER TABLE meetings DROP COLUMN notice_package; ALTER TABLE meetings DROP COLUMN requisition; "
-                      # and had no written resolutions' signatures (migration 018)
-                      "DROP TABLE resolution_signatures; ALTER TABLE resolutions DROP COLUMN sent_at; "
-                      # and had no voting roll, adjournment, agenda-addition or ballot columns (migration 017;
-                      # its rebuilt resolutions table keeps the double majority and a nullable meeting, harmless)
-                      "DROP TABLE ballots; "
-                      + "".join("ALTER TABLE meetings DROP COLUMN %s; " % c for c in (
-                          "adjourned_from_meeting_id", "reconvened_meeting_id", "quorum_rule", "adjournment",
-                          "agenda_additions", "minutes_sent_at"))
-                      + "".join("ALTER TABLE resolutions DROP COLUMN %s; " % c for c in (
-                          "ballots_recorded", "headcount_for", "headcount_entitled", "voting_base_units",
-                          "majority_of_all_votes", "contestable_until")) +
-                      # and had no board tables (migration 016)
-                      "DROP TABLE management_mandates; DROP TABLE interest_disclosures; DROP TABLE directors; "
-                      # and had no declaration tables nor the resolutions' decision columns (migration 015)
-                      "DROP TABLE common_portion_units; DROP TABLE common_portions; DROP TABLE amendment_fraction_changes; "
-                      "DROP TABLE amendment_consents; DROP TABLE declaration_amendments; DROP TABLE bylaws; "
-                      "DROP TABLE declarations; ALTER TABLE resolutions DROP COLUMN body; "
-                      "ALTER TABLE resolutions DROP COLUMN source; ALTER TABLE resolutions DROP COLUMN decided_on; "
-                      "PRAGMA user_version = 8;")
-    con.execute("INSERT INTO signing_keys VALUES (?, ?, ?, '2026-11-20T10:00:00.000Z', NULL)", (kid, pem, jwk))
+    syndicate, user, client = (str(uuid.uuid4()) for _ in range(3))
+    made = "2026-11-20T10:00:00.000Z"
+    con = sqlite3.connect(old)
+    with open(SCHEMA_8, encoding="utf-8") as f:
+        con.executescript(f.read())
+    con.execute("INSERT INTO syndicates (id, name, created_at) VALUES (?, 'Syndicat Les Trembles', ?)", (syndicate, made))
+    con.execute("INSERT INTO users (id, syndicate_id, email, name, role, password_hash, created_at) "
+                "VALUES (?, ?, 'avant@example.ca', 'Luc Avant', 'admin', 'not-a-password', ?)", (user, syndicate, made))
+    con.execute("INSERT INTO oauth_clients (id, name, redirect_uris, auth_method, registered_by, created_at) "
+                "VALUES (?, 'Gestion Avant', '[\"http://127.0.0.1:9/cb\"]', 'none', 'admin', ?)", (client, made))
+    con.execute("INSERT INTO signing_keys VALUES (?, ?, ?, ?, NULL)", (kid, pem, jwk, made))
     con.commit()
+    check("the old database has schema 8 and its key inside", con.execute("PRAGMA user_version").fetchone()[0] == 8
+          and keys_in(old) == [(kid, pem)])
     con.close()
+    untouched = os.path.join(tmp, "tokens", "old-untouched.db")
+    shutil.copy(old, untouched)
     bridge = Bridge(old)
     check("http starts on a database of schema 8", bridge.base is not None, "".join(bridge.lines))
+    status, body = bridge.get("/oauth/jwks.json")
+    now_kept = kept_key(old)
+    check("it signs with a new key kept beside the database", status == 200 and now_kept is not None, body[:300])
+    if now_kept:
+        token = forge(now_kept[1], now_kept[0], claims_for(bridge.base, user, client, syndicate), tmp)
+        status, _ = bridge.get("/co-owners", token)
+        check("a token for the old database's user signed by that key is accepted (the rows a token names are sound)",
+              status == 200, str(status))
     token = forge(pem, kid, claims_for(bridge.base, user, client, syndicate), tmp)
     status, _ = bridge.get("/co-owners", token)
     check("a key the database held before is not trusted any more: its tokens are refused (401)", status == 401, str(status))
@@ -339,6 +312,10 @@ def test_signing_key(tmp):
     with open(old, "rb") as f:
         check("...and the database file itself no longer holds it (erased, not left in a free page)",
               b"PRIVATE KEY" not in f.read())
+    recorded = sqlite3.connect(old).execute("SELECT count(*) FROM schema_migrations WHERE applied_at IS NULL").fetchone()[0]
+    check("the upgrade recorded the migrations schema 8 had as applied before", recorded == 9, str(recorded))
+    r = run("restore", "--from", untouched, db=os.path.join(tmp, "tokens", "restored-8.db"))
+    check("a backup of schema 8 passes restore's exact-schema check", r.returncode == 0, r.stderr)
     after = os.path.join(tmp, "tokens", "after.db")
     run("backup", "--to", after, db=old)
     with open(after, "rb") as f:

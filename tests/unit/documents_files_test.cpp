@@ -5,11 +5,10 @@
 
 #include <SQLiteCpp/Database.h>
 
-#include <charconv>
 #include <filesystem>
 #include <unistd.h>
 
-#include "core/embedded.hpp"
+#include "legacy_database.hpp"
 #include "modules/documents/targets.hpp"
 
 using namespace syndic::test;
@@ -77,17 +76,12 @@ TEST_CASE("the record types a document may be attached to are the audit trail's,
               .code() == "TARGET_NOT_FOUND");
 }
 
-TEST_CASE("migration 013: the minutes of an old database become documents attached to their meeting") {
+TEST_CASE("documents 001 (schema version 13): the minutes of an old database become documents attached to their meeting") {
     const auto path = (std::filesystem::temp_directory_path() / ("syndic-doc-migration-" + std::to_string(::getpid()) + ".db")).string();
     std::filesystem::remove(path);
     {
         SQLite::Database old(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
-        for (const auto& file : embedded_migrations()) {
-            int number = 0;
-            std::from_chars(file.name.data(), file.name.data() + file.name.size(), number);
-            if (number <= 12) old.exec(std::string(file.content));
-        }
-        old.exec("PRAGMA user_version = 12");
+        make_legacy_database(old, 12);
         old.exec("INSERT INTO syndicates (id, name, created_at) VALUES ('s1', 'Les Érables', '2026-01-01T00:00:00.000Z')");
         old.exec("INSERT INTO meetings (id, syndicate_id, title, type, scheduled_at, location, created_at, updated_at) VALUES "
                  "('m1', 's1', 'AGA 2026', 'aga', '2026-12-16T00:00:00.000Z', 'Salle', '2026-11-01T00:00:00.000Z', "

@@ -7,12 +7,11 @@
 #include <SQLiteCpp/Database.h>
 #include <unistd.h>
 
-#include <charconv>
 #include <filesystem>
 #include <string>
 
 #include "modules/meetings/voting_roll.hpp"
-#include "core/embedded.hpp"
+#include "legacy_database.hpp"
 
 using namespace syndic::test;
 using namespace syndic::test::meeting_fixture;
@@ -46,20 +45,13 @@ struct Owners : MeetingFixture {
 
 TEST_SUITE("meetings") {
 
-TEST_CASE("migration 017: resolutions rebuilt with the rows that name them kept, foreign keys intact") {
+TEST_CASE("meetings 003 (schema version 17): resolutions rebuilt with the rows that name them kept, foreign keys intact") {
     const auto path = (std::filesystem::temp_directory_path() / ("syndic-017-" + std::to_string(::getpid()) + ".db")).string();
     std::filesystem::remove(path);
     {
         SQLite::Database old(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
         old.exec("PRAGMA foreign_keys = ON");
-        for (const auto& file : embedded_migrations()) {
-            int number = 0;
-            const auto name = std::string(file.name);
-            const auto base = name.substr(name.find_last_of('/') + 1);
-            std::from_chars(base.data(), base.data() + base.size(), number);
-            if (number <= 15) old.exec(std::string(file.content));
-        }
-        old.exec("PRAGMA user_version = 15");
+        make_legacy_database(old, 15);
         old.exec("INSERT INTO syndicates (id, name, created_at) VALUES ('s1', 'Les Érables', '2026-01-01T00:00:00.000Z')");
         old.exec("INSERT INTO meetings (id, syndicate_id, title, type, scheduled_at, location, created_at, updated_at) VALUES "
                  "('m1', 's1', 'AGA', 'aga', '2026-03-16T23:00:00.000Z', 'Salle', '2026-01-01T00:00:00.000Z', "

@@ -1,27 +1,12 @@
 // Rules read from the schema rather than kept by hand (decisions: "Settings home, references and
 // migrations"): the references to a record found from the foreign keys (live_references, and
-// delete_unit's guard built on it), and the numbering of the migration files.
+// delete_unit's guard built on it). The migrations' numbering: migration_order_test.cpp.
 #include "fixture.hpp"
-
-#include <stdexcept>
 
 #include "storage/references.hpp"
 
 using namespace syndic;
 using namespace syndic::test;
-
-namespace {
-
-std::string refusal_of(const std::vector<std::string>& names) {
-    try {
-        check_migration_names(names);
-    } catch (const std::logic_error& e) {
-        return e.what();
-    }
-    return "";
-}
-
-}  // namespace
 
 TEST_SUITE("schema-rules") {
 
@@ -72,26 +57,6 @@ TEST_CASE("delete_unit: today's references answer as before") {
     CHECK(e.detail() == "Unit 101 still has 1 active co-owner(s); archive or move them first.");
     CHECK(figure(e, "activeCoOwners") == 1);
     CHECK(e.figures().size() == 1);
-}
-
-TEST_CASE("migration names: numbered from 1, without a gap, a duplicate or a name without a number") {
-    CHECK(refusal_of({"001_core.sql", "002_meetings.sql", "003_oauth.sql"}).empty());
-    CHECK(refusal_of({"003_oauth.sql", "001_core.sql", "002_meetings.sql"}).empty());  // listed in any order
-    CHECK(refusal_of({"meetings/002_meetings.sql", "001_core.sql"}).empty());         // in a module's folder
-    const auto duplicate = refusal_of({"001_core.sql", "002_a.sql", "002_b.sql"});
-    CHECK(duplicate.find("two migration files bring schema version 2: 002_a.sql and 002_b.sql") != std::string::npos);
-    const auto gap = refusal_of({"001_core.sql", "002_meetings.sql", "004_list_indexes.sql"});
-    CHECK(gap.find("no migration file brings schema version 3 (after 002_meetings.sql), yet 004_list_indexes.sql") !=
-          std::string::npos);
-    CHECK(refusal_of({"002_meetings.sql"}).find("schema version 1 (the numbers start at 001)") != std::string::npos);
-    for (const char* bad : {"core.sql", "x001_core.sql", "001core.sql", "001_core.txt", "000_zero.sql"})
-        CHECK(refusal_of({"001_core.sql", bad}).find(std::string("migration file without a number: ") + bad) !=
-              std::string::npos);
-}
-
-TEST_CASE("the embedded migrations pass the check, and their last number is the schema version") {
-    CHECK_NOTHROW(Database::latest_schema_version());
-    CHECK(Database::open(":memory:")->schema_version() == Database::latest_schema_version());
 }
 
 }  // TEST_SUITE

@@ -5,11 +5,10 @@
 
 #include <SQLiteCpp/Database.h>
 
-#include <charconv>
 #include <filesystem>
 #include <unistd.h>
 
-#include "core/embedded.hpp"
+#include "legacy_database.hpp"
 #include "storage/settings.hpp"
 
 using namespace syndic;
@@ -19,15 +18,10 @@ namespace {
 
 const std::string now_utc = "2026-11-21T15:00:00.000Z";
 
-// A database file at schema version `version`, built from the embedded migrations up to it.
+// A database file as a syndic-mcp of schema version `version` (1..20) left it.
 void make_database_at(const std::string& path, int version) {
     SQLite::Database db(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
-    for (const auto& file : embedded_migrations()) {
-        int number = 0;
-        std::from_chars(file.name.data(), file.name.data() + file.name.size(), number);
-        if (number <= version) db.exec(std::string(file.content));
-    }
-    db.exec("PRAGMA user_version = " + std::to_string(version));
+    make_legacy_database(db, version);
 }
 
 }  // namespace
@@ -106,7 +100,7 @@ TEST_CASE("the modules read their settings: the water heaters' default is the de
     CHECK(fx.call("list_water_heaters")["data"][0]["replaceBy"] == "2028-01-10");
 }
 
-TEST_CASE("migration 011: an old database keeps its quorum and water heater replacement age") {
+TEST_CASE("core 007 and water-heaters 002 (schema version 11): an old database keeps its quorum and water heater replacement age") {
     const auto folder = std::filesystem::temp_directory_path() / ("syndic-settings-" + std::to_string(::getpid()));
     std::filesystem::create_directories(folder);
     const auto path = (folder / "old.db").string();
@@ -119,7 +113,7 @@ TEST_CASE("migration 011: an old database keeps its quorum and water heater repl
     }
     {
         auto db = Database::open(path);
-        CHECK(db->schema_version() >= 11);
+        CHECK(db->schema_version() == Database::latest_schema_version());
         CHECK(setting_number(*db, "s-set", "requiredQuorumPercent") == 66.666667);
         CHECK(setting_int(*db, "s-set", "waterHeaterReplacementYears") == 12);
         CHECK(setting_number(*db, "s-default", "requiredQuorumPercent") == 51);

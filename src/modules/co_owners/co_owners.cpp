@@ -173,7 +173,7 @@ json nullable_trimmed(const json& v) { return v.is_null() ? json(nullptr) : json
 
 // Creates one co-owner from validated arguments; `prefix` is the JSON Pointer of the row. Every
 // check comes before the writes (the former primary's demotion, the one INSERT; a trigger notes the
-// new row for the search index, migration 012). Returns its id; `duplicate` names a co-owner it
+// new row for the search index, co-owners migration 002). Returns its id; `duplicate` names a co-owner it
 // probably repeats.
 std::string insert_co_owner(Database& db, const Clock& clock, const std::string& syndicate_id, const json& a,
                             const std::string& prefix, std::optional<std::string>& duplicate) {
@@ -255,7 +255,7 @@ std::string fts5_candidates(const std::string& text) {
     return query;
 }
 
-// Each list reads only what its filters need (migration 004): the register order from the index
+// Each list reads only what its filters need (core migration 004): the register order from the index
 // on live rows (or on all rows with includeArchived), candidates from the trigram index when the
 // search has three characters or more, and the total from co_owner_tallies when neither a unit
 // nor a search narrows the list. The page's rowids come first, so only the rows shown are read.
@@ -276,7 +276,7 @@ ToolResult list_co_owners(const ToolCall& call) {
                                          : "FROM co_owners c INDEXED BY co_owners_live_by_name ";
     std::string where = "WHERE c.syndicate_id = ?1 ";
     if (trigram_search) {
-        // The index's candidates and the rows it does not hold yet (migration 012); every
+        // The index's candidates and the rows it does not hold yet (co-owners migration 002); every
         // candidate's current text is checked by instr below, so stale entries drop out.
         from = "FROM (SELECT rowid AS row FROM co_owner_search WHERE co_owner_search MATCH ?5 "
                "UNION SELECT row FROM co_owner_search_pending) s CROSS JOIN co_owners c ON c.rowid = s.row ";

@@ -24,7 +24,7 @@ const char* body_word(DecisionBody body) {
 // What the resolutions table says of a resolution: who decided and when, and its votes. A
 // resolution of a meeting is the body of its meeting (board for a board meeting, general for aga
 // and aga-special) and is decided on the meeting's day; a written resolution (no meeting) carries
-// its body, source and day of decision in its own columns (migration 014 made room for them).
+// its body, source and day of decision in its own columns (meetings migration 002 made room for them).
 struct Decision {
     std::optional<std::string> meeting_id;
     std::string body, source;

@@ -27,7 +27,7 @@ std::string add_years(const std::string& date, int years) {
 }
 
 // The lots of the syndicate: its active units, a parking or storage unit linked to an apartment
-// counting with it (as co-owners' shares do, migration 010).
+// counting with it (as co-owners' shares do, co-owners migration 001).
 std::int64_t lot_count(Database& db, const std::string& syndicate_id) {
     auto q = db.prepare(
         "SELECT count(*) FROM units u WHERE u.syndicate_id = ? AND u.deleted_at IS NULL "

@@ -1,4 +1,4 @@
--- 001: syndicates, API keys, units and their links, co-owners.
+-- core 001 (schema version 1): syndicates, API keys, units and their links, co-owners.
 -- Every business row carries syndicate_id; fractions are integer millionths of a percent;
 -- timestamps are UTC instants as ISO 8601 text ("2026-11-21T19:42:58.123Z").
 

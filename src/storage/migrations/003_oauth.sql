@@ -1,6 +1,7 @@
--- 003: people who sign in (users of a syndicate) and their browser sessions; OAuth 2.1 clients,
--- authorization codes, refresh tokens and revoked access tokens; the keys that sign access
--- tokens. Secrets are stored only as hashes (SHA-256 for random tokens, argon2id for passwords).
+-- core 003 (schema version 3): people who sign in (users of a syndicate) and their browser
+-- sessions; OAuth 2.1 clients, authorization codes, refresh tokens and revoked access tokens; the
+-- keys that sign access tokens. Secrets are stored only as hashes (SHA-256 for random tokens,
+-- argon2id for passwords).
 
 CREATE TABLE users (
     id            TEXT PRIMARY KEY,

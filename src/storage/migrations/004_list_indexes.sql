@@ -1,5 +1,5 @@
--- 004: what lists, counts and searches of co-owners read, so that they cost the page they show
--- rather than the size of the register.
+-- core 004 (schema version 4): what lists, counts and searches of co-owners read, so that they cost
+-- the page they show rather than the size of the register.
 -- * The register order over live rows (a partial index) and over all rows (includeArchived).
 -- * co_owner_tallies: how many co-owners each syndicate has, live or archived, with or without
 --   portal access, kept by triggers, so a list's total is not a count over the table.

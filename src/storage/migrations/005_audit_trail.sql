@@ -1,8 +1,9 @@
--- 005: the audit trail. One row per record a tool call created, changed or deleted: who (an API
--- key, or a user through an OAuth application), when, which tool, which record, and the change
--- (the stored columns that changed, before and after, as a JSON object). Rows are written by the
--- registry in the same transaction as the change itself, so a write and its audit row are kept or
--- lost together. Nothing may change or delete them: the triggers below refuse it.
+-- core 005 (schema version 5): the audit trail. One row per record a tool call created, changed or
+-- deleted: who (an API key, or a user through an OAuth application), when, which tool, which
+-- record, and the change (the stored columns that changed, before and after, as a JSON object).
+-- Rows are written by the registry in the same transaction as the change itself, so a write and its
+-- audit row are kept or lost together. Nothing may change or delete them: the triggers below refuse
+-- it.
 
 CREATE TABLE audit_events (
     seq          INTEGER PRIMARY KEY,          -- the order of writing

@@ -1,14 +1,9 @@
--- 015: the declaration of co-ownership (catalogue §3.1): its particulars (one row per syndicate;
+-- declaration 001 (schema version 15 before migrations were numbered by module, with meetings
+-- 002): the declaration of co-ownership (catalogue §3.1): its particulars (one row per syndicate;
 -- the quorum stays the setting requiredQuorumPercent), the by-laws of the immovable (each article
 -- in versions), the general and restricted common portions with the units entitled to each, and
 -- the amendments of the declaration with the co-owners' consents and the fractions they changed.
--- Resolutions gain room for who decided, how and when, so written resolutions (catalogue §3.2)
--- fit the authorisation check; a meeting's resolution leaves them null (read from its meeting).
 -- Percentages are integer millionths of a percent; days are "YYYY-MM-DD".
-
-ALTER TABLE resolutions ADD COLUMN body TEXT CHECK (body IS NULL OR body IN ('general', 'board'));
-ALTER TABLE resolutions ADD COLUMN source TEXT CHECK (source IS NULL OR source IN ('meeting', 'written'));
-ALTER TABLE resolutions ADD COLUMN decided_on TEXT;
 
 CREATE TABLE declarations (
     syndicate_id            TEXT PRIMARY KEY REFERENCES syndicates(id),

@@ -1,6 +1,7 @@
--- 016: the board of directors (catalogue §4.3): the directors' mandates (kept when they end), the
--- interests a director declares (art. 324) and the manager's (gérant) mandates (art. 1085), one
--- active at a time. Days are "YYYY-MM-DD"; instants UTC ISO 8601; money integer cents.
+-- board 001 (schema version 16): the board of directors (catalogue §4.3): the directors' mandates
+-- (kept when they end), the interests a director declares (art. 324) and the manager's (gérant)
+-- mandates (art. 1085), one active at a time. Days are "YYYY-MM-DD"; instants UTC ISO 8601; money
+-- integer cents.
 
 CREATE TABLE directors (
     id                TEXT PRIMARY KEY,

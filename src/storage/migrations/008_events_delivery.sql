@@ -1,7 +1,7 @@
--- 014: the events of catalogue section 6, written in each write's own transaction (a refused call
--- writes none), the webhooks that subscribe to them, one delivery per event and webhook, and the
--- outbox's delivery columns: a message is claimed with a lease, sent over SMTP, retried with
--- back-off, and ends sent or failed with the server's answer.
+-- core 008 (schema version 14): the events of catalogue section 6, written in each write's own
+-- transaction (a refused call writes none), the webhooks that subscribe to them, one delivery per
+-- event and webhook, and the outbox's delivery columns: a message is claimed with a lease, sent
+-- over SMTP, retried with back-off, and ends sent or failed with the server's answer.
 
 CREATE TABLE events (
     seq          INTEGER PRIMARY KEY,          -- the order the events happened in

@@ -1,6 +1,7 @@
--- The co-owners of a unit share its fraction: a unit and the parking and storage units linked to
--- it form one lot, and the lot's active co-owners may hold at most the lot's fraction in total.
--- Data entered before this rule is brought within it (docs/decisions.md, "Data that is wrong today"):
+-- co-owners 001 (schema version 10): the co-owners of a unit share its fraction: a unit and the
+-- parking and storage units linked to it form one lot, and the lot's active co-owners may hold at
+-- most the lot's fraction in total. Data entered before this rule is brought within it
+-- (docs/decisions.md, "Data that is wrong today"):
 -- 1. a lot's active co-owners holding more than the lot are scaled down in proportion, each
 --    rounded down to the millionth, the remainder to the largest (the first by id among equals),
 --    so that together they hold exactly the lot;

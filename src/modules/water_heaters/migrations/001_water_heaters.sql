@@ -1,7 +1,7 @@
--- 006: the water heaters of the building (chauffe-eau), and the age at which the syndicate's
--- insurer wants them replaced. Dates are calendar dates ("2016-05-01"); replaceBy and the status
--- are computed when read, from the manufacture date (or the installation date when the
--- manufacture date is unknown) and the syndicate's replacement age.
+-- water-heaters 001 (schema version 6): the water heaters of the building (chauffe-eau), and the
+-- age at which the syndicate's insurer wants them replaced. Dates are calendar dates
+-- ("2016-05-01"); replaceBy and the status are computed when read, from the manufacture date (or
+-- the installation date when the manufacture date is unknown) and the syndicate's replacement age.
 
 ALTER TABLE syndicates ADD COLUMN water_heater_replacement_years INTEGER NOT NULL DEFAULT 10
     CHECK (water_heater_replacement_years BETWEEN 1 AND 30);

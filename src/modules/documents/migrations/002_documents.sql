@@ -1,8 +1,8 @@
--- 013: the documents table (minutes until now) becomes the store of every file the syndicate
--- keeps (catalogue §4.1), and document_links attaches a document to any number of records.
--- Columns whose rule changes are rebuilt in place (add, copy, drop, rename) rather than the table:
--- water_heaters' foreign key names documents, and dropping a referenced table inside the
--- migrations' transaction would count every reference as a broken key at commit.
+-- documents 002 (schema version 13, with meetings 006): the documents table (minutes until now) becomes the store of
+-- every file the syndicate keeps (catalogue §4.1), and document_links attaches a document to any
+-- number of records. Columns whose rule changes are rebuilt in place (add, copy, drop, rename)
+-- rather than the table: water_heaters' foreign key names documents, and dropping a referenced
+-- table inside the migrations' transaction would count every reference as a broken key at commit.
 --   kind       one of the catalogue's kinds (CHECK);
 --   language   fr, en or null (was required: an upload need not say);
 --   pages      null when unknown (an upload that is not generated);
@@ -45,15 +45,12 @@ ALTER TABLE documents ADD COLUMN archive_reason TEXT;
 ALTER TABLE documents ADD COLUMN updated_at TEXT;
 ALTER TABLE documents ADD COLUMN search_text TEXT;  -- title, line feed, file name; folded (core/text)
 
--- The minutes made before: their title (the PDF's), the file's own name, the register item of
--- their meeting's kind; final minutes are part of the register the co-owners may consult.
+-- The minutes made before: a title until meetings 006 gives them their meeting's (the PDF's), the
+-- file's own name; final minutes are part of the register the co-owners may consult.
 UPDATE documents SET
-    title = coalesce((SELECT CASE WHEN documents.language = 'en' THEN 'Minutes — ' ELSE 'Procès-verbal — ' END || m.title
-                      FROM meetings m WHERE m.id = documents.meeting_id), 'Procès-verbal'),
+    title = CASE WHEN language = 'en' THEN 'Minutes' ELSE 'Procès-verbal' END,
     file_name = replace(path, rtrim(path, replace(path, '/', '')), ''),
     mime_type = 'application/pdf',
-    register_item = (SELECT CASE WHEN m.type = 'board' THEN 'board-minutes' ELSE 'meeting-minutes' END
-                     FROM meetings m WHERE m.id = documents.meeting_id),
     visibility = CASE WHEN draft = 0 THEN 'co-owners' ELSE 'board' END
 WHERE kind = 'minutes';
 -- search_text: lower case only here (SQL cannot fold accents); list_documents also matches the

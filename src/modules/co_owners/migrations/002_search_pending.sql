@@ -1,15 +1,15 @@
--- 012: the search index no longer writes at every one-row transaction.
--- FTS5 flushes what it was given as a new segment of its index at every commit, and merges
--- segments as they pile up: indexing one new co-owner per transaction cost more than half of a
--- create. Now a co-owner whose search_text the index does not hold yet (a new row, a changed text,
--- a deleted row) is noted in co_owner_search_pending, a small table searched beside the index
+-- co-owners 002 (schema version 12): the search index no longer writes at every one-row
+-- transaction. FTS5 flushes what it was given as a new segment of its index at every commit, and
+-- merges segments as they pile up: indexing one new co-owner per transaction cost more than half of
+-- a create. Now a co-owner whose search_text the index does not hold yet (a new row, a changed
+-- text, a deleted row) is noted in co_owner_search_pending, a small table searched beside the index
 -- (instr over those rows); once it holds 64 rows, they are folded into the index in one statement,
 -- one flush for 64 writes. Answers stay exact: a search takes the index's candidates and the
--- pending rows, and checks every candidate's current search_text.
--- indexed_text is what the index holds for that rowid (NULL: nothing), so that the fold can
--- remove exactly that (an external-content FTS5 index removes an entry given its text).
--- Invariant: the index holds text T for rowid r iff r is pending with indexed_text T, or r is not
--- pending and co_owners row r has search_text T. A row already pending keeps its indexed_text.
+-- pending rows, and checks every candidate's current search_text. indexed_text is what the index
+-- holds for that rowid (NULL: nothing), so that the fold can remove exactly that (an
+-- external-content FTS5 index removes an entry given its text). Invariant: the index holds text T
+-- for rowid r iff r is pending with indexed_text T, or r is not pending and co_owners row r has
+-- search_text T. A row already pending keeps its indexed_text.
 CREATE TABLE co_owner_search_pending (
     row          INTEGER PRIMARY KEY,  -- co_owners.rowid
     indexed_text TEXT                  -- what co_owner_search holds for it, NULL for nothing

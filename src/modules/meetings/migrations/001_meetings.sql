@@ -1,5 +1,6 @@
--- 002: meetings, their attendance, resolutions and votes; documents (minutes) and the outbox of
--- notices waiting for delivery. Fractions are integer millionths of a percent.
+-- meetings 001 (schema version 2 before migrations were numbered by module, with core 002, the
+-- outbox, and documents 001, the minutes' table): meetings, their attendance, resolutions and
+-- votes. Fractions are integer millionths of a percent.
 
 CREATE TABLE meetings (
     id                 TEXT PRIMARY KEY,
@@ -49,34 +50,3 @@ CREATE TABLE resolutions (
     updated_at        TEXT NOT NULL
 ) STRICT;
 CREATE INDEX resolutions_by_meeting ON resolutions (meeting_id, position);
-
-CREATE TABLE documents (
-    id           TEXT PRIMARY KEY,
-    syndicate_id TEXT NOT NULL REFERENCES syndicates(id),
-    meeting_id   TEXT REFERENCES meetings(id),
-    kind         TEXT NOT NULL,                 -- 'minutes'
-    draft        INTEGER NOT NULL,
-    language     TEXT NOT NULL,
-    path         TEXT NOT NULL,
-    pages        INTEGER NOT NULL,
-    size_bytes   INTEGER NOT NULL,
-    sha256       TEXT NOT NULL,
-    created_at   TEXT NOT NULL
-) STRICT;
-CREATE INDEX documents_by_meeting ON documents (meeting_id, created_at);
-
--- Messages rendered and waiting for delivery (delivery comes later).
-CREATE TABLE outbox (
-    id           TEXT PRIMARY KEY,
-    syndicate_id TEXT NOT NULL REFERENCES syndicates(id),
-    meeting_id   TEXT REFERENCES meetings(id),
-    co_owner_id  TEXT REFERENCES co_owners(id),
-    channel      TEXT NOT NULL,
-    recipient    TEXT NOT NULL,
-    language     TEXT NOT NULL,
-    subject      TEXT NOT NULL,
-    body         TEXT NOT NULL,
-    status       TEXT NOT NULL DEFAULT 'queued',
-    created_at   TEXT NOT NULL
-) STRICT;
-CREATE INDEX outbox_by_status ON outbox (status, created_at);

@@ -1,6 +1,6 @@
--- 008: the contractors and professionals the syndicate deals with (entrepreneurs), with their
--- Régie du bâtiment licence (RBQ), their Quebec enterprise number (NEQ) and the expiry of their
--- liability insurance.
+-- contractors 001 (schema version 8): the contractors and professionals the syndicate deals with
+-- (entrepreneurs), with their Régie du bâtiment licence (RBQ), their Quebec enterprise number (NEQ)
+-- and the expiry of their liability insurance.
 
 CREATE TABLE contractors (
     id                 TEXT PRIMARY KEY,

@@ -1,7 +1,8 @@
--- 007: the syndicate's insurance policies: property, civil liability, directors and officers.
--- Amounts are integer cents; coverages is a JSON array of {peril, amountCents, deductibleCents}.
--- Dates are calendar dates. Whether a policy expires soon, and whether a property policy's
--- reconstruction-cost appraisal is older than 5 years, is computed when read.
+-- insurance 001 (schema version 7): the syndicate's insurance policies: property, civil liability,
+-- directors and officers. Amounts are integer cents; coverages is a JSON array of {peril,
+-- amountCents, deductibleCents}. Dates are calendar dates. Whether a policy expires soon, and
+-- whether a property policy's reconstruction-cost appraisal is older than 5 years, is computed when
+-- read.
 
 CREATE TABLE insurance_policies (
     id                  TEXT PRIMARY KEY,

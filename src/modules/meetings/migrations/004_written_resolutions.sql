@@ -1,6 +1,7 @@
--- 018: written resolutions (catalogue §3.2, art. 354): the signatures of those entitled to vote,
--- and when the adopted text was queued to the co-owners. A written resolution is a row of
--- `resolutions` with source 'written' and no meeting (017); it is decided on its last signature.
+-- meetings 004 (schema version 18): written resolutions (catalogue §3.2, art. 354): the signatures
+-- of those entitled to vote, and when the adopted text was queued to the co-owners. A written
+-- resolution is a row of `resolutions` with source 'written' and no meeting (meetings 003); it is
+-- decided on its last signature.
 
 ALTER TABLE resolutions ADD COLUMN sent_at TEXT;
 

@@ -1,13 +1,14 @@
--- 017: what the voting roll, adjournments, agenda additions and ballots need (catalogue §3.2).
--- Resolutions are rebuilt, since SQLite cannot alter a CHECK: majority_required accepts 'double'
--- (art. 1098), meeting_id becomes nullable (written resolutions), and they gain the head count
--- for, whether ballots were recorded and the last day an action in annulment may be brought
--- (art. 1103). Every column is kept, body, source and decided_on of 015 included.
--- Foreign keys stay on during migrations (they run in one transaction, where the pragma cannot
--- change): the rows of bylaws and declaration_amendments that name a resolution are kept valid by
--- deferring the checks to the commit, dropping the old table (its implicit delete counts a
--- violation per referencing row) and inserting the same ids into the new table (each insert
--- resolves them again), so the table keeps its name and the children's REFERENCES are untouched.
+-- meetings 003 (schema version 17): what the voting roll, adjournments, agenda additions and
+-- ballots need (catalogue §3.2). Resolutions are rebuilt, since SQLite cannot alter a CHECK:
+-- majority_required accepts 'double' (art. 1098), meeting_id becomes nullable (written
+-- resolutions), and they gain the head count for, whether ballots were recorded and the last day an
+-- action in annulment may be brought (art. 1103). Every column is kept, body, source and decided_on
+-- of meetings 002 included. Foreign keys stay on during migrations (they run in one transaction,
+-- where the pragma cannot change): the rows of bylaws and declaration_amendments that name a
+-- resolution are kept valid by deferring the checks to the commit, dropping the old table (its
+-- implicit delete counts a violation per referencing row) and inserting the same ids into the new
+-- table (each insert resolves them again), so the table keeps its name and the children's
+-- REFERENCES are untouched.
 PRAGMA defer_foreign_keys = ON;
 
 CREATE TEMP TABLE resolutions_before AS SELECT * FROM resolutions;
