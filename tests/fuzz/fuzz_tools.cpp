@@ -12,6 +12,7 @@
 // What must hold: a call answers or throws a DomainError with a known code, a detail, and no
 // change to the database; a result matches the tool's outputSchema; the database stays whole.
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
@@ -95,6 +96,8 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
     if (fuzzed_module.empty())
         fail("fuzz-tools: name the module with a corpus folder corpus/fuzz-<module>/ or SYNDIC_FUZZ_MODULE=<module>");
     module_tools();  // fails now, not at the first input, when the module has no tool
+    // tools/fuzz checks this line against the target's name: a target fuzzing another module fails.
+    std::fprintf(stderr, "fuzz-tools: module %s\n", fuzzed_module.c_str());
     return 0;
 }
 
