@@ -30,6 +30,7 @@ import tempfile
 import threading
 import warnings
 from datetime import datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
 
 warnings.filterwarnings("ignore")
 from aiosmtpd.controller import Controller  # noqa: E402  (Debian: python3-aiosmtpd)
@@ -184,7 +185,9 @@ def main():
           f"{len(resolutions)} resolution(s) carried over; election and by-law passed")
 
     # 4. The board as elected, and the by-law's new version.
-    today = datetime.now(timezone.utc).strftime("%Y-%m-%d")  # (the walk-through holds its meeting early)
+    # The syndicate's day is Montreal's (the server's): from 0:00 to 5:00 UTC the UTC date is tomorrow
+    # there, and a signature dated tomorrow is refused. (The walk-through holds its meeting early.)
+    today = datetime.now(ZoneInfo("America/Montreal")).strftime("%Y-%m-%d")
     outgoing = s.call("get_board", {})["directors"]  # last year's board: their terms end with the election
     for d in outgoing:
         s.call("end_director_mandate", {"id": d["id"], "endReason": "term", "endedOn": today})
