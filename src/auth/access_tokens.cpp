@@ -25,6 +25,7 @@
 #include "core/ids.hpp"
 #include "core/json_parse.hpp"
 #include "core/text.hpp"
+#include "auth/openssl_handles.hpp"
 #include "auth/signing_key.hpp"
 
 namespace syndic {
@@ -38,20 +39,16 @@ using std::chrono::seconds;
 constexpr seconds key_retirement_delay{24 * 60 * 60};
 static_assert(max_access_token_lifetime + access_token_leeway < key_retirement_delay);
 
-struct PkeyFree { void operator()(EVP_PKEY* p) const { EVP_PKEY_free(p); } };
-struct PkeyCtxFree { void operator()(EVP_PKEY_CTX* p) const { EVP_PKEY_CTX_free(p); } };
-struct BioFree { void operator()(BIO* p) const { BIO_free(p); } };
-struct BnFree { void operator()(BIGNUM* p) const { BN_free(p); } };
+using openssl::Bio;
+using openssl::Bn;
+using openssl::Pkey;
+using openssl::PkeyCtx;
 struct JwtFree { void operator()(jwt_t* p) const { jwt_free(p); } };
 struct CFree { void operator()(char* p) const { std::free(p); } };  // what libjwt and jansson return
-using Pkey = std::unique_ptr<EVP_PKEY, PkeyFree>;
-using PkeyCtx = std::unique_ptr<EVP_PKEY_CTX, PkeyCtxFree>;
-using Bio = std::unique_ptr<BIO, BioFree>;
-using Bn = std::unique_ptr<BIGNUM, BnFree>;
 using Jwt = std::unique_ptr<jwt_t, JwtFree>;
 using CString = std::unique_ptr<char, CFree>;
 
-[[noreturn]] void crypto_failed(const std::string& what) {
+[[noreturn]] void token_crypto_failed(const std::string& what) {
     throw std::runtime_error(what + " failed (OpenSSL or libjwt)");
 }
 
@@ -150,7 +147,7 @@ std::optional<std::string> public_pem_of_jwk(const std::string& jwk_text) {
         return std::nullopt;
     Pkey key(raw);
     Bio bio(BIO_new(BIO_s_mem()));
-    if (!bio || PEM_write_bio_PUBKEY(bio.get(), key.get()) != 1) crypto_failed("writing a public key");
+    if (!bio || PEM_write_bio_PUBKEY(bio.get(), key.get()) != 1) token_crypto_failed("writing a public key");
     return bio_text(bio.get());
 }
 
@@ -279,7 +276,7 @@ std::string sign_access_token(Database& db, const Clock& clock, AccessTokenClaim
     };
 
     jwt_t* raw = nullptr;
-    if (jwt_new(&raw) != 0) crypto_failed("jwt_new");
+    if (jwt_new(&raw) != 0) token_crypto_failed("jwt_new");
     Jwt token(raw);
     // libjwt 1.10 writes the header's alg and typ itself: typ is always "JWT" (it replaces any
     // other value, and its jwt_decode refuses any other), so "at+jwt" cannot be had from it.
@@ -287,13 +284,13 @@ std::string sign_access_token(Database& db, const Clock& clock, AccessTokenClaim
         jwt_add_header(token.get(), "kid", key.kid.c_str()) != 0 ||
         jwt_set_alg(token.get(), JWT_ALG_ES256, reinterpret_cast<const unsigned char*>(key.private_pem.data()),
                     static_cast<int>(key.private_pem.size())) != 0)
-        crypto_failed("preparing an access token");
+        token_crypto_failed("preparing an access token");
     CString encoded(jwt_encode_str(token.get()));
-    if (!encoded) crypto_failed("signing an access token");
+    if (!encoded) token_crypto_failed("signing an access token");
     std::string out(encoded.get());
     const auto dot = out.rfind('.');
     const auto signature = base64url_decode(std::string_view(out).substr(dot + 1));
-    if (!signature || signature->size() != 64) crypto_failed("signing an access token (not a 64-byte ES256 signature)");
+    if (!signature || signature->size() != 64) token_crypto_failed("signing an access token (not a 64-byte ES256 signature)");
     if (!low_s(*signature)) out = out.substr(0, dot + 1) + base64url_encode(negate_s(*signature));
     if (out.size() > max_access_token_size)
         throw std::invalid_argument("these claims make an access token longer than 8 KiB");

@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "auth/openssl_handles.hpp"
 #include "core/base64url.hpp"
 #include "core/ids.hpp"
 #include "storage/file_modes.hpp"
@@ -24,26 +25,23 @@
 namespace syndic {
 namespace {
 
-struct PkeyFree { void operator()(EVP_PKEY* p) const { EVP_PKEY_free(p); } };
-struct BioFree { void operator()(BIO* p) const { BIO_free(p); } };
-struct BnFree { void operator()(BIGNUM* p) const { BN_free(p); } };
-using Pkey = std::unique_ptr<EVP_PKEY, PkeyFree>;
-using Bio = std::unique_ptr<BIO, BioFree>;
-using Bn = std::unique_ptr<BIGNUM, BnFree>;
+using openssl::Bio;
+using openssl::Bn;
+using openssl::Pkey;
 
 constexpr const char* kid_label = "kid ";
 
-[[noreturn]] void crypto_failed(const std::string& what) {
+[[noreturn]] void key_crypto_failed(const std::string& what) {
     throw std::runtime_error(what + " failed (OpenSSL)");
 }
 
 // A P-256 coordinate of a key, as the JWK writes it (32 bytes, base64url).
 std::string coordinate(EVP_PKEY* key, const char* name) {
     BIGNUM* raw = nullptr;
-    if (EVP_PKEY_get_bn_param(key, name, &raw) != 1) crypto_failed("reading a P-256 coordinate");
+    if (EVP_PKEY_get_bn_param(key, name, &raw) != 1) key_crypto_failed("reading a P-256 coordinate");
     Bn bn(raw);
     unsigned char bytes[32];
-    if (BN_bn2binpad(bn.get(), bytes, sizeof bytes) != 32) crypto_failed("writing a P-256 coordinate");
+    if (BN_bn2binpad(bn.get(), bytes, sizeof bytes) != 32) key_crypto_failed("writing a P-256 coordinate");
     return base64url_encode({reinterpret_cast<const char*>(bytes), sizeof bytes});
 }
 
@@ -63,10 +61,10 @@ void ensure_memory_store(Database& db) {
 
 SigningKeyPair make_signing_key_pair() {
     Pkey key(EVP_PKEY_Q_keygen(nullptr, nullptr, "EC", "P-256"));
-    if (!key) crypto_failed("making a P-256 key");
+    if (!key) key_crypto_failed("making a P-256 key");
     Bio bio(BIO_new(BIO_s_mem()));
     if (!bio || PEM_write_bio_PKCS8PrivateKey(bio.get(), key.get(), nullptr, nullptr, 0, nullptr, nullptr) != 1)
-        crypto_failed("writing a private key");
+        key_crypto_failed("writing a private key");
     char* data = nullptr;
     const long size = BIO_get_mem_data(bio.get(), &data);
     SigningKeyPair made{new_uuid(), std::string(data, size > 0 ? static_cast<std::size_t>(size) : 0), ""};

@@ -243,3 +243,6 @@ bool csrf_token_matches(std::string_view expected, std::string_view presented) {
 }
 
 }  // namespace syndic
+
+// This file's SQL fragments end with it (a unity build compiles several files as one).
+#undef USER_COLUMNS

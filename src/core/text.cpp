@@ -138,6 +138,13 @@ std::size_t json_value_count(std::string_view text, std::size_t limit) {
     return count;
 }
 
+int hex_digit_value(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
 std::string ascii_lower(std::string_view text) {
     std::string out(text);
     for (auto& c : out)

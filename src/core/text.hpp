@@ -12,6 +12,7 @@ namespace syndic {
 std::string fold_for_search(std::string_view utf8);
 std::string trim(std::string_view text);
 std::string ascii_lower(std::string_view text);  // A-Z only: header values, schemes, host names
+int hex_digit_value(char c);  // 0..15 for 0-9, a-f, A-F; -1 for any other character
 std::size_t code_point_count(std::string_view utf8);  // UTF-8 lead bytes: characters, not bytes
 
 // A host of this machine's loopback interface: "localhost", an IPv4 literal in 127.0.0.0/8, or

@@ -21,8 +21,8 @@
 namespace syndic {
 namespace {
 
-constexpr auto lease = std::chrono::minutes(5);  // far longer than one SMTP exchange (30 s at most)
-constexpr int batch = 20;
+constexpr auto message_lease = std::chrono::minutes(5);  // far longer than one SMTP exchange (30 s at most)
+constexpr int message_batch = 20;
 
 bool plain_ascii(const std::string& text) {
     for (unsigned char c : text)
@@ -69,9 +69,9 @@ struct DueMessage {
     std::string attachments;  // JSON array of document ids
 };
 
-// Claims up to `batch` due messages for `worker` (a lease), in one write transaction: a message
+// Claims up to `message_batch` due messages for `worker` (a lease), in one write transaction: a message
 // another process holds under an unexpired lease is not due.
-std::vector<DueMessage> claim(Database& db, const std::string& now, const std::string& until, const std::string& worker) {
+std::vector<DueMessage> claim_messages(Database& db, const std::string& now, const std::string& until, const std::string& worker) {
     std::vector<DueMessage> out;
     WriteTransaction tx(db);
     auto q = db.prepare(
@@ -83,7 +83,7 @@ std::vector<DueMessage> claim(Database& db, const std::string& now, const std::s
     q->bind(1, worker);
     q->bind(2, until);
     q->bind(3, now);
-    q->bind(4, batch);
+    q->bind(4, message_batch);
     while (q->executeStep())
         out.push_back({q->getColumn(0).getString(), q->getColumn(1).getString(), q->getColumn(2).getString(),
                        q->getColumn(3).getString(), q->getColumn(4).getString(), q->getColumn(5).getInt(),
@@ -230,7 +230,7 @@ MailRun deliver_mail(Database& db, const Clock& clock, const SmtpSettings& smtp,
     };
     for (;;) {
         const auto now = clock.now();
-        const auto due = claim(db, to_utc_iso(now), to_utc_iso(now + lease), worker);
+        const auto due = claim_messages(db, to_utc_iso(now), to_utc_iso(now + message_lease), worker);
         if (due.empty()) break;
         for (const auto& m : due) {
             std::vector<MailAttachment> files;
@@ -242,7 +242,7 @@ MailRun deliver_mail(Database& db, const Clock& clock, const SmtpSettings& smtp,
                 compose_mail(sender_of(m.syndicate_id), m.recipient, m.subject, m.body, m.id, clock.now(), files);
             record(db, clock, m, worker, sender(m.recipient, text), run);
         }
-        if (static_cast<int>(due.size()) < batch) break;
+        if (static_cast<int>(due.size()) < message_batch) break;
     }
     return run;
 }

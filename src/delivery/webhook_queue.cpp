@@ -12,8 +12,8 @@
 namespace syndic {
 namespace {
 
-constexpr auto lease = std::chrono::minutes(2);  // a POST takes 10 s at most
-constexpr int batch = 50;
+constexpr auto delivery_lease = std::chrono::minutes(2);  // a POST takes 10 s at most
+constexpr int delivery_batch = 50;
 
 struct Due {
     std::string id, webhook_id, event_id, event_type, body, url;
@@ -22,7 +22,7 @@ struct Due {
     std::optional<std::string> previous_until;
 };
 
-std::vector<Due> claim(Database& db, const std::string& now, const std::string& until, const std::string& worker) {
+std::vector<Due> claim_deliveries(Database& db, const std::string& now, const std::string& until, const std::string& worker) {
     std::vector<Due> out;
     WriteTransaction tx(db);
     auto q = db.prepare(
@@ -36,7 +36,7 @@ std::vector<Due> claim(Database& db, const std::string& now, const std::string& 
     q->bind(1, worker);
     q->bind(2, until);
     q->bind(3, now);
-    q->bind(4, batch);
+    q->bind(4, delivery_batch);
     std::vector<std::string> ids;
     while (q->executeStep()) ids.push_back(q->getColumn(0).getString());
     q->reset();
@@ -128,7 +128,7 @@ WebhookRun deliver_webhooks(Database& db, const Clock& clock, const std::string&
     WebhookRun run;
     for (;;) {
         const auto now = clock.now();
-        const auto due = claim(db, to_utc_iso(now), to_utc_iso(now + lease), worker);
+        const auto due = claim_deliveries(db, to_utc_iso(now), to_utc_iso(now + delivery_lease), worker);
         if (due.empty()) break;
         for (const auto& d : due) record(db, clock, d, worker, attempt(db, clock, d, poster), run);
     }

@@ -41,7 +41,7 @@ RequestParser::RequestParser(const ServerLimits& limits, Request& request) : lim
 }
 
 void RequestParser::refuse(error_code& ec, int status, std::string code, std::string detail) {
-    refusal = Refusal{status, std::move(code), std::move(detail)};
+    refusal = ParseRefusal{status, std::move(code), std::move(detail)};
     ec = beast::http::error::bad_value;
 }
 
@@ -223,7 +223,7 @@ void Connection::dispatch() {
     answer(std::move(response));
 }
 
-void Connection::refuse(const Refusal& refusal) {
+void Connection::refuse(const ParseRefusal& refusal) {
     Response response;
     response.status = refusal.status;
     core_.refuser(request_, response, refusal.status, refusal.code, refusal.detail);

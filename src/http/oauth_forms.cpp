@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "auth/oauth.hpp"
+#include "core/text.hpp"
 #include "http/oauth_endpoints.hpp"
 #include "http/pages.hpp"
 
@@ -15,13 +16,6 @@ namespace syndic::http {
 using nlohmann::json;
 
 namespace {
-
-int hex_value(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
 
 std::string percent_encode(std::string_view text) {
     static constexpr char hex[] = "0123456789ABCDEF";
@@ -43,9 +37,9 @@ std::string percent_decode(std::string_view text) {
     std::string out;
     for (std::size_t i = 0; i < text.size(); ++i) {
         if (text[i] == '+') out += ' ';
-        else if (text[i] == '%' && i + 2 < text.size() && hex_value(text[i + 1]) >= 0 &&
-                 hex_value(text[i + 2]) >= 0) {
-            out += static_cast<char>(hex_value(text[i + 1]) * 16 + hex_value(text[i + 2]));
+        else if (text[i] == '%' && i + 2 < text.size() && hex_digit_value(text[i + 1]) >= 0 &&
+                 hex_digit_value(text[i + 2]) >= 0) {
+            out += static_cast<char>(hex_digit_value(text[i + 1]) * 16 + hex_digit_value(text[i + 2]));
             i += 2;
         } else out += text[i];
     }

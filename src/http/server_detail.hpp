@@ -68,7 +68,7 @@ struct HttpServer::Core : std::enable_shared_from_this<HttpServer::Core> {
 };
 
 // Why a request is refused before a handler sees it.
-struct Refusal {
+struct ParseRefusal {
     int status = 0;
     std::string code;
     std::string detail;
@@ -81,7 +81,7 @@ struct Refusal {
 class RequestParser final : public beast::http::basic_parser<true> {
 public:
     RequestParser(const ServerLimits& limits, Request& request);
-    std::optional<Refusal> refusal;
+    std::optional<ParseRefusal> refusal;
 
 private:
     using error_code = beast::error_code;
@@ -131,7 +131,7 @@ private:
     void on_read(const beast::error_code& ec, std::size_t n);
     void feed();
     void dispatch();
-    void refuse(const Refusal& refusal);
+    void refuse(const ParseRefusal& refusal);
     void answer(Response response);
     void on_written(const beast::error_code& ec);
     void next_request();

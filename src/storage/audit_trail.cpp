@@ -1,5 +1,3 @@
-// Debian's SQLite is built with the pre-update hook; its declarations need this.
-#define SQLITE_ENABLE_PREUPDATE_HOOK 1
 #include "storage/audit_trail.hpp"
 
 #include <sqlite3.h>

@@ -20,8 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr int busy_timeout_ms = 5000;
-
 // The service's own tables: not SQLite's, not the search index's shadow tables.
 CopySummary summarize(SQLite::Database& db, const std::string& path) {
     CopySummary out;
@@ -47,7 +45,7 @@ void require_intact(SQLite::Database& db, const std::string& what) {
 // that stays busy (another writer) is waited for as a writer would, then reported.
 void copy_pages(SQLite::Database& to, SQLite::Database& from) {
     SQLite::Backup backup(to, from);
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(busy_timeout_ms);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(Database::busy_timeout_ms);
     for (;;) {
         const int rc = backup.executeStep(-1);
         if (rc == SQLITE_DONE) return;
@@ -74,7 +72,7 @@ void remove_with_journals(const std::string& path) {
 // has applied: an object more (a trigger or view that would run inside the live server) or less
 // is refused.
 void require_exact_schema(const std::string& source) {
-    SQLite::Database copy(source, SQLite::OPEN_READONLY, busy_timeout_ms);
+    SQLite::Database copy(source, SQLite::OPEN_READONLY, Database::busy_timeout_ms);
     const auto applied = applied_migrations(copy, embedded_migration_plan());
     const auto found = schema_objects(copy);
     const auto wanted = schema_objects_at(applied.known, embedded_migration_plan());
@@ -99,7 +97,7 @@ void require_exact_schema(const std::string& source) {
 }  // namespace
 
 CopySummary describe_database(const std::string& path) {
-    SQLite::Database db(path, SQLite::OPEN_READONLY, busy_timeout_ms);
+    SQLite::Database db(path, SQLite::OPEN_READONLY, Database::busy_timeout_ms);
     return summarize(db, path);
 }
 
@@ -113,8 +111,8 @@ CopySummary backup_database(const std::string& source, const std::string& target
     remove_with_journals(partial);
     try {
         {
-            SQLite::Database from(source, SQLite::OPEN_READONLY, busy_timeout_ms);
-            SQLite::Database to(partial, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE, busy_timeout_ms);
+            SQLite::Database from(source, SQLite::OPEN_READONLY, Database::busy_timeout_ms);
+            SQLite::Database to(partial, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE, Database::busy_timeout_ms);
             copy_pages(to, from);
             // A copy is one self-contained file, whatever journal the live database uses.
             to.exec("PRAGMA journal_mode = DELETE");
@@ -132,7 +130,7 @@ CopySummary backup_database(const std::string& source, const std::string& target
 CopySummary restore_database(const std::string& source, const std::string& target, bool replace, std::string& saved_as) {
     if (!fs::exists(source)) throw std::runtime_error("no backup at " + source);
     {
-        SQLite::Database copy(source, SQLite::OPEN_READONLY, busy_timeout_ms);
+        SQLite::Database copy(source, SQLite::OPEN_READONLY, Database::busy_timeout_ms);
         try {
             require_intact(copy, source);
         } catch (const SQLite::Exception& e) {
@@ -150,7 +148,7 @@ CopySummary restore_database(const std::string& source, const std::string& targe
     if (fs::exists(target)) {
         std::int64_t syndicates = 0;
         {
-            SQLite::Database current(target, SQLite::OPEN_READONLY, busy_timeout_ms);
+            SQLite::Database current(target, SQLite::OPEN_READONLY, Database::busy_timeout_ms);
             if (current.tableExists("syndicates"))
                 syndicates = current.execAndGet("SELECT count(*) FROM syndicates").getInt64();
         }
@@ -174,9 +172,9 @@ CopySummary restore_database(const std::string& source, const std::string& targe
     try {
         fs::copy_file(source, staged, fs::copy_options::overwrite_existing);
         {
-            SQLite::Database from(staged, SQLite::OPEN_READWRITE, busy_timeout_ms);
+            SQLite::Database from(staged, SQLite::OPEN_READWRITE, Database::busy_timeout_ms);
             from.exec("PRAGMA journal_mode = WAL");
-            SQLite::Database to(target, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE, busy_timeout_ms);
+            SQLite::Database to(target, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE, Database::busy_timeout_ms);
             to.exec("PRAGMA journal_mode = WAL");
             copy_pages(to, from);
         }

@@ -16,11 +16,6 @@
 #include "storage/storage_error.hpp"
 
 namespace syndic {
-namespace {
-
-constexpr int busy_timeout_ms = 5000;
-
-}  // namespace
 
 Database::Database(const std::string& path, int flags)
     : path_(path),

@@ -25,6 +25,9 @@ namespace syndic {
 
 class Database {
 public:
+    // How long a connection waits on another's lock before SQLITE_BUSY (backups open their own).
+    static constexpr int busy_timeout_ms = 5000;
+
     // Opens (creating the file and its folder if missing) and migrates. ":memory:" for tests. A
     // file that cannot be used (not a database, read-only, its folder unwritable, full) is a
     // DomainError naming the file and the cause (storage/storage_error.hpp).

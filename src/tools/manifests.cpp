@@ -86,13 +86,13 @@ std::vector<std::string> parse_depends_on(const json& doc, const std::string& id
     return out;
 }
 
-struct Loaded {
+struct LoadedManifests {
     std::vector<Manifest> modules;
     Manifest platform;
 };
 
-Loaded load() {
-    Loaded loaded;
+LoadedManifests load() {
+    LoadedManifests loaded;
     bool has_platform = false;
     for (const auto& file : embedded_schemas()) {
         if (!is_manifest_file(file.name)) continue;
@@ -110,8 +110,8 @@ Loaded load() {
     return loaded;
 }
 
-const Loaded& loaded() {
-    static const Loaded manifests = load();
+const LoadedManifests& loaded() {
+    static const LoadedManifests manifests = load();
     return manifests;
 }
 

@@ -6,7 +6,8 @@
 #include <string>
 
 namespace syndic::test {
-namespace {
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace access_tokens_attacks_test {
 
 using namespace std::chrono_literals;
 using namespace access_token_fixture;
@@ -204,5 +205,5 @@ TEST_CASE("sign_access_token refuses what verify_access_token would") {
 
 }  // TEST_SUITE
 
-}  // namespace
+}  // namespace access_tokens_attacks_test
 }  // namespace syndic::test

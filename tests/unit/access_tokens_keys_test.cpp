@@ -13,7 +13,8 @@
 #include <vector>
 
 namespace syndic::test {
-namespace {
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace access_tokens_keys_test {
 
 using namespace std::chrono_literals;
 using namespace access_token_fixture;
@@ -192,5 +193,5 @@ TEST_CASE("two processes signing the first token at once make one key") {
 
 }  // TEST_SUITE
 
-}  // namespace
+}  // namespace access_tokens_keys_test
 }  // namespace syndic::test

@@ -7,7 +7,8 @@
 #include <string>
 
 namespace syndic::test {
-namespace {
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace access_tokens_test {
 
 using namespace std::chrono_literals;
 using namespace access_token_fixture;
@@ -228,5 +229,5 @@ TEST_CASE("a header or claims naming a key twice are refused") {
 
 }  // TEST_SUITE
 
-}  // namespace
+}  // namespace access_tokens_test
 }  // namespace syndic::test

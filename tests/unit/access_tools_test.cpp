@@ -9,6 +9,9 @@
 
 #include "auth/users.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace access_tools_test {
+
 using namespace syndic::test;
 using syndic::Role;
 
@@ -100,3 +103,5 @@ TEST_CASE("changes are events: user.updated, api_key.revoked") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace access_tools_test

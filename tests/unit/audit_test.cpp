@@ -5,6 +5,9 @@
 
 #include "storage/audit_trail.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace audit_test {
+
 using namespace syndic::test;
 using syndic::CallerContext;
 using syndic::Role;
@@ -332,3 +335,5 @@ TEST_CASE("record types are the tables' rows, named in the singular") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace audit_test

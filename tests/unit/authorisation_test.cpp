@@ -5,6 +5,9 @@
 
 #include "modules/governance/authorisation.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace authorisation_test {
+
 using namespace syndic::test;
 using syndic::governance::DecisionBody;
 
@@ -143,3 +146,5 @@ TEST_CASE("a written resolution (no meeting) carries its body and day, and passe
 }
 
 }
+
+}  // namespace authorisation_test

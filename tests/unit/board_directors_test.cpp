@@ -4,6 +4,9 @@
 // time, removal by the co-owners only, history kept when a mandate ends.
 #include "board_fixture.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace board_directors_test {
+
 using namespace syndic::test;
 
 namespace {
@@ -238,3 +241,5 @@ TEST_CASE("a removal is the co-owners' decision (art. 1096): a passed general-me
 }
 
 }
+
+}  // namespace board_directors_test

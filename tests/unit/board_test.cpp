@@ -4,6 +4,9 @@
 // mandate granted by the board (art. 1085), one active at a time.
 #include "board_fixture.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace board_test {
+
 using namespace syndic::test;
 
 namespace {
@@ -240,3 +243,5 @@ TEST_CASE("documents attach to a director and to the manager's mandate (their re
 }
 
 }
+
+}  // namespace board_test

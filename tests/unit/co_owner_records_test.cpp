@@ -3,6 +3,9 @@
 // entered twice on the same unit is named (possibleDuplicateOf), not refused.
 #include "fixture.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace co_owner_records_test {
+
 using namespace syndic::test;
 
 TEST_SUITE("co-owner-records") {
@@ -83,3 +86,5 @@ TEST_CASE("a person entered twice on a unit is named in possibleDuplicateOf, and
 }
 
 }  // TEST_SUITE
+
+}  // namespace co_owner_records_test

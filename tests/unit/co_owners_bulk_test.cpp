@@ -4,6 +4,9 @@
 
 #include <string>
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace co_owners_bulk_test {
+
 using namespace syndic::test;
 using namespace syndic::test::co_owner_fixture;
 
@@ -125,3 +128,5 @@ TEST_CASE("bulk_create_co_owners") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace co_owners_bulk_test

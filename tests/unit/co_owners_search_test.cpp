@@ -15,6 +15,9 @@
 #include <string>
 #include <vector>
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace co_owners_search_test {
+
 using namespace syndic::test;
 using namespace syndic::test::co_owner_fixture;
 
@@ -197,3 +200,5 @@ TEST_CASE("a search's matches kept on the connection give way to another connect
 }
 
 }  // TEST_SUITE
+
+}  // namespace co_owners_search_test

@@ -10,6 +10,9 @@
 #include <string>
 #include <vector>
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace co_owners_test {
+
 using namespace syndic::test;
 using namespace syndic::test::co_owner_fixture;
 
@@ -349,3 +352,5 @@ TEST_CASE("a NUL in a name, an e-mail or a search is refused at its field, and n
 }
 
 }
+
+}  // namespace co_owners_test

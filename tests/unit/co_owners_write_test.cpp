@@ -6,6 +6,9 @@
 #include <chrono>
 #include <string>
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace co_owners_write_test {
+
 using namespace syndic::test;
 using namespace syndic::test::co_owner_fixture;
 
@@ -380,3 +383,5 @@ TEST_CASE("restore_co_owner") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace co_owners_write_test

@@ -9,6 +9,9 @@
 #include <string>
 #include <vector>
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace contractors_test {
+
 using namespace syndic::test;
 
 namespace {
@@ -445,3 +448,5 @@ TEST_CASE("delete_contractor") {
 }
 
 }
+
+}  // namespace contractors_test

@@ -12,6 +12,9 @@
 #include "core/ids.hpp"
 #include "storage/database.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace core_auth_test {
+
 using namespace syndic;
 using namespace syndic::test::core_fixture;
 
@@ -153,3 +156,5 @@ TEST_CASE("sign-in throttle: one count per account however spelled, and per addr
 }
 
 }
+
+}  // namespace core_auth_test

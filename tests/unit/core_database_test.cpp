@@ -16,6 +16,9 @@
 #include "core/ids.hpp"
 #include "storage/database.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace core_database_test {
+
 using namespace syndic;
 using namespace syndic::test::core_fixture;
 
@@ -235,3 +238,5 @@ TEST_CASE("recall gives what remember kept only while no connection has changed 
 }
 
 }  // TEST_SUITE
+
+}  // namespace core_database_test

@@ -22,6 +22,9 @@
 #include "core/json_writer.hpp"
 #include "core/text.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace core_test {
+
 using namespace syndic;
 using namespace syndic::test::core_fixture;
 
@@ -421,3 +424,5 @@ TEST_CASE("text rules: control, format and bidi characters; multi-line fields") 
 }
 
 }  // TEST_SUITE
+
+}  // namespace core_test

@@ -4,6 +4,9 @@
 // art. 1103.
 #include "declaration_fixture.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace declaration_amendments_test {
+
 using namespace syndic::test;
 
 namespace {
@@ -202,3 +205,5 @@ TEST_CASE("contestableUntil is the decision + 90 days; the result warns while it
 }
 
 }
+
+}  // namespace declaration_amendments_test

@@ -3,6 +3,9 @@
 // penalties only when the declaration allows them, one article in force per number.
 #include "declaration_fixture.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace declaration_bylaws_test {
+
 using namespace syndic::test;
 
 namespace {
@@ -159,3 +162,5 @@ TEST_CASE("a new article needs its fields; unknown ids are BYLAW_NOT_FOUND") {
 }
 
 }
+
+}  // namespace declaration_bylaws_test

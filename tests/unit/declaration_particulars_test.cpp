@@ -5,6 +5,9 @@
 #include "modules/declaration/fiscal_year.hpp"
 #include "storage/settings.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace declaration_particulars_test {
+
 using namespace syndic::test;
 
 TEST_SUITE("declaration") {
@@ -130,3 +133,5 @@ TEST_CASE("update_declaration is for admins; get_declaration needs read:declarat
 }
 
 }
+
+}  // namespace declaration_particulars_test

@@ -3,6 +3,9 @@
 // archive guard, and get_unit's restrictedCommonPortions.
 #include "declaration_fixture.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace declaration_portions_test {
+
 using namespace syndic::test;
 
 namespace {
@@ -148,3 +151,5 @@ TEST_CASE("archive: hidden, not found to writes, and refused while a record uses
 }
 
 }
+
+}  // namespace declaration_portions_test

@@ -10,6 +10,9 @@
 #include <type_traits>
 #include <variant>
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace declaration_test {
+
 using namespace syndic::test;
 
 namespace {
@@ -277,3 +280,5 @@ TEST_CASE("rebalance_fractions") {
 }
 
 }
+
+}  // namespace declaration_test

@@ -11,6 +11,9 @@
 #include "legacy_database.hpp"
 #include "modules/documents/targets.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace documents_files_test {
+
 using namespace syndic::test;
 using namespace syndic::test::documents_fixture;
 using syndic::documents::decode_base64;
@@ -124,3 +127,5 @@ TEST_CASE("documents 001 (schema version 13): the minutes of an old database bec
 }
 
 }
+
+}  // namespace documents_files_test

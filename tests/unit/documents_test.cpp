@@ -5,6 +5,9 @@
 
 #include <filesystem>
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace documents_test {
+
 using namespace syndic::test;
 using namespace syndic::test::documents_fixture;
 
@@ -303,3 +306,5 @@ TEST_CASE("generated minutes are documents attached to their meeting; final ones
 }
 
 }
+
+}  // namespace documents_test

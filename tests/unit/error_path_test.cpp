@@ -19,6 +19,9 @@
 #include "storage/database.hpp"
 #include "tools/registry.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace error_path_test {
+
 using namespace syndic;
 using nlohmann::json;
 
@@ -254,3 +257,5 @@ TEST_CASE("rest_error_body: the code, the detail as message, and the data beside
 }
 
 }  // TEST_SUITE
+
+}  // namespace error_path_test

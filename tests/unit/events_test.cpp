@@ -9,6 +9,9 @@
 #include <string>
 #include <vector>
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace events_test {
+
 using namespace syndic::test;
 using namespace syndic::test::meeting_fixture;
 
@@ -148,3 +151,5 @@ TEST_CASE("deliveries: one per active webhook subscribed, in the call's syndicat
 }
 
 }  // TEST_SUITE
+
+}  // namespace events_test

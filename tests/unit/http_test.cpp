@@ -20,6 +20,9 @@
 #include "modules/modules.hpp"
 #include "tools/registry.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace http_test {
+
 using namespace syndic;
 using namespace syndic::http;
 using nlohmann::json;
@@ -309,3 +312,5 @@ TEST_CASE("the consent page words every scope a tool requires, in French and in 
 }
 
 }  // TEST_SUITE
+
+}  // namespace http_test

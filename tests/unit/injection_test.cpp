@@ -23,6 +23,9 @@
 #include "jsonrpc/dispatcher.hpp"
 #include "mcp/server.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace injection_test {
+
 using namespace syndic::test;
 using namespace std::string_literals;
 
@@ -493,3 +496,5 @@ TEST_CASE("an API key's secret and its hash never reach the log") {
 }
 
 }  // TEST_SUITE("secrets")
+
+}  // namespace injection_test

@@ -9,6 +9,9 @@
 #include <string>
 #include <vector>
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace insurance_test {
+
 using namespace syndic::test;
 
 namespace {
@@ -594,3 +597,5 @@ TEST_CASE("delete_insurance_policy") {
 }
 
 }
+
+}  // namespace insurance_test

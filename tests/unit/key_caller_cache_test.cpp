@@ -14,6 +14,9 @@
 #include "core/clock.hpp"
 #include "storage/database.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace key_caller_cache_test {
+
 using namespace syndic;
 using namespace syndic::test::core_fixture;
 
@@ -100,3 +103,5 @@ TEST_CASE("KeyCallerCache: a key revoked by another connection is refused on the
 }
 
 }  // TEST_SUITE
+
+}  // namespace key_caller_cache_test

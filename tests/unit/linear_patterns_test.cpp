@@ -17,6 +17,9 @@
 
 #include "tools/linear_patterns.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace linear_patterns_test {
+
 using namespace syndic;
 using namespace syndic::test;
 using nlohmann::json;
@@ -141,3 +144,5 @@ TEST_CASE("through the registry, a pattern failure names the field and its code"
 }
 
 }  // TEST_SUITE
+
+}  // namespace linear_patterns_test

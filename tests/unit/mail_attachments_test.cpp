@@ -12,6 +12,9 @@
 #include "core/ids.hpp"
 #include "delivery/mail_queue.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace mail_attachments_test {
+
 using namespace syndic::test;
 using namespace syndic::test::meeting_fixture;
 
@@ -92,3 +95,5 @@ TEST_CASE("deliver_mail attaches the documents' files; a file gone fails the mes
 }
 
 }  // TEST_SUITE
+
+}  // namespace mail_attachments_test

@@ -32,6 +32,9 @@
 
 #include "source_paths.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace manifests_test {
+
 using namespace syndic;
 using nlohmann::json;
 
@@ -294,3 +297,5 @@ TEST_CASE("codes tied to fields come from the schema's x-error-code, whatever th
 }
 
 }
+
+}  // namespace manifests_test

@@ -6,6 +6,9 @@
 
 #include <string>
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace meetings_attendance_quorum_test {
+
 using namespace syndic::test;
 using namespace syndic::test::meeting_fixture;
 
@@ -206,3 +209,5 @@ TEST_CASE("calculate_quorum") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace meetings_attendance_quorum_test

@@ -6,6 +6,9 @@
 #include <string>
 #include <vector>
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace meetings_ballots_test {
+
 using namespace syndic::test;
 using namespace syndic::test::meeting_fixture;
 
@@ -136,3 +139,5 @@ TEST_CASE("record_ballots: a double majority needs 3/4 of the co-owners AND 90 %
 }
 
 }  // TEST_SUITE
+
+}  // namespace meetings_ballots_test

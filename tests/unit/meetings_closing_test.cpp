@@ -10,6 +10,9 @@
 
 #include "modules/governance/authorisation.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace meetings_closing_test {
+
 using namespace syndic::test;
 
 namespace {
@@ -209,3 +212,5 @@ TEST_CASE("a supplementary notice (add_agenda_item) writes message.queued for ea
 }
 
 }  // TEST_SUITE
+
+}  // namespace meetings_closing_test

@@ -9,6 +9,9 @@
 
 #include "modules/governance/authorisation.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace meetings_convened_test {
+
 using namespace syndic::test;
 using namespace syndic::test::meeting_fixture;
 using namespace std::chrono_literals;
@@ -231,3 +234,5 @@ TEST_CASE("the reconvened meeting: those present form the quorum; absolute decis
 }
 
 }  // TEST_SUITE
+
+}  // namespace meetings_convened_test

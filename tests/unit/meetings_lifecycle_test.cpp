@@ -8,6 +8,9 @@
 #include <string>
 #include <vector>
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace meetings_lifecycle_test {
+
 using namespace syndic::test;
 using namespace syndic::test::meeting_fixture;
 
@@ -465,3 +468,5 @@ TEST_CASE("tenancy: another syndicate sees none of the meetings") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace meetings_lifecycle_test

@@ -14,6 +14,9 @@
 #include <string>
 #include <vector>
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace meetings_minutes_test {
+
 using namespace syndic::test;
 using namespace syndic::test::meeting_fixture;
 namespace fs = std::filesystem;
@@ -468,3 +471,5 @@ TEST_CASE("minutes print names in every script: Hebrew, Arabic, CJK, Vietnamese,
 }
 
 }  // TEST_SUITE
+
+}  // namespace meetings_minutes_test

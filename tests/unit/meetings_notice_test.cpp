@@ -7,6 +7,9 @@
 #include <string>
 #include <vector>
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace meetings_notice_test {
+
 using namespace syndic::test;
 using namespace syndic::test::meeting_fixture;
 
@@ -302,3 +305,5 @@ TEST_CASE("review: notices across a change of time, stale minutes, justification
 }
 
 }  // TEST_SUITE
+
+}  // namespace meetings_notice_test

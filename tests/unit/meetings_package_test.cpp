@@ -7,6 +7,9 @@
 #include <string>
 #include <vector>
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace meetings_package_test {
+
 using namespace syndic::test;
 using namespace syndic::test::meeting_fixture;
 using documents_fixture::b64;
@@ -207,3 +210,5 @@ TEST_CASE("a requisitioned meeting records who asked and when, and the board's 2
 }
 
 }  // TEST_SUITE
+
+}  // namespace meetings_package_test

@@ -13,6 +13,9 @@
 #include "modules/meetings/voting_roll.hpp"
 #include "legacy_database.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace meetings_roll_test {
+
 using namespace syndic::test;
 using namespace syndic::test::meeting_fixture;
 
@@ -308,3 +311,5 @@ TEST_CASE("the roll's rules: a co-owner in arrears has no vote and leaves the vo
 }
 
 }  // TEST_SUITE
+
+}  // namespace meetings_roll_test

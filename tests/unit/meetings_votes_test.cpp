@@ -5,6 +5,9 @@
 
 #include <string>
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace meetings_votes_test {
+
 using namespace syndic::test;
 using namespace syndic::test::meeting_fixture;
 
@@ -201,3 +204,5 @@ TEST_CASE("record_votes") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace meetings_votes_test

@@ -20,6 +20,9 @@
 #include "storage/database.hpp"
 #include "storage/migration_history.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace migration_history_test {
+
 using namespace syndic;
 using syndic::test::make_legacy_database;
 
@@ -266,3 +269,5 @@ TEST_CASE("restore checks a backup's schema against the migrations it has, recor
 }
 
 }  // TEST_SUITE
+
+}  // namespace migration_history_test

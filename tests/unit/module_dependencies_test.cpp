@@ -19,13 +19,18 @@
 #include <tuple>
 #include <vector>
 
+#include "source_paths.hpp"
+
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace module_dependencies_test {
+
 namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
 
-// The source tree; the one place this file names it.
-fs::path source_root() { return fs::path(SYNDIC_SOURCE_ROOT); }
+// The source tree.
+fs::path source_root() { return fs::path(syndic::test::source_root()); }
 
 // The layers of src/, the top first: a folder's sources include headers of their own folder and
 // of the folders of lower layers, never of its own layer's other folders or of a higher one.
@@ -294,3 +299,5 @@ TEST_CASE("the checks catch each broken rule") {
 }
 
 }
+
+}  // namespace module_dependencies_test

@@ -12,6 +12,9 @@
 #include "core/ids.hpp"
 #include "storage/database.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace oauth_test {
+
 using namespace syndic;
 using namespace syndic::oauth;
 
@@ -197,3 +200,5 @@ TEST_CASE("refresh tokens rotate; a spent one presented again revokes the whole 
 }
 
 }  // TEST_SUITE
+
+}  // namespace oauth_test

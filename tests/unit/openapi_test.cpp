@@ -21,6 +21,9 @@
 
 #include "catalogue.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace openapi_test {
+
 using namespace syndic;
 using namespace syndic::test;
 using nlohmann::json;
@@ -399,3 +402,5 @@ TEST_CASE("the same registry and URL give the same bytes, paths in catalogue ord
 }
 
 }  // TEST_SUITE
+
+}  // namespace openapi_test

@@ -13,6 +13,9 @@
 
 #include "delivery/mail_queue.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace outbox_test {
+
 using namespace syndic::test;
 using namespace syndic::test::meeting_fixture;
 using syndic::TransferResult;
@@ -163,3 +166,5 @@ TEST_CASE("compose_mail: UTF-8 subject as encoded words, body in base64 lines, C
 }
 
 }  // TEST_SUITE
+
+}  // namespace outbox_test

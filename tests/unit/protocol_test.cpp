@@ -2,6 +2,9 @@
 // initialized, ping), driven line by line the way the stdio transport drives them.
 #include "protocol_fixture.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace protocol_test {
+
 using namespace syndic;
 using namespace syndic::test;
 using namespace syndic::test::protocol;
@@ -257,3 +260,5 @@ TEST_CASE("initialized, ping and an unknown method") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace protocol_test

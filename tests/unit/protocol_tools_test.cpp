@@ -2,6 +2,9 @@
 // progress, driven line by line the way the stdio transport drives them.
 #include "protocol_fixture.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace protocol_tools_test {
+
 using namespace syndic;
 using namespace syndic::test;
 using namespace syndic::test::protocol;
@@ -407,3 +410,5 @@ TEST_CASE("tool_result_text: the text is the result, escaped eight bytes at a ti
 }
 
 }
+
+}  // namespace protocol_tools_test

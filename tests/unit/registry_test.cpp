@@ -21,6 +21,9 @@
 
 #include "catalogue.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace registry_test {
+
 using namespace syndic;
 using namespace syndic::test;
 using nlohmann::json;
@@ -574,3 +577,5 @@ TEST_CASE("the registry matches the pinned catalogue, tests/catalogue.json") {
     for (const auto& line : expected) CHECK_MESSAGE(actual.count(line) == 1, "in tests/catalogue.json, not offered: " << line);
     CHECK(catalogue_names().size() == pinned.size());
 }
+
+}  // namespace registry_test

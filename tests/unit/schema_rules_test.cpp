@@ -5,6 +5,9 @@
 
 #include "storage/references.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace schema_rules_test {
+
 using namespace syndic;
 using namespace syndic::test;
 
@@ -60,3 +63,5 @@ TEST_CASE("delete_unit: today's references answer as before") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace schema_rules_test

@@ -15,6 +15,9 @@
 #include "storage/legacy_versions.hpp"
 #include "storage/migration_history.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace secrets_test {
+
 using namespace syndic;
 namespace fs = std::filesystem;
 
@@ -72,3 +75,5 @@ TEST_CASE("the schema objects of each version are those its migrations make") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace secrets_test

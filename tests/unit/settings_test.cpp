@@ -11,6 +11,9 @@
 #include "legacy_database.hpp"
 #include "storage/settings.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace settings_test {
+
 using namespace syndic;
 using namespace syndic::test;
 
@@ -128,3 +131,5 @@ TEST_CASE("core 007 and water-heaters 002 (schema version 11): an old database k
 }
 
 }  // TEST_SUITE
+
+}  // namespace settings_test

@@ -16,6 +16,9 @@
 
 #include "storage/settings.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace settings_tools_test {
+
 using namespace syndic::test;
 
 namespace {
@@ -123,3 +126,5 @@ TEST_CASE("the settings tools' schema lists exactly the settings get_settings sh
 }
 
 }  // TEST_SUITE
+
+}  // namespace settings_tools_test

@@ -23,6 +23,9 @@
 #include "storage/storage_error.hpp"
 #include "tools/wire_error.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace storage_test {
+
 using namespace syndic;
 namespace fs = std::filesystem;
 
@@ -210,3 +213,5 @@ TEST_CASE("a file written for a write that rolls back is removed; one that commi
     { WriteTransaction later(*db); }  // a later rollback does not touch what was committed
     CHECK(fs::exists(a));
 }
+
+}  // namespace storage_test

@@ -15,6 +15,9 @@
 #include "tools/registry.hpp"
 #include "tools/surface.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace surface_test {
+
 using namespace syndic;
 using nlohmann::json;
 
@@ -204,3 +207,5 @@ TEST_CASE("the default surface stays within its byte budget, today and at 184 to
     CHECK(today <= default_budget_today);
     CHECK(at_184 <= default_budget_at_184);
 }
+
+}  // namespace surface_test

@@ -8,6 +8,9 @@
 #include <string>
 #include <tuple>
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace tenancy_meetings_test {
+
 using namespace syndic::test;
 using namespace syndic::test::tenancy_fixture;
 
@@ -226,3 +229,5 @@ TEST_CASE("A's own calls find nothing of B's either") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace tenancy_meetings_test

@@ -23,6 +23,9 @@
 #include <system_error>
 #include <vector>
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace tenancy_sweep_test {
+
 using namespace syndic::test;
 namespace fs = std::filesystem;
 
@@ -515,3 +518,5 @@ TEST_CASE("the sweep: every tool called with B's key shows none of A's records a
 
 
 }
+
+}  // namespace tenancy_sweep_test

@@ -8,6 +8,9 @@
 #include <string>
 #include <vector>
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace tenancy_test {
+
 using namespace syndic::test;
 using namespace syndic::test::tenancy_fixture;
 
@@ -369,3 +372,5 @@ TEST_CASE("create_water_heater, create_insurance_policy, create_contractor: B's 
 
 
 }
+
+}  // namespace tenancy_test

@@ -10,6 +10,9 @@
 
 #include "events/tick.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace tick_test {
+
 using namespace syndic::test;
 
 namespace {
@@ -112,3 +115,5 @@ TEST_CASE("the tick's day turns at 02:00 in Montreal") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace tick_test

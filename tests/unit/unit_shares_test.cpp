@@ -6,6 +6,9 @@
 
 #include <chrono>
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace unit_shares_test {
+
 using namespace syndic::test;
 
 namespace {
@@ -138,3 +141,5 @@ TEST_CASE("the quorum never passes 100 %: two co-owners of a whole building hold
 }
 
 }  // TEST_SUITE
+
+}  // namespace unit_shares_test

@@ -12,6 +12,9 @@
 #include <variant>
 #include <vector>
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace units_test {
+
 using namespace syndic::test;
 using namespace syndic::test::units_fixture;
 
@@ -432,3 +435,5 @@ TEST_CASE("the fraction-sum rule on unit writes") {
 }
 
 }
+
+}  // namespace units_test

@@ -12,6 +12,9 @@
 #include <variant>
 #include <vector>
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace units_write_test {
+
 using namespace syndic::test;
 using namespace syndic::test::units_fixture;
 
@@ -303,3 +306,5 @@ TEST_CASE("delete_unit") {
 }
 
 }
+
+}  // namespace units_write_test

@@ -9,6 +9,9 @@
 #include "auth/users.hpp"
 #include "core/ids.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace users_test {
+
 using namespace syndic;
 using namespace syndic::test;
 
@@ -292,3 +295,5 @@ TEST_CASE("ids: random tokens are 43 base64url characters, each new") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace users_test

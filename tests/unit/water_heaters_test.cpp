@@ -11,6 +11,9 @@
 
 #include "modules/water_heaters/water_heaters.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace water_heaters_test {
+
 using namespace syndic::test;
 
 namespace {
@@ -291,3 +294,5 @@ TEST_CASE("delete_water_heater") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace water_heaters_test

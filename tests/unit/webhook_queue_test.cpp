@@ -13,6 +13,9 @@
 #include "delivery/webhook_address.hpp"
 #include "delivery/webhook_queue.hpp"
 
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace webhook_queue_test {
+
 using namespace syndic::test;
 
 namespace {
@@ -112,3 +115,5 @@ TEST_CASE("addresses: link-local and private refused unless allowed; metadata al
 }
 
 }  // TEST_SUITE
+
+}  // namespace webhook_queue_test

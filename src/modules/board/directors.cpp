@@ -17,6 +17,7 @@
 #include "modules/common.hpp"
 #include "modules/governance/authorisation.hpp"
 #include "storage/database.hpp"
+#include "storage/bind.hpp"
 
 namespace syndic::board {
 
@@ -68,11 +69,6 @@ std::optional<std::string> vacated_term_end(Database& db, const std::string& syn
     q->bind(2, from);
     if (!q->executeStep()) return std::nullopt;
     return q->getColumn(0).getString();
-}
-
-void bind_optional(SQLite::Statement& q, int index, const std::optional<std::string>& v) {
-    if (v && !v->empty()) q.bind(index, *v);
-    else q.bind(index);
 }
 
 }  // namespace
@@ -182,15 +178,15 @@ json appoint_director(const ToolCall& call) {
         "term_start, term_end, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?12, ?12)");
     q->bind(1, id);
     q->bind(2, syndicate);
-    bind_optional(*q, 3, co_owner_id);
+    bind_nonempty_or_null(*q, 3, co_owner_id);
     q->bind(4, *name);
-    bind_optional(*q, 5, email);
-    bind_optional(*q, 6, phone);
+    bind_nonempty_or_null(*q, 5, email);
+    bind_nonempty_or_null(*q, 6, phone);
     q->bind(7, role);
     q->bind(8, appointed_by);
-    bind_optional(*q, 9, resolution_id);
+    bind_nonempty_or_null(*q, 9, resolution_id);
     q->bind(10, term_start);
-    bind_optional(*q, 11, term_end);
+    bind_nonempty_or_null(*q, 11, term_end);
     q->bind(12, now);
     q->exec();
     auto result = director_json(call.db, syndicate, id, today(call));
@@ -238,7 +234,7 @@ json update_director(const ToolCall& call) {
     if (!sets.empty()) {
         auto q = call.db.prepare("UPDATE directors SET " + sets + "updated_at = ? WHERE id = ?");
         int index = 1;
-        for (const auto& v : values) bind_optional(*q, index++, v);
+        for (const auto& v : values) bind_nonempty_or_null(*q, index++, v);
         q->bind(index++, to_utc_iso(call.clock.now()));
         q->bind(index, id);
         q->exec();
@@ -290,8 +286,8 @@ json end_director_mandate(const ToolCall& call) {
         "updated_at = ? WHERE id = ?");
     q->bind(1, ended_on);
     q->bind(2, reason);
-    bind_optional(*q, 3, resolution_id);
-    bind_optional(*q, 4, document_id);
+    bind_nonempty_or_null(*q, 3, resolution_id);
+    bind_nonempty_or_null(*q, 4, document_id);
     q->bind(5, to_utc_iso(call.clock.now()));
     q->bind(6, id);
     q->exec();

@@ -13,6 +13,7 @@
 #include "modules/common.hpp"
 #include "modules/governance/authorisation.hpp"
 #include "storage/database.hpp"
+#include "storage/bind.hpp"
 
 namespace syndic::board {
 
@@ -37,11 +38,6 @@ json read_disclosure(SQLite::Statement& q) {
             {"active", q.getColumn(9).getInt64() != 0},
             {"createdAt", shown_time(q.getColumn(10))},
             {"updatedAt", shown_time(q.getColumn(11))}};
-}
-
-void bind_optional(SQLite::Statement& q, int index, const std::optional<std::string>& v) {
-    if (v) q.bind(index, *v);
-    else q.bind(index);
 }
 
 }  // namespace
@@ -89,12 +85,12 @@ json record_interest_disclosure(const ToolCall& call) {
     q->bind(3, director_id);
     q->bind(4, disclosed_on);
     q->bind(5, subject_type);
-    bind_optional(*q, 6, subject_id);
+    bind_or_null(*q, 6, subject_id);
     q->bind(7, nonblank_text(a["nature"], "/nature"));
     if (const auto value = optional_arg<std::int64_t>(a, "valueCents")) q->bind(8, *value);
     else q->bind(8);
-    bind_optional(*q, 9, meeting_id);
-    bind_optional(*q, 10, document_id);
+    bind_or_null(*q, 9, meeting_id);
+    bind_or_null(*q, 10, document_id);
     q->bind(11, a.value("active", true) ? 1 : 0);
     q->bind(12, now);
     q->exec();

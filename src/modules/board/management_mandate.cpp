@@ -13,6 +13,7 @@
 #include "modules/common.hpp"
 #include "modules/governance/authorisation.hpp"
 #include "storage/database.hpp"
+#include "storage/bind.hpp"
 
 namespace syndic::board {
 
@@ -64,11 +65,6 @@ std::optional<ActiveMandate> active_mandate(Database& db, const std::string& syn
     ActiveMandate m{q->getColumn(0).getString(), q->getColumn(1).getString(), std::nullopt};
     if (!q->getColumn(2).isNull()) m.end_on = q->getColumn(2).getString();
     return m;
-}
-
-void bind_text(SQLite::Statement& q, int index, const std::optional<std::string>& v) {
-    if (v && !v->empty()) q.bind(index, *v);
-    else q.bind(index);
 }
 
 }  // namespace
@@ -141,19 +137,19 @@ json set_management_mandate(const ToolCall& call) {
               "syndicate_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?14, ?15)");
     q->bind(1, id);
     q->bind(2, nonblank_text(a["managerName"], "/managerName"));
-    bind_text(*q, 3, text_arg(a, "firm"));
-    bind_text(*q, 4, contractor_id);
-    bind_text(*q, 5, text_arg(a, "email"));
-    bind_text(*q, 6, text_arg(a, "phone"));
+    bind_nonempty_or_null(*q, 3, text_arg(a, "firm"));
+    bind_nonempty_or_null(*q, 4, contractor_id);
+    bind_nonempty_or_null(*q, 5, text_arg(a, "email"));
+    bind_nonempty_or_null(*q, 6, text_arg(a, "phone"));
     q->bind(7, start_on);
-    bind_text(*q, 8, end_on);
+    bind_nonempty_or_null(*q, 8, end_on);
     if (const auto fee = optional_arg<std::int64_t>(a, "feeCentsPerMonth")) q->bind(9, *fee);
     else q->bind(9);
     json powers = json::array();
     for (const auto& p : a["delegatedPowers"]) powers.push_back(nonblank_text(p, "/delegatedPowers"));
     q->bind(10, powers.dump());
     q->bind(11, resolution_id);
-    bind_text(*q, 12, document_id);
+    bind_nonempty_or_null(*q, 12, document_id);
     q->bind(13, status);
     q->bind(14, now);
     q->bind(15, syndicate);

@@ -104,7 +104,7 @@ CoOwnerRow require_active_co_owner(Database& db, const std::string& syndicate_id
     return row;
 }
 
-void require_unit(Database& db, const std::string& syndicate_id, const std::string& unit_id, const std::string& field) {
+void require_unit_exists(Database& db, const std::string& syndicate_id, const std::string& unit_id, const std::string& field) {
     if (!active_unit_number(db, syndicate_id, unit_id))
         throw DomainError(codes::unit_not_found, "No unit with id " + unit_id + " in this syndicate.").at(field);
 }
@@ -178,7 +178,7 @@ json nullable_trimmed(const json& v) { return v.is_null() ? json(nullptr) : json
 std::string insert_co_owner(Database& db, const Clock& clock, const std::string& syndicate_id, const json& a,
                             const std::string& prefix, std::optional<std::string>& duplicate) {
     const std::string unit_id = a["unitId"];
-    require_unit(db, syndicate_id, unit_id, prefix + "/unitId");
+    require_unit_exists(db, syndicate_id, unit_id, prefix + "/unitId");
     const bool primary = a.value("isPrimary", false);
     const auto former_primary =
         primary ? other_primary(db, unit_id, "", prefix + "/isPrimary", a.value("takeOverPrimary", false)) : std::nullopt;
@@ -376,7 +376,7 @@ json update_co_owner(const ToolCall& call) {
     const json& before = current.record;
 
     const std::string unit_id = a.value("unitId", current.unit_id);
-    if (a.contains("unitId")) require_unit(call.db, syndicate, unit_id, "/unitId");
+    if (a.contains("unitId")) require_unit_exists(call.db, syndicate, unit_id, "/unitId");
     const bool primary = a.value("isPrimary", current.is_primary);
     const auto former_primary =
         primary && (a.contains("isPrimary") || a.contains("unitId"))

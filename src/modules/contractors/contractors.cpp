@@ -45,7 +45,7 @@ std::string ten_digits(const std::string& text) {
     return digits.size() == 10 ? digits : "";
 }
 
-void check(const ToolCall& call, const nlohmann::json& record, nlohmann::json& values) {
+void check_contractor(const ToolCall& call, const nlohmann::json& record, nlohmann::json& values) {
     const std::string id = record.value("id", "");
     if (values.contains("rbqLicence") && values["rbqLicence"].is_string()) {
         const auto given = values["rbqLicence"].get<std::string>();
@@ -97,9 +97,9 @@ nlohmann::json list_contractors(const ToolCall& call) {
                         });
 }
 
-nlohmann::json create_contractor(const ToolCall& call) { return create_from_arguments(call, contractors, check); }
+nlohmann::json create_contractor(const ToolCall& call) { return create_from_arguments(call, contractors, check_contractor); }
 
-nlohmann::json update_contractor(const ToolCall& call) { return update_from_arguments(call, contractors, check); }
+nlohmann::json update_contractor(const ToolCall& call) { return update_from_arguments(call, contractors, check_contractor); }
 
 nlohmann::json delete_contractor(const ToolCall& call) { return archive_record(call, contractors, call.args["id"]); }
 

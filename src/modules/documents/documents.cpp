@@ -23,9 +23,8 @@ namespace syndic {
 
 using nlohmann::json;
 
+namespace documents {
 namespace {
-
-using namespace documents;
 
 std::string required_with_content(const json& a, const char* key) {
     if (!a.contains(key))
@@ -166,8 +165,10 @@ json archive_document(const ToolCall& call) {
 }
 
 }  // namespace
+}  // namespace documents
 
 void register_document_tools(ToolTable& table) {
+    using namespace documents;
     table.bind("attach_document", attach_document);
     table.bind("list_documents", list_documents);
     table.bind("get_document", get_document);

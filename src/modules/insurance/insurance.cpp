@@ -78,7 +78,7 @@ nlohmann::json coverages(const nlohmann::json& given) {
     return out;
 }
 
-void check(const ToolCall& call, const nlohmann::json& record, nlohmann::json& values) {
+void check_policy(const ToolCall& call, const nlohmann::json& record, nlohmann::json& values) {
     if (values.contains("coverages")) values["coverages"] = coverages(values["coverages"]);
     const auto after = merged(record, values);
     const auto start = after["startDate"].get<std::string>(), end = after["endDate"].get<std::string>();
@@ -111,9 +111,9 @@ nlohmann::json list_insurance_policies(const ToolCall& call) {
                         });
 }
 
-nlohmann::json create_insurance_policy(const ToolCall& call) { return create_from_arguments(call, policies, check); }
+nlohmann::json create_insurance_policy(const ToolCall& call) { return create_from_arguments(call, policies, check_policy); }
 
-nlohmann::json update_insurance_policy(const ToolCall& call) { return update_from_arguments(call, policies, check); }
+nlohmann::json update_insurance_policy(const ToolCall& call) { return update_from_arguments(call, policies, check_policy); }
 
 nlohmann::json delete_insurance_policy(const ToolCall& call) { return archive_record(call, policies, call.args["id"]); }
 
@@ -127,3 +127,12 @@ void register_insurance_tools(ToolTable& table) {
 }
 
 }  // namespace syndic
+
+// This file's SQL fragments end with it (a unity build compiles several files as one).
+#undef EXPIRED
+#undef STATUS
+#undef SYNDIC_DEFAULT_EXPIRING_SOON_DAYS
+#undef EXPIRING_SOON_DAYS
+#undef EXPIRING_SOON
+#undef APPRAISAL_DUE_BY
+#undef APPRAISAL_OUTDATED

@@ -24,9 +24,8 @@ namespace syndic {
 
 using nlohmann::json;
 
+namespace meetings {
 namespace {
-
-using namespace meetings;
 
 Instant scheduled_instant(const json& value, const std::string& field) {
     auto t = parse_iso_instant(value.get<std::string>());
@@ -257,8 +256,10 @@ json generate_minutes(const ToolCall& call) {
 }
 
 }  // namespace
+}  // namespace meetings
 
 void register_meeting_tools(ToolTable& table) {
+    using namespace meetings;
     table.bind("list_meetings", list_meetings);
     table.bind("get_meeting", get_meeting);
     table.bind("create_meeting", create_meeting);

@@ -55,7 +55,7 @@ std::string date_of(const json& record, const char* key) {
 }
 
 // The rules a water heater obeys once `values` are applied to `record` (empty for a creation).
-void check(const ToolCall& call, const json& record, json& values) {
+void check_water_heater(const ToolCall& call, const json& record, json& values) {
     const auto& syndicate = call.caller.syndicate_id;
     if (values.contains("unitId") && values["unitId"].is_string() &&
         !active_unit_number(call.db, syndicate, values["unitId"]))
@@ -101,9 +101,9 @@ json list_water_heaters(const ToolCall& call) {
                         });
 }
 
-json create_water_heater(const ToolCall& call) { return create_from_arguments(call, water_heaters, check); }
+json create_water_heater(const ToolCall& call) { return create_from_arguments(call, water_heaters, check_water_heater); }
 
-json update_water_heater(const ToolCall& call) { return update_from_arguments(call, water_heaters, check); }
+json update_water_heater(const ToolCall& call) { return update_from_arguments(call, water_heaters, check_water_heater); }
 
 json delete_water_heater(const ToolCall& call) { return archive_record(call, water_heaters, call.args["id"]); }
 
@@ -117,3 +117,9 @@ void register_water_heater_tools(ToolTable& table) {
 }
 
 }  // namespace syndic
+
+// This file's SQL fragments end with it (a unity build compiles several files as one).
+#undef REPLACEMENT_YEARS
+#undef SYNDIC_DEFAULT_REPLACEMENT_YEARS
+#undef REPLACE_BY
+#undef STATUS
