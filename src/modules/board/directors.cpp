@@ -71,6 +71,90 @@ std::optional<std::string> vacated_term_end(Database& db, const std::string& syn
     return q->getColumn(0).getString();
 }
 
+// Who is appointed: a co-owner where the declaration requires one, a name for an outside
+// director, not a director already.
+void check_appointee(const ToolCall& call, const BoardRules& rules, const std::optional<std::string>& co_owner_id,
+                     const std::optional<CoOwnerContact>& co_owner, const std::optional<std::string>& name) {
+    if (!co_owner_id && rules.must_be_co_owners)
+        throw DomainError(codes::co_owner_required,
+                          "The declaration requires directors to be co-owners: name the co-owner (coOwnerId).")
+            .at("/coOwnerId");
+    if (!co_owner && (!name || name->empty()))
+        throw invalid_argument("/name", "is required for an outside director",
+                               "Name the director: a co-owner (coOwnerId) or an outside person (name).");
+    if (!co_owner_id) return;
+    auto q = call.db.prepare("SELECT 1 FROM directors WHERE syndicate_id = ? AND co_owner_id = ? AND status = 'active'");
+    q->bind(1, call.caller.syndicate_id);
+    q->bind(2, *co_owner_id);
+    if (q->executeStep())
+        throw invalid_argument("/coOwnerId", "is already a director",
+                               co_owner->name + " is already a director; change the office with update_director.");
+}
+
+// The decision behind the appointment: the co-owners' passed resolution for an election, the
+// board's for a vacancy where the declaration lets the board fill one.
+void check_appointing_decision(const ToolCall& call, const BoardRules& rules, const std::string& appointed_by,
+                               const std::optional<std::string>& resolution_id) {
+    if (appointed_by != "meeting" && appointed_by != "board-vacancy") return;
+    const bool board = appointed_by == "board-vacancy";
+    if (!resolution_id)
+        throw DomainError(syndic::codes::resolution_required,
+                          board ? "A board appointment to a vacancy needs the board's passed resolution (resolutionId)."
+                                : "An election by the co-owners needs their passed resolution (resolutionId, art. 1096).")
+            .at("/resolutionId");
+    if (board && !rules.vacancy_filled_by_board)
+        throw DomainError(syndic::codes::wrong_decision_body,
+                          "The declaration does not let the board fill a vacancy (vacancyFilledByBoard): the "
+                          "co-owners' meeting elects the director.")
+            .at("/appointedBy")
+            .with("body", "board")
+            .with("requiredBody", "general");
+    governance::require_passed_resolution(call, *resolution_id,
+                                        board ? governance::DecisionBody::board : governance::DecisionBody::general,
+                                        "simple", "/resolutionId");
+}
+
+// A seat and the office: the board is not full (boardSize.max), and a single office is free.
+void check_seat(const ToolCall& call, const BoardRules& rules, const std::string& role) {
+    const auto& syndicate = call.caller.syndicate_id;
+    const auto seated = active_director_count(call.db, syndicate);
+    if (rules.size_max && seated >= *rules.size_max)
+        throw DomainError(codes::board_full, "The board already has " + std::to_string(seated) +
+                                                 " directors, the most the declaration allows (boardSize.max).")
+            .with("max", *rules.size_max)
+            .with("activeDirectors", seated);
+    check_single_office(call.db, syndicate, role, "", "/role");
+}
+
+// A term that ends before it starts is refused.
+void require_term_order(const std::string& term_start, const std::optional<std::string>& term_end) {
+    if (term_end && *term_end < term_start)
+        throw DomainError(syndic::codes::invalid_date_range,
+                          "The term ends on " + *term_end + ", before it starts on " + term_start + ".")
+            .at("/termEnd")
+            .with("termStart", term_start)
+            .with("termEnd", *term_end);
+}
+
+// The term's end: the rest of the vacated one for a board appointment, else the one given, else
+// the declaration's length (none when termEnd is given as null).
+std::optional<std::string> appointed_term_end(const ToolCall& call, const BoardRules& rules, const std::string& appointed_by,
+                                              const std::string& term_start, std::optional<std::string> term_end) {
+    if (appointed_by == "board-vacancy")
+        if (const auto vacated = vacated_term_end(call.db, call.caller.syndicate_id, term_start)) {
+            if (term_end && *term_end > *vacated)
+                throw DomainError(syndic::codes::invalid_date_range,
+                                  "A director the board appoints to a vacancy serves the rest of the term, which ends on " +
+                                      *vacated + ".")
+                    .at("/termEnd")
+                    .with("termEnd", *term_end)
+                    .with("vacatedTermEnd", *vacated);
+            if (!term_end) term_end = vacated;
+        }
+    if (!call.args.contains("termEnd") && !term_end && rules.term_years) term_end = add_years(term_start, *rules.term_years);
+    return term_end;
+}
+
 }  // namespace
 
 json appoint_director(const ToolCall& call) {
@@ -88,51 +172,12 @@ json appoint_director(const ToolCall& call) {
     if (resolution_id) governance::require_resolution_exists(call, *resolution_id, "/resolutionId");
 
     const auto term_start = *date_argument(a, "termStart");
-    auto term_end = date_argument(a, "termEnd");
-    if (term_end && *term_end < term_start)
-        throw DomainError(syndic::codes::invalid_date_range,
-                          "The term ends on " + *term_end + ", before it starts on " + term_start + ".")
-            .at("/termEnd")
-            .with("termStart", term_start)
-            .with("termEnd", *term_end);
-
+    const auto term_given = date_argument(a, "termEnd");
+    require_term_order(term_start, term_given);
     const auto rules = board_rules(call.db, syndicate);
-    if (!co_owner_id && rules.must_be_co_owners)
-        throw DomainError(codes::co_owner_required,
-                          "The declaration requires directors to be co-owners: name the co-owner (coOwnerId).")
-            .at("/coOwnerId");
     auto name = text_arg(a, "name");
-    if (!co_owner && (!name || name->empty()))
-        throw invalid_argument("/name", "is required for an outside director",
-                               "Name the director: a co-owner (coOwnerId) or an outside person (name).");
-    if (co_owner_id) {
-        auto q = call.db.prepare("SELECT 1 FROM directors WHERE syndicate_id = ? AND co_owner_id = ? AND status = 'active'");
-        q->bind(1, syndicate);
-        q->bind(2, *co_owner_id);
-        if (q->executeStep())
-            throw invalid_argument("/coOwnerId", "is already a director",
-                                   co_owner->name + " is already a director; change the office with update_director.");
-    }
-
-    // The decision behind the appointment.
-    if (appointed_by == "meeting" || appointed_by == "board-vacancy") {
-        const bool board = appointed_by == "board-vacancy";
-        if (!resolution_id)
-            throw DomainError(syndic::codes::resolution_required,
-                              board ? "A board appointment to a vacancy needs the board's passed resolution (resolutionId)."
-                                    : "An election by the co-owners needs their passed resolution (resolutionId, art. 1096).")
-                .at("/resolutionId");
-        if (board && !rules.vacancy_filled_by_board)
-            throw DomainError(syndic::codes::wrong_decision_body,
-                              "The declaration does not let the board fill a vacancy (vacancyFilledByBoard): the "
-                              "co-owners' meeting elects the director.")
-                .at("/appointedBy")
-                .with("body", "board")
-                .with("requiredBody", "general");
-        governance::require_passed_resolution(call, *resolution_id,
-                                            board ? governance::DecisionBody::board : governance::DecisionBody::general,
-                                            "simple", "/resolutionId");
-    }
+    check_appointee(call, rules, co_owner_id, co_owner, name);
+    check_appointing_decision(call, rules, appointed_by, resolution_id);
 
     // Art. 1086: a co-owner in arrears of more than 3 months cannot be a director.
     if (co_owner_id)
@@ -142,28 +187,8 @@ json appoint_director(const ToolCall& call) {
                                   ", more than 3 months ago, and cannot be a director (art. 1086).")
                 .at("/coOwnerId")
                 .with("overdueSince", *due);
-
-    const auto seated = active_director_count(call.db, syndicate);
-    if (rules.size_max && seated >= *rules.size_max)
-        throw DomainError(codes::board_full, "The board already has " + std::to_string(seated) +
-                                                 " directors, the most the declaration allows (boardSize.max).")
-            .with("max", *rules.size_max)
-            .with("activeDirectors", seated);
-    check_single_office(call.db, syndicate, role, "", "/role");
-
-    // The term: the rest of the vacated one for a board appointment, else the declaration's length.
-    if (appointed_by == "board-vacancy")
-        if (const auto vacated = vacated_term_end(call.db, syndicate, term_start)) {
-            if (term_end && *term_end > *vacated)
-                throw DomainError(syndic::codes::invalid_date_range,
-                                  "A director the board appoints to a vacancy serves the rest of the term, which ends on " +
-                                      *vacated + ".")
-                    .at("/termEnd")
-                    .with("termEnd", *term_end)
-                    .with("vacatedTermEnd", *vacated);
-            if (!term_end) term_end = vacated;
-        }
-    if (!a.contains("termEnd") && !term_end && rules.term_years) term_end = add_years(term_start, *rules.term_years);
+    check_seat(call, rules, role);
+    const auto term_end = appointed_term_end(call, rules, appointed_by, term_start, term_given);
 
     if (!name || name->empty()) name = co_owner->name;
     auto email = text_arg(a, "email");
@@ -172,7 +197,6 @@ json appoint_director(const ToolCall& call) {
     if (!phone && co_owner) phone = co_owner->phone;
 
     const auto id = new_record_id();
-    const auto now = to_utc_iso(call.clock.now());
     auto q = call.db.prepare(
         "INSERT INTO directors (id, syndicate_id, co_owner_id, name, email, phone, role, appointed_by, resolution_id, "
         "term_start, term_end, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?12, ?12)");
@@ -187,7 +211,7 @@ json appoint_director(const ToolCall& call) {
     bind_nonempty_or_null(*q, 9, resolution_id);
     q->bind(10, term_start);
     bind_nonempty_or_null(*q, 11, term_end);
-    q->bind(12, now);
+    q->bind(12, to_utc_iso(call.clock.now()));
     q->exec();
     auto result = director_json(call.db, syndicate, id, today(call));
     tx.commit();
