@@ -255,6 +255,63 @@ std::string fts5_candidates(const std::string& text) {
     return query;
 }
 
+// A list's filters, bound as ?1 the syndicate, ?2 the unit, ?3 the folded search, ?4 portal access,
+// ?5 the trigram index's candidates (a search of three characters or more).
+struct CoOwnerFilters {
+    std::string syndicate_id;
+    std::optional<std::string> unit_id, search;
+    std::optional<bool> portal;
+    bool archived = false;
+    bool trigram_search = false;
+
+    void bind(SQLite::Statement& q) const {
+        q.bind(1, syndicate_id);
+        if (unit_id) q.bind(2, *unit_id);
+        if (search) q.bind(3, *search);
+        if (portal) q.bind(4, *portal ? 1 : 0);
+        if (trigram_search) q.bind(5, fts5_candidates(*search));  // a superset, checked by instr
+    }
+    // A search's matches are remembered on the connection under this key (Database::recall).
+    std::string memo_key() const {
+        return "co_owners.search\x1f" + syndicate_id + '\x1f' + unit_id.value_or("") + '\x1f' +
+               (portal ? (*portal ? "1" : "0") : "-") + (archived ? "a" : "l") + '\x1f' + search.value_or("");
+    }
+};
+
+// A unit or a search narrows the list: one pass over the matches, in register order, gives their
+// rowids; the page is a slice of them, then only its rows are read in full. A search's matches are
+// kept on the connection until the data changes: the next page of the same search, or the same
+// search again, reads no match twice. Writes the page's co-owners; returns the matches' count.
+std::int64_t write_matching_page(const ToolCall& call, const CoOwnerFilters& f, const std::string& from_where,
+                                 const PageRequest& page, JsonWriter& w) {
+    ReadTransaction snapshot(call.db);
+    using Rows = std::vector<std::int64_t>;
+    const auto memo_key = f.search ? f.memo_key() : std::string();
+    auto rows = f.search ? std::static_pointer_cast<const Rows>(call.db.recall(memo_key)) : nullptr;
+    if (!rows) {
+        auto found = std::make_shared<Rows>();
+        auto q = call.db.prepare("SELECT c.rowid " + from_where + "ORDER BY c.sort_key, c.id");
+        f.bind(*q);
+        while (q->executeStep()) found->push_back(q->getColumn(0).getInt64());
+        if (f.search) call.db.remember(memo_key, found, found->size() + 1);
+        rows = std::move(found);
+    }
+    const auto total = static_cast<std::int64_t>(rows->size());
+    std::string page_rows = "[";
+    const auto first = static_cast<std::size_t>(std::min<std::int64_t>(page.offset(), total));
+    const auto last = static_cast<std::size_t>(std::min<std::int64_t>(page.offset() + page.size, total));
+    for (std::size_t i = first; i < last; ++i) {
+        if (page_rows.size() > 1) page_rows += ',';
+        page_rows += std::to_string((*rows)[i]);
+    }
+    page_rows += ']';
+    auto q = call.db.prepare(std::string(co_owner_select) +
+                             "WHERE c.rowid IN (SELECT value FROM json_each(?1)) ORDER BY c.sort_key, c.id");
+    q->bind(1, page_rows);
+    while (q->executeStep()) write_co_owner(w, *q);
+    return total;
+}
+
 // Each list reads only what its filters need (core migration 004): the register order from the index
 // on live rows (or on all rows with includeArchived), candidates from the trigram index when the
 // search has three characters or more, and the total from co_owner_tallies when neither a unit
@@ -262,84 +319,47 @@ std::string fts5_candidates(const std::string& text) {
 ToolResult list_co_owners(const ToolCall& call) {
     const auto& a = call.args;
     const auto page = page_request(a);
-    const auto unit_id = optional_arg<std::string>(a, "unitId");
-    const auto search = a.contains("search") ? std::optional(fold_for_search(nonblank_text(a["search"], "/search")))
-                                             : std::nullopt;
-    const auto portal = optional_arg<bool>(a, "hasPortalAccess");
-    const bool archived = a.value("includeArchived", false);
-    const bool trigram_search = search && code_point_count(*search) >= 3;
+    CoOwnerFilters f;
+    f.syndicate_id = call.caller.syndicate_id;
+    f.unit_id = optional_arg<std::string>(a, "unitId");
+    if (a.contains("search")) f.search = fold_for_search(nonblank_text(a["search"], "/search"));
+    f.portal = optional_arg<bool>(a, "hasPortalAccess");
+    f.archived = a.value("includeArchived", false);
+    f.trigram_search = f.search && code_point_count(*f.search) >= 3;
 
     // Without a unit or a search the register order is read from its index, named because the
     // planner cannot tell the partial index on live rows is the cheaper of the two.
-    std::string from = unit_id || search ? "FROM co_owners c "
-                       : archived        ? "FROM co_owners c INDEXED BY co_owners_by_name "
-                                         : "FROM co_owners c INDEXED BY co_owners_live_by_name ";
+    std::string from = f.unit_id || f.search ? "FROM co_owners c "
+                       : f.archived          ? "FROM co_owners c INDEXED BY co_owners_by_name "
+                                             : "FROM co_owners c INDEXED BY co_owners_live_by_name ";
     std::string where = "WHERE c.syndicate_id = ?1 ";
-    if (trigram_search) {
+    if (f.trigram_search) {
         // The index's candidates and the rows it does not hold yet (co-owners migration 002); every
         // candidate's current text is checked by instr below, so stale entries drop out.
         from = "FROM (SELECT rowid AS row FROM co_owner_search WHERE co_owner_search MATCH ?5 "
                "UNION SELECT row FROM co_owner_search_pending) s CROSS JOIN co_owners c ON c.rowid = s.row ";
     }
-    if (unit_id) where += "AND c.unit_id = ?2 ";
-    if (search) where += "AND instr(c.search_text, ?3) > 0 ";
-    if (portal) where += "AND c.has_portal_access = ?4 ";
-    if (!archived) where += "AND c.deleted_at IS NULL ";
+    if (f.unit_id) where += "AND c.unit_id = ?2 ";
+    if (f.search) where += "AND instr(c.search_text, ?3) > 0 ";
+    if (f.portal) where += "AND c.has_portal_access = ?4 ";
+    if (!f.archived) where += "AND c.deleted_at IS NULL ";
 
-    auto bind_filters = [&](SQLite::Statement& q) {
-        q.bind(1, call.caller.syndicate_id);
-        if (unit_id) q.bind(2, *unit_id);
-        if (search) q.bind(3, *search);
-        if (portal) q.bind(4, *portal ? 1 : 0);
-        if (trigram_search) q.bind(5, fts5_candidates(*search));  // a superset, checked by instr
-    };
     std::string text;
     text.reserve(static_cast<std::size_t>(page.size) * 560 + 100);
     JsonWriter w(text);
     w.begin_object().key("data").begin_array();
     std::int64_t total = 0;
-    if (unit_id || search) {
-        // A unit or a search narrows the list: one pass over the matches, in register order,
-        // gives their rowids; the page is a slice of them, then only its rows are read in full.
-        // A search's matches are kept on the connection until the data changes (Database::recall):
-        // the next page of the same search, or the same search again, reads no match twice.
-        ReadTransaction snapshot(call.db);
-        using Rows = std::vector<std::int64_t>;
-        std::string memo_key;
-        if (search)
-            memo_key = "co_owners.search\x1f" + call.caller.syndicate_id + '\x1f' + unit_id.value_or("") + '\x1f' +
-                       (portal ? (*portal ? "1" : "0") : "-") + (archived ? "a" : "l") + '\x1f' + *search;
-        auto rows = search ? std::static_pointer_cast<const Rows>(call.db.recall(memo_key)) : nullptr;
-        if (!rows) {
-            auto found = std::make_shared<Rows>();
-            auto q = call.db.prepare("SELECT c.rowid " + from + where + "ORDER BY c.sort_key, c.id");
-            bind_filters(*q);
-            while (q->executeStep()) found->push_back(q->getColumn(0).getInt64());
-            if (search) call.db.remember(memo_key, found, found->size() + 1);
-            rows = std::move(found);
-        }
-        total = static_cast<std::int64_t>(rows->size());
-        std::string page_rows = "[";
-        const auto first = static_cast<std::size_t>(std::min<std::int64_t>(page.offset(), total));
-        const auto last = static_cast<std::size_t>(std::min<std::int64_t>(page.offset() + page.size, total));
-        for (std::size_t i = first; i < last; ++i) {
-            if (page_rows.size() > 1) page_rows += ',';
-            page_rows += std::to_string((*rows)[i]);
-        }
-        page_rows += ']';
-        auto q = call.db.prepare(std::string(co_owner_select) +
-                                 "WHERE c.rowid IN (SELECT value FROM json_each(?1)) ORDER BY c.sort_key, c.id");
-        q->bind(1, page_rows);
-        while (q->executeStep()) write_co_owner(w, *q);
+    if (f.unit_id || f.search) {
+        total = write_matching_page(call, f, from + where, page, w);
     } else {
         std::string count_sql = "SELECT coalesce(sum(n), 0) FROM co_owner_tallies WHERE syndicate_id = ?1 ";
-        if (portal) count_sql += "AND has_portal_access = ?4 ";
-        if (!archived) count_sql += "AND archived = 0 ";
+        if (f.portal) count_sql += "AND has_portal_access = ?4 ";
+        if (!f.archived) count_sql += "AND archived = 0 ";
         const std::string page_sql = std::string(co_owner_columns) + "FROM (SELECT c.rowid AS row " + from + where +
                                      "ORDER BY c.sort_key, c.id LIMIT ?100 OFFSET ?101) p "
                                      "CROSS JOIN co_owners c ON c.rowid = p.row JOIN units u ON u.id = c.unit_id "
                                      "ORDER BY c.sort_key, c.id";
-        total = read_page(call.db, count_sql, page_sql, page, bind_filters,
+        total = read_page(call.db, count_sql, page_sql, page, [&](SQLite::Statement& q) { f.bind(q); },
                           [&](SQLite::Statement& q) { write_co_owner(w, q); });
     }
     w.end_array();
