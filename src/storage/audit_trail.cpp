@@ -150,6 +150,59 @@ void insert_events(Database& db, const AuditContext& context, const std::vector<
     }
 }
 
+// The columns a record's change moved, {"column": {"before", "after"}} (null where the record did
+// not exist); empty when none did.
+std::string changed_columns(const AuditedTable& table, const std::vector<Cell>* before, const std::vector<Cell>* after) {
+    std::string changes;
+    JsonWriter w(changes);
+    w.begin_object();
+    bool changed = false;
+    for (std::size_t i = 0; i < table.columns.size(); ++i) {
+        if (left_out(table.columns[i])) continue;
+        const Cell none;
+        const Cell& was = before && i < before->size() ? (*before)[i] : none;
+        const Cell& is = after && i < after->size() ? (*after)[i] : none;
+        if (was == is) continue;
+        changed = true;
+        w.key(camel_case(table.columns[i])).begin_object();
+        w.key("before");
+        write_cell(w, was);
+        w.key("after");
+        write_cell(w, is);
+        w.end_object();
+    }
+    w.end_object();
+    return changed ? changes : std::string();
+}
+
+// create, delete, update; an update that sets or clears deleted_at is an archive or a restore.
+std::string action_of(const AuditedTable& table, const std::vector<Cell>* before, const std::vector<Cell>* after) {
+    if (!before) return "create";
+    if (!after) return "delete";
+    if (table.deleted_at_column >= 0) {
+        const auto column = static_cast<std::size_t>(table.deleted_at_column);
+        const bool was_deleted = !std::holds_alternative<std::monostate>((*before)[column]);
+        const bool is_deleted = !std::holds_alternative<std::monostate>((*after)[column]);
+        if (!was_deleted && is_deleted) return "archive";
+        if (was_deleted && !is_deleted) return "restore";
+    }
+    return "update";
+}
+
+// The record as it stands (or stood, deleted), its columns by their camelCase names.
+std::string row_json(const AuditedTable& table, const std::vector<Cell>& shown) {
+    std::string row;
+    JsonWriter r(row);
+    r.begin_object();
+    for (std::size_t i = 0; i < table.columns.size() && i < shown.size(); ++i) {
+        if (left_out(table.columns[i])) continue;
+        r.key(camel_case(table.columns[i]));
+        write_cell(r, shown[i]);
+    }
+    r.end_object();
+    return row;
+}
+
 }  // namespace
 
 void append_audit_event(Database& db, const AuditContext& context, const std::string& syndicate_id,
@@ -231,35 +284,9 @@ int ChangeRecorder::write_events(const AuditContext& context, std::vector<Record
         const auto& table = tables[static_cast<std::size_t>(r.table)];
         const auto& shown = r.after ? *r.after : *r.before;
 
-        std::string changes;
-        JsonWriter w(changes);
-        w.begin_object();
-        bool changed = false;
-        for (std::size_t i = 0; i < table.columns.size(); ++i) {
-            if (left_out(table.columns[i])) continue;
-            const Cell none;
-            const Cell& before = r.before && i < r.before->size() ? (*r.before)[i] : none;
-            const Cell& after = r.after && i < r.after->size() ? (*r.after)[i] : none;
-            if (before == after) continue;
-            changed = true;
-            w.key(camel_case(table.columns[i])).begin_object();
-            w.key("before");
-            write_cell(w, before);
-            w.key("after");
-            write_cell(w, after);
-            w.end_object();
-        }
-        w.end_object();
-        if (!changed) continue;
-
-        std::string action = !r.before ? "create" : !r.after ? "delete" : "update";
-        if (action == "update" && table.deleted_at_column >= 0) {
-            const auto column = static_cast<std::size_t>(table.deleted_at_column);
-            const bool was_deleted = !std::holds_alternative<std::monostate>((*r.before)[column]);
-            const bool is_deleted = !std::holds_alternative<std::monostate>((*r.after)[column]);
-            if (!was_deleted && is_deleted) action = "archive";
-            if (was_deleted && !is_deleted) action = "restore";
-        }
+        const auto changes = changed_columns(table, r.before, r.after);
+        if (changes.empty()) continue;
+        const auto action = action_of(table, r.before, r.after);
         std::string record_id;
         for (int column : table.key_columns)
             record_id += (record_id.empty() ? "" : "/") + text_of(shown[static_cast<std::size_t>(column)]);
@@ -268,17 +295,7 @@ int ChangeRecorder::write_events(const AuditContext& context, std::vector<Record
         if (!context.syndicate_id.empty()) syndicates = {context.syndicate_id};
         else if (table.syndicate_column >= 0) syndicates = {text_of(shown[static_cast<std::size_t>(table.syndicate_column)])};
         else syndicates = every_syndicate(db_);
-        std::string row;
-        if (written) {
-            JsonWriter r(row);
-            r.begin_object();
-            for (std::size_t i = 0; i < table.columns.size() && i < shown.size(); ++i) {
-                if (left_out(table.columns[i])) continue;
-                r.key(camel_case(table.columns[i]));
-                write_cell(r, shown[i]);
-            }
-            r.end_object();
-        }
+        const auto row = written ? row_json(table, shown) : std::string();
         for (const auto& syndicate : syndicates) {
             events.push_back({syndicate, record_type_of(table.name), record_id, action, changes});
             if (written) written->push_back({syndicate, record_type_of(table.name), record_id, action, changes, row});
