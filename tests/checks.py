@@ -48,7 +48,7 @@ def catalogue(binary):
     """The tools the server offers, read from its registry (`syndic-mcp tools --json`, every
     module): [{name, module, scope, adminOnly, route: "METHOD /path", created: its route answers
     201}], in catalogue order. Nothing here is written by hand: a new module's tools appear with no
-    edit. The one pinned copy of the contract is tests/catalogue.json (see update_catalogue.py)."""
+    edit. The pinned copies of the contract are tests/unit/<module>/catalogue.json (see update_catalogue.py)."""
     import json
     import subprocess
     for args in (["tools", "--json", "--modules", "all"], ["tools", "--json"]):

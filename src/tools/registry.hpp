@@ -5,10 +5,13 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
+#include <typeinfo>
 #include <vector>
 
 #include "core/clock.hpp"
@@ -73,8 +76,27 @@ public:
     void bind(std::string name, ToolHandler handler) { entries_.emplace_back(std::move(name), handler); }
     const std::vector<std::pair<std::string, ToolHandler>>& entries() const { return entries_; }
 
+    // A question a module asks that a module built on it answers, so the lower one never includes
+    // the higher (the units' get_unit shows the declaration's restricted common portions): both
+    // take the same named slot at registration, the one that answers fills it, the one that asks
+    // reads it when called. Empty (a default Answer) while no module built answers it. The modules
+    // register in any order (the generated list, tools/module_list.py). std::logic_error when the
+    // name was taken with another type.
+    template <class Answer>
+    std::shared_ptr<Answer> question(const std::string& name) {
+        auto& slot = questions_[name];
+        if (!slot.value) slot = {std::make_shared<Answer>(), &typeid(Answer)};
+        else if (*slot.type != typeid(Answer)) throw std::logic_error("question " + name + " taken with two types");
+        return std::static_pointer_cast<Answer>(slot.value);
+    }
+
 private:
+    struct Slot {
+        std::shared_ptr<void> value;
+        const std::type_info* type = nullptr;
+    };
     std::vector<std::pair<std::string, ToolHandler>> entries_;
+    std::map<std::string, Slot> questions_;
 };
 
 struct Tool;  // a schema file paired with its handler (registry.cpp)

@@ -361,7 +361,7 @@ def test_document_download(s, k, doc, route):
     expect("...with a key without read:meetings or read:documents: 403 INSUFFICIENT_SCOPE",
            s.rest("GET", route, key=k["reader"]), 403, "INSUFFICIENT_SCOPE")
     k["minutes_doc"] = doc.get("documentId", "x")
-    # Another syndicate's caller is DOCUMENT_NOT_FOUND: tests/unit/meetings_test.cpp (document_file).
+    # Another syndicate's caller is DOCUMENT_NOT_FOUND: tests/unit/meetings/meetings_minutes_test.cpp (document_file).
     expect("GET /documents/{unknown}/content: 404 DOCUMENT_NOT_FOUND",
            s.rest("GET", "/documents/no-such-document/content", key=k["admin"]), 404, "DOCUMENT_NOT_FOUND")
 

@@ -1,10 +1,12 @@
 // The tool catalogue as the tests see it, read from the registry of every module: tests that
-// count, name or route tools follow a new module with no edit. pinned_catalogue() reads the one
-// pinned copy of the contract, tests/catalogue.json (written by tests/update_catalogue.py), which
-// only registry_test.cpp compares with the registry.
+// count, name or route tools follow a new module with no edit. pinned_catalogue() reads the pinned
+// copies of the contract, one a module in its test folder (tests/unit/<module>/catalogue.json,
+// written by tests/update_catalogue.py), which only registry_test.cpp compares with the registry.
 #pragma once
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <stdexcept>
@@ -37,16 +39,24 @@ inline const std::vector<CatalogueTool>& catalogue() {
     return tools;
 }
 
-// tests/catalogue.json, the contract pinned.
+// Every module's tests/unit/<module>/catalogue.json, the contract pinned: each folder that has one
+// (a module gone from the registry still has its pin, so its tools show as missing).
 inline std::vector<CatalogueTool> pinned_catalogue() {
-    std::ifstream in(syndic::test::catalogue_path());
-    if (!in) throw std::runtime_error("cannot read " + syndic::test::catalogue_path());
-    const auto document = nlohmann::json::parse(in);
+    std::vector<std::filesystem::path> pins;
+    for (const auto& entry : std::filesystem::directory_iterator(syndic::test::unit_tests_folder()))
+        if (entry.is_directory() && std::filesystem::exists(entry.path() / "catalogue.json"))
+            pins.push_back(entry.path() / "catalogue.json");
+    std::sort(pins.begin(), pins.end());
     std::vector<CatalogueTool> out;
-    for (const auto& t : document.at("tools")) {
-        const std::string route = t["route"];
-        out.push_back({t["name"], t["module"], t["scope"], route.substr(0, route.find(' ')),
-                       route.substr(route.find(' ') + 1), t.value("created", false), t.value("adminOnly", false)});
+    for (const auto& pin : pins) {
+        std::ifstream in(pin);
+        if (!in) throw std::runtime_error("cannot read " + pin.string());
+        const auto document = nlohmann::json::parse(in);
+        for (const auto& t : document.at("tools")) {
+            const std::string route = t["route"];
+            out.push_back({t["name"], document.at("module"), t["scope"], route.substr(0, route.find(' ')),
+                           route.substr(route.find(' ') + 1), t.value("created", false), t.value("adminOnly", false)});
+        }
     }
     return out;
 }

@@ -2,7 +2,7 @@
 // none), one per record (a bulk of 500 gives 500), with the envelope of section 6, the event a
 // tool declares for the record's change or the one its handler names, message.queued for every
 // message a call queues, and one pending delivery per active webhook subscribed to the event.
-#include "meetings_fixture.hpp"
+#include "meetings/meetings_fixture.hpp"
 
 #include <SQLiteCpp/Statement.h>
 

@@ -1,7 +1,7 @@
 // Messages with files (the minutes sent to the co-owners): compose_mail writes a multipart/mixed
 // message, the body first then each file in base64 under its name; deliver_mail reads each attached
 // document's file, and fails a message at once when a file is gone (it will not come back).
-#include "meetings_fixture.hpp"
+#include "meetings/meetings_fixture.hpp"
 
 #include <SQLiteCpp/Statement.h>
 

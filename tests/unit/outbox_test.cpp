@@ -3,7 +3,7 @@
 // failed with the answer, and writes message.sent / message.failed; and the administration tools
 // list_outbox_messages and update_outbox_message. The SMTP exchange itself is tested against a
 // real server in tests/delivery/run_mail_tests.py; here the sender is the test's own function.
-#include "meetings_fixture.hpp"
+#include "meetings/meetings_fixture.hpp"
 
 #include <SQLiteCpp/Statement.h>
 

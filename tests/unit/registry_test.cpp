@@ -560,8 +560,9 @@ TEST_CASE("an integral number written with a decimal point is an integer, as JSO
 
 // The contract pinned in one place: a tool renamed, moved to another module, re-scoped, made
 // admin-only or re-routed by accident fails here. On purpose (a new module, a changed tool):
-// python3 tests/update_catalogue.py build/syndic-mcp, then read the diff of tests/catalogue.json.
-TEST_CASE("the registry matches the pinned catalogue, tests/catalogue.json") {
+// python3 tests/update_catalogue.py build/syndic-mcp, then read the diff of the module's
+// tests/unit/<module>/catalogue.json.
+TEST_CASE("the registry matches the pinned catalogue, each module's tests/unit/<module>/catalogue.json") {
     const auto pinned = pinned_catalogue();
     const auto& offered = catalogue();
     auto shown = [](const CatalogueTool& t) {
@@ -572,9 +573,9 @@ TEST_CASE("the registry matches the pinned catalogue, tests/catalogue.json") {
     for (const auto& t : pinned) expected.insert(shown(t));
     for (const auto& t : offered) actual.insert(shown(t));
     for (const auto& line : actual)
-        CHECK_MESSAGE(expected.count(line) == 1, "not in tests/catalogue.json: " << line
+        CHECK_MESSAGE(expected.count(line) == 1, "not in its module's tests/unit/<module>/catalogue.json: " << line
                                                  << " (run python3 tests/update_catalogue.py build/syndic-mcp if meant)");
-    for (const auto& line : expected) CHECK_MESSAGE(actual.count(line) == 1, "in tests/catalogue.json, not offered: " << line);
+    for (const auto& line : expected) CHECK_MESSAGE(actual.count(line) == 1, "pinned in a tests/unit/<module>/catalogue.json, not offered: " << line);
     CHECK(catalogue_names().size() == pinned.size());
 }
 

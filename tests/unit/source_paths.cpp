@@ -7,8 +7,8 @@ const std::string& source_root() {
     return path;
 }
 
-const std::string& catalogue_path() {
-    static const std::string path = source_root() + "/tests/catalogue.json";
+const std::string& unit_tests_folder() {
+    static const std::string path = source_root() + "/tests/unit";
     return path;
 }
 

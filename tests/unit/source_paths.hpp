@@ -8,7 +8,7 @@ namespace syndic::test {
 
 // The repository's root folder (meson.project_source_root()).
 const std::string& source_root();
-// tests/catalogue.json, the contract pinned.
-const std::string& catalogue_path();
+// tests/unit/, where each module's folder has its pinned catalogue.json.
+const std::string& unit_tests_folder();
 
 }  // namespace syndic::test

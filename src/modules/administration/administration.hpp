@@ -6,7 +6,7 @@
 
 namespace syndic {
 
-void register_administration_tools(ToolTable& table);
+void register_administration_module(ToolTable& table);
 void register_webhook_tools(ToolTable& table);
 void register_access_tools(ToolTable& table);
 void register_settings_tools(ToolTable& table);

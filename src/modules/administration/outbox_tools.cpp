@@ -105,7 +105,7 @@ json update_outbox_message(const ToolCall& call) {
 
 }  // namespace
 
-void register_administration_tools(ToolTable& table) {
+void register_administration_module(ToolTable& table) {
     table.bind("list_outbox_messages", list_outbox_messages);
     table.bind("update_outbox_message", update_outbox_message);
     register_webhook_tools(table);

@@ -64,6 +64,6 @@ json list_audit_events(const ToolCall& call) {
 
 }  // namespace
 
-void register_audit_tools(ToolTable& table) { table.bind("list_audit_events", list_audit_events); }
+void register_audit_module(ToolTable& table) { table.bind("list_audit_events", list_audit_events); }
 
 }  // namespace syndic

@@ -5,6 +5,6 @@
 
 namespace syndic {
 
-void register_audit_tools(ToolTable& table);
+void register_audit_module(ToolTable& table);
 
 }  // namespace syndic

@@ -84,7 +84,7 @@ json get_board(const ToolCall& call) {
 
 }  // namespace board
 
-void register_board_tools(ToolTable& table) {
+void register_board_module(ToolTable& table) {
     table.bind("get_board", board::get_board);
     table.bind("appoint_director", board::appoint_director);
     table.bind("update_director", board::update_director);

@@ -8,6 +8,6 @@
 
 namespace syndic {
 
-void register_board_tools(ToolTable& table);
+void register_board_module(ToolTable& table);
 
 }  // namespace syndic

@@ -517,7 +517,7 @@ json bulk_create_co_owners(const ToolCall& call) {
 
 }  // namespace
 
-void register_co_owner_tools(ToolTable& table) {
+void register_co_owners_module(ToolTable& table) {
     table.bind("list_co_owners", list_co_owners);
     table.bind("get_co_owner", get_co_owner);
     table.bind("create_co_owner", create_co_owner);

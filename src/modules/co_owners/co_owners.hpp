@@ -6,6 +6,6 @@
 
 namespace syndic {
 
-void register_co_owner_tools(ToolTable& table);
+void register_co_owners_module(ToolTable& table);
 
 }  // namespace syndic

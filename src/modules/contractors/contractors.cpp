@@ -105,7 +105,7 @@ nlohmann::json delete_contractor(const ToolCall& call) { return archive_record(c
 
 }  // namespace
 
-void register_contractor_tools(ToolTable& table) {
+void register_contractors_module(ToolTable& table) {
     table.bind("list_contractors", list_contractors);
     table.bind("create_contractor", create_contractor);
     table.bind("update_contractor", update_contractor);

@@ -6,6 +6,6 @@
 
 namespace syndic {
 
-void register_contractor_tools(ToolTable& table);
+void register_contractors_module(ToolTable& table);
 
 }  // namespace syndic

@@ -106,7 +106,7 @@ json rebalance_fractions(const ToolCall& call) {
 
 }  // namespace
 
-void register_declaration_tools(ToolTable& table) {
+void register_declaration_module(ToolTable& table) {
     table.bind("get_fraction_sum", get_fraction_sum);
     table.bind("rebalance_fractions", rebalance_fractions);
     table.bind("get_declaration", declaration::get_declaration);
@@ -116,6 +116,8 @@ void register_declaration_tools(ToolTable& table) {
     table.bind("list_common_portions", declaration::list_common_portions);
     table.bind("set_common_portion", declaration::set_common_portion);
     table.bind("record_declaration_amendment", declaration::record_declaration_amendment);
+    // The units' get_unit shows the restricted common portions a unit may use (units.hpp).
+    *table.question<RestrictedPortionsOfUnit>(restricted_portions_question) = restricted_portions_of_unit;
 }
 
 }  // namespace syndic

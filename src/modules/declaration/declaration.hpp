@@ -11,7 +11,7 @@
 
 namespace syndic {
 
-void register_declaration_tools(ToolTable& table);
+void register_declaration_module(ToolTable& table);
 
 // The active restricted common portions a unit may use, by name (get_unit shows them: modules.cpp
 // hands this answer to the units' tools).

@@ -167,7 +167,7 @@ json archive_document(const ToolCall& call) {
 }  // namespace
 }  // namespace documents
 
-void register_document_tools(ToolTable& table) {
+void register_documents_module(ToolTable& table) {
     using namespace documents;
     table.bind("attach_document", attach_document);
     table.bind("list_documents", list_documents);

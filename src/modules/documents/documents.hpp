@@ -6,6 +6,6 @@
 
 namespace syndic {
 
-void register_document_tools(ToolTable& table);
+void register_documents_module(ToolTable& table);
 
 }  // namespace syndic

@@ -119,7 +119,7 @@ nlohmann::json delete_insurance_policy(const ToolCall& call) { return archive_re
 
 }  // namespace
 
-void register_insurance_tools(ToolTable& table) {
+void register_insurance_module(ToolTable& table) {
     table.bind("list_insurance_policies", list_insurance_policies);
     table.bind("create_insurance_policy", create_insurance_policy);
     table.bind("update_insurance_policy", update_insurance_policy);

@@ -6,6 +6,6 @@
 
 namespace syndic {
 
-void register_insurance_tools(ToolTable& table);
+void register_insurance_module(ToolTable& table);
 
 }  // namespace syndic

@@ -258,7 +258,7 @@ json generate_minutes(const ToolCall& call) {
 }  // namespace
 }  // namespace meetings
 
-void register_meeting_tools(ToolTable& table) {
+void register_meetings_module(ToolTable& table) {
     using namespace meetings;
     table.bind("list_meetings", list_meetings);
     table.bind("get_meeting", get_meeting);

@@ -8,6 +8,6 @@
 
 namespace syndic {
 
-void register_meeting_tools(ToolTable& table);
+void register_meetings_module(ToolTable& table);
 
 }  // namespace syndic

@@ -282,8 +282,9 @@ json get_unit(const ToolCall& call, const RestrictedPortionsOfUnit& restricted_p
     const std::string id = call.args["id"];
     auto out = unit_json(call.db, call.caller.syndicate_id, std::move(unit), call.args.value("includeLinked", false));
     json portions = json::array();
-    for (const auto& p : restricted_portions(call.db, call.caller.syndicate_id, id))
-        portions.push_back({{"id", p.id}, {"name", p.name}});
+    if (restricted_portions)  // answered by the declaration module when it is built
+        for (const auto& p : restricted_portions(call.db, call.caller.syndicate_id, id))
+            portions.push_back({{"id", p.id}, {"name", p.name}});
     out["restrictedCommonPortions"] = std::move(portions);
     return out;
 }
@@ -457,11 +458,10 @@ std::optional<std::string> active_unit_number(Database& db, const std::string& s
     return q->getColumn(0).getString();
 }
 
-void register_unit_tools(ToolTable& table, RestrictedPortionsOfUnit restricted_portions) {
+void register_units_module(ToolTable& table) {
     table.bind("list_units", list_units);
-    table.bind("get_unit", [restricted_portions = std::move(restricted_portions)](const ToolCall& call) -> ToolResult {
-        return get_unit(call, restricted_portions);
-    });
+    table.bind("get_unit", [restricted_portions = table.question<RestrictedPortionsOfUnit>(restricted_portions_question)](
+                               const ToolCall& call) -> ToolResult { return get_unit(call, *restricted_portions); });
     table.bind("create_unit", create_unit);
     table.bind("update_unit", update_unit);
     table.bind("delete_unit", delete_unit);

@@ -21,13 +21,14 @@ class Database;
 struct UnitPortion {
     std::string id, name;
 };
-// The restricted common portions a unit may use, by the declaration (its common portions): the
-// declaration module answers, and the list of modules (modules.cpp) hands its answer to the units'
-// tools, so the units register never includes the declaration that builds on it.
+// The restricted common portions a unit may use, by the declaration (its common portions): a
+// question the units' get_unit asks and the declaration module answers (ToolTable::question), so
+// the units register never includes the declaration that builds on it.
 using RestrictedPortionsOfUnit =
     std::function<std::vector<UnitPortion>(Database& db, const std::string& syndicate_id, const std::string& unit_id)>;
+inline constexpr const char* restricted_portions_question = "restricted common portions of a unit";
 
-void register_unit_tools(ToolTable& table, RestrictedPortionsOfUnit restricted_portions);
+void register_units_module(ToolTable& table);
 
 // The sum of the fractions of the syndicate's units, and how many units there are.
 struct FractionSum {

@@ -109,7 +109,7 @@ json delete_water_heater(const ToolCall& call) { return archive_record(call, wat
 
 }  // namespace
 
-void register_water_heater_tools(ToolTable& table) {
+void register_water_heaters_module(ToolTable& table) {
     table.bind("list_water_heaters", list_water_heaters);
     table.bind("create_water_heater", create_water_heater);
     table.bind("update_water_heater", update_water_heater);

@@ -9,7 +9,7 @@ namespace syndic {
 
 class Database;
 
-void register_water_heater_tools(ToolTable& table);
+void register_water_heaters_module(ToolTable& table);
 
 // The age in years at which the syndicate's water heaters are to be replaced (10 by default; some
 // insurers allow 12). Setting it (1 to 30) throws std::invalid_argument outside that range.

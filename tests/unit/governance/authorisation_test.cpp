@@ -1,0 +1,150 @@
+// The shared check "a passed resolution authorises the act" (catalogue §0, §5 L10): every refusal
+// (not found, wrong body, weaker majority, not passed), what it returns (body, day of decision,
+// the 90-day contestation window of art. 1103) and the majority ladder.
+#include "declaration/declaration_fixture.hpp"
+
+#include "modules/governance/authorisation.hpp"
+
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace authorisation_test {
+
+using namespace syndic::test;
+using syndic::governance::DecisionBody;
+
+namespace {
+
+syndic::governance::Authorisation check(DeclarationFixture& fx, const std::string& id, DecisionBody body,
+                                      const std::string& majority, const syndic::CallerContext* who = nullptr) {
+    const json args = json::object();
+    const syndic::CallControl control;
+    const syndic::ToolCall call{args, who ? *who : fx.admin, *fx.db, fx.clock, fx.registry, control};
+    return syndic::governance::require_passed_resolution(call, id, body, majority, "/resolutionId");
+}
+
+syndic::DomainError refusal(DeclarationFixture& fx, const std::string& id, DecisionBody body, const std::string& majority,
+                            const syndic::CallerContext* who = nullptr) {
+    try {
+        check(fx, id, body, majority, who);
+    } catch (const syndic::DomainError& e) {
+        return e;
+    }
+    FAIL("expected a refusal");
+    return syndic::DomainError("", "");
+}
+
+std::string text_of(const syndic::DomainError& e, const std::string& key) {
+    for (const auto& [k, v] : e.figures())
+        if (k == key && std::holds_alternative<std::string>(v)) return std::get<std::string>(v);
+    return "";
+}
+
+}  // namespace
+
+TEST_SUITE("authorisation") {
+
+TEST_CASE("the majority ladder: simple < absolute < double < special") {
+    using syndic::governance::majority_rank;
+    CHECK(majority_rank("simple") < majority_rank("absolute"));
+    CHECK(majority_rank("absolute") < majority_rank("double"));
+    CHECK(majority_rank("double") < majority_rank("special"));
+    CHECK(majority_rank("unanimous") == -1);
+}
+
+TEST_CASE("a passed general resolution authorises, with its day and its contestation window") {
+    DeclarationFixture fx;
+    const auto id = fx.resolution_id("absolute");
+    const auto a = check(fx, id, DecisionBody::general, "simple");
+    CHECK(a.body == "general");
+    CHECK(a.source == "meeting");
+    CHECK(a.majority == "absolute");
+    CHECK(a.meeting_id.has_value());
+    CHECK(a.decided_on == "2026-12-15");            // the meeting's day in Montreal
+    CHECK(a.contestable_until == "2027-03-15");     // + 90 days (art. 1103)
+    CHECK(a.contestable_on("2027-03-15"));          // "within 90 days" includes the 90th
+    CHECK_FALSE(a.contestable_on("2027-03-16"));
+    CHECK_FALSE(a.adjourned_meeting);
+    // As strong as needed, and stronger than needed.
+    CHECK(check(fx, id, DecisionBody::general, "absolute").resolution_id == id);
+    CHECK(check(fx, id, DecisionBody::either, "simple").body == "general");
+    // aga-special meetings are general meetings too.
+    CHECK(check(fx, fx.resolution_id("simple", "passed", "aga-special"), DecisionBody::general, "simple").body == "general");
+}
+
+TEST_CASE("RESOLUTION_NOT_FOUND: unknown, or another syndicate's") {
+    DeclarationFixture fx;
+    const auto id = fx.resolution_id();
+    auto e = refusal(fx, "3f1c2a4e-9b7d-4e21-8a55-0d6f3b2c1e99", DecisionBody::general, "simple");
+    CHECK(e.code() == "RESOLUTION_NOT_FOUND");
+    CHECK(e.field() == "/resolutionId");
+    e = refusal(fx, id, DecisionBody::general, "simple", &fx.other_admin);
+    CHECK(e.code() == "RESOLUTION_NOT_FOUND");
+}
+
+TEST_CASE("WRONG_DECISION_BODY: a board decision where the co-owners decide, and the reverse") {
+    DeclarationFixture fx;
+    const auto board = fx.resolution_id("simple", "passed", "board");
+    auto e = refusal(fx, board, DecisionBody::general, "simple");
+    CHECK(e.code() == "WRONG_DECISION_BODY");
+    CHECK(text_of(e, "body") == "board");
+    CHECK(text_of(e, "requiredBody") == "general");
+    CHECK(check(fx, board, DecisionBody::board, "simple").body == "board");
+    const auto general = fx.resolution_id();
+    e = refusal(fx, general, DecisionBody::board, "simple");
+    CHECK(e.code() == "WRONG_DECISION_BODY");
+    CHECK(text_of(e, "body") == "general");
+    CHECK(check(fx, board, DecisionBody::either, "simple").body == "board");
+}
+
+TEST_CASE("MAJORITY_INSUFFICIENT: put to a weaker majority than the act needs") {
+    DeclarationFixture fx;
+    const auto simple = fx.resolution_id("simple");
+    auto e = refusal(fx, simple, DecisionBody::general, "absolute");
+    CHECK(e.code() == "MAJORITY_INSUFFICIENT");
+    CHECK(text_of(e, "majorityRequired") == "simple");
+    CHECK(text_of(e, "majorityNeeded") == "absolute");
+    const auto absolute = fx.resolution_id("absolute");
+    e = refusal(fx, absolute, DecisionBody::general, "double");
+    CHECK(e.code() == "MAJORITY_INSUFFICIENT");
+    CHECK(text_of(e, "majorityNeeded") == "double");
+    // special is above double on the ladder.
+    CHECK(check(fx, fx.resolution_id("special"), DecisionBody::general, "double").majority == "special");
+    // The majority is judged before the votes: a pending resolution of too weak a majority can never do.
+    e = refusal(fx, fx.resolution_id("simple", "pending"), DecisionBody::general, "absolute");
+    CHECK(e.code() == "MAJORITY_INSUFFICIENT");
+}
+
+TEST_CASE("RESOLUTION_NOT_PASSED: pending or rejected, by the meetings' outcome rule") {
+    DeclarationFixture fx;
+    auto e = refusal(fx, fx.resolution_id("simple", "pending"), DecisionBody::general, "simple");
+    CHECK(e.code() == "RESOLUTION_NOT_PASSED");
+    CHECK(text_of(e, "outcome") == "pending");
+    e = refusal(fx, fx.resolution_id("absolute", "rejected"), DecisionBody::general, "absolute");
+    CHECK(e.code() == "RESOLUTION_NOT_PASSED");
+    CHECK(text_of(e, "outcome") == "rejected");
+    // 70 % for passes a simple majority but not an absolute one (more than 75 % of the votes cast).
+    const auto r = fx.resolution("absolute", "pending");
+    fx.call("record_votes", {{"resolutionId", r["id"]}, {"votesFor", 70}, {"votesAgainst", 30}, {"votesAbstain", 0}});
+    CHECK(refusal(fx, r["id"], DecisionBody::general, "absolute").code() == "RESOLUTION_NOT_PASSED");
+}
+
+TEST_CASE("a written resolution (no meeting) carries its body and day, and passes once decided") {
+    DeclarationFixture fx;
+    const auto r = fx.resolution("absolute", "pending");
+    // Written resolutions come with the meetings work; the columns they need are here.
+    SQLite::Statement q(fx.db->sql(), "UPDATE resolutions SET source = 'written', body = 'board' WHERE id = ?");
+    q.bind(1, r["id"].get<std::string>());
+    q.exec();
+    CHECK(refusal(fx, r["id"], DecisionBody::board, "simple").code() == "RESOLUTION_NOT_PASSED");
+    SQLite::Statement d(fx.db->sql(), "UPDATE resolutions SET decided_on = '2027-01-10' WHERE id = ?");
+    d.bind(1, r["id"].get<std::string>());
+    d.exec();
+    const auto a = check(fx, r["id"], DecisionBody::board, "absolute");
+    CHECK(a.source == "written");
+    CHECK(a.decided_on == "2027-01-10");
+    CHECK(a.contestable_until == "2027-04-10");
+    CHECK(refusal(fx, r["id"], DecisionBody::general, "simple").code() == "WRONG_DECISION_BODY");
+}
+
+}
+
+}  // namespace authorisation_test
