@@ -354,6 +354,7 @@ ToolRegistry::~ToolRegistry() = default;
 void strip_private_keywords(json& schema) {
     if (schema.is_object()) {
         schema.erase("x-multiline");
+        schema.erase("x-references");
         schema.erase(error_code_keyword);
         for (auto& [key, value] : schema.items()) strip_private_keywords(value);
     } else if (schema.is_array()) {
