@@ -5,7 +5,8 @@ usage: run_transcript.py SYNDIC_MCP SESSION.jsonl [--expected FILE] [--update]
 
 The session runs on a fresh database holding the demo syndicate, with its admin key in
 SYNDIC_API_KEY (a first line "#! no-key" runs it without credentials; "#! args ..." adds
-server arguments). Lines starting with "#" are comments; "#! no-answer" says the next request
+server arguments; "#! relative-dates" writes each day within 400 days of today, Montreal's, as
+<today+N>). Lines starting with "#" are comments; "#! no-answer" says the next request
 gets no answer (it was cancelled). A request may use ${N.path} for a value
 from the structuredContent of the answer to request id N (e.g. ${3.data.0.id}), so a session can
 create a record and then change it, and ${now+10d} for the time ten days from now (UTC). Answers are compared, line by line, with the expected file
@@ -20,6 +21,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import zoneinfo
 
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})")
@@ -29,9 +31,29 @@ TIME_PLACEHOLDER = re.compile(r"\$\{now([+-]\d+)d\}")
 DAYS = re.compile(r'("daysAhead":)-?\d+(\.\d+)?|-?\d+\.\d+( days away)')
 
 
+DATE = re.compile(r"(?<![\d-])(\d{4})-(\d{2})-(\d{2})(?![\d:T])")
+relative_dates = False  # the "#! relative-dates" directive
+
+
+def montreal_today():
+    return datetime.datetime.now(zoneinfo.ZoneInfo("America/Montreal")).date()
+
+
+def relative(match):
+    """A day near today (the syndicate's, Montreal's) as <today+N>: a session whose records are dated
+    from ${now+Nd} answers the same on any day."""
+    try:
+        day = datetime.date(int(match.group(1)), int(match.group(2)), int(match.group(3)))
+    except ValueError:
+        return match.group(0)
+    offset = (day - montreal_today()).days
+    return f"<today{offset:+d}>" if abs(offset) <= 400 else match.group(0)
+
+
 def normalize(line):
     line = DAYS.sub(lambda m: (m.group(1) or "") + "<days>" + (m.group(3) or ""), line)
-    return KEY.sub("<key>", TIME.sub("<time>", UUID.sub("<uuid>", line)))
+    line = KEY.sub("<key>", TIME.sub("<time>", UUID.sub("<uuid>", line)))
+    return DATE.sub(relative, line) if relative_dates else line
 
 
 def expects_answer(line):
@@ -68,6 +90,9 @@ def main():
                 directive = directive.strip()
                 if directive == "no-key":
                     key = ""
+                elif directive == "relative-dates":
+                    global relative_dates
+                    relative_dates = True
                 elif directive.startswith("args "):
                     server_args += directive[5:].split()
         if key:
