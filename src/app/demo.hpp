@@ -3,7 +3,8 @@
 // heaters, policies and contractors; its registered declaration with by-laws and common portions,
 // the parking a restricted one; a board of three elected last year with its manager, the outbox's
 // history of their resolutions; a paused webhook to a receiver on this machine),
-// entered through the tools like any client would.
+// entered through the tools like any client would: the "demo" sections of the modules' seed files
+// (schemas/<module>/seed.json, tools/seeds.hpp), their dates counted from today.
 #pragma once
 #include <string>
 

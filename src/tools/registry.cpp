@@ -27,6 +27,7 @@
 #include "tools/descriptor_checks.hpp"
 #include "tools/linear_patterns.hpp"
 #include "tools/manifests.hpp"
+#include "tools/seeds.hpp"
 
 namespace syndic {
 
@@ -281,6 +282,7 @@ ToolRegistry::ToolRegistry(const ToolTable& table, const std::vector<std::string
         if (is_manifest_file(path)) continue;  // tools/manifests reads those
         if (path == "presets.json") continue;  // the modules and presets --modules names (tools/surface)
         if (path == "events.json") continue;   // the events of section 6 (events/event_types)
+        if (is_seed_file(path)) continue;      // a module's seed calls (tools/seeds)
         const auto slash = path.find('/');
         if (slash == std::string::npos || path.find('/', slash + 1) != std::string::npos)
             throw std::logic_error("schemas/" + path + ": a tool's schema is schemas/<module>/<tool name>.json");
@@ -354,6 +356,7 @@ ToolRegistry::~ToolRegistry() = default;
 void strip_private_keywords(json& schema) {
     if (schema.is_object()) {
         schema.erase("x-multiline");
+        schema.erase("x-references");
         schema.erase(error_code_keyword);
         for (auto& [key, value] : schema.items()) strip_private_keywords(value);
     } else if (schema.is_array()) {

@@ -171,8 +171,10 @@ private:
 };
 
 // Removes the keywords only this server reads ("x-multiline": a text field that may hold line
-// breaks; "x-error-code": the code a field's failure gets, tools/field_codes.hpp) from a schema, wherever they nest, before it is served to hosts or put in OpenAPI:
-// strict validators refuse keywords they do not know.
+// breaks; "x-error-code": the code a field's failure gets, tools/field_codes.hpp; "x-references":
+// the table an id names, read by the tests and the seeds, docs/decisions.md) from a schema,
+// wherever they nest, before it is served to hosts or put in OpenAPI: strict validators refuse
+// keywords they do not know, and hosts would pay for bytes no model needs.
 void strip_private_keywords(nlohmann::json& schema);
 
 }  // namespace syndic

@@ -7,7 +7,7 @@
 // An input is up to 6 lines, one call each: `[@member |@other ]<tool> <JSON arguments>`. A tool
 // name the module lacks picks one of its tools by a hash, so a mutated name still calls
 // something. @member calls as a member of syndicate A, @other as the admin of syndicate B, the
-// default as the admin of A. Placeholders ("@u0", "@c1", "@m2"...) name seeded records (world.hpp).
+// default as the admin of A. Names ("@u0", "@c1", "@m2"...) stand for seeded records (world.hpp).
 //
 // What must hold: a call answers or throws a DomainError with a known code, a detail, and no
 // change to the database; a result matches the tool's outputSchema; the database stays whole.

@@ -1,14 +1,17 @@
 // What every fuzz target shares: one in-memory database migrated and seeded once per process
-// (two syndicates; units, co-owners, meetings at every status, resolutions), the real registry
-// with every result checked against its outputSchema, and the invariants checked after each input.
+// (two syndicates, made by sections "a" and "b" of the modules' seed files: units, co-owners,
+// meetings at every status, resolutions, the registers, the declaration, the board), the real
+// registry with every result checked against its outputSchema, and the invariants checked after
+// each input.
 //
 // Each input runs inside one outer write transaction that is rolled back afterwards (a handler's
 // own WriteTransaction nests as a savepoint), so every input starts from the same seeded
 // database: nothing grows over a long run, and a crash reproduces from its input alone.
 //
-// Inputs name seeded records with placeholders, replaced wherever a whole JSON string equals one:
-// "@u0".."@u4" units, "@c0".."@c4" co-owners, "@m0".."@m3" meetings, "@r0".."@r3" resolutions of
-// syndicate A; "@xu0", "@xc0", "@xm0", "@xr0" the records of syndicate B.
+// Inputs name seeded records by the names the seed files give them ("name" of a call in
+// schemas/<module>/seed.json), replaced wherever a whole JSON string equals one: "@u0".."@u4"
+// units, "@c0".."@c4" co-owners, "@m0".."@m5" meetings, "@r0".."@r5" resolutions, "@d0" the
+// minutes of syndicate A...; "@xu0", "@xc0", "@xm0", "@xr0"... the records of syndicate B.
 #pragma once
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
@@ -33,6 +36,7 @@
 #include "storage/database.hpp"
 #include "tools/manifests.hpp"
 #include "tools/registry.hpp"
+#include "tools/seeds.hpp"
 
 namespace syndic::fuzz {
 
@@ -190,15 +194,6 @@ private:
         if (q.getColumn(0).getString() != "ok") fail("integrity_check: " + q.getColumn(0).getString());
     }
 
-    json seed_call(const std::string& tool, json args, const CallerContext& who) {
-        substitute(args);
-        try {
-            return registry.call(tool, args, who, *db, clock);
-        } catch (const std::exception& e) {
-            fail("seeding: " + tool + " " + args.dump() + ": " + e.what());
-        }
-    }
-
     void seed() {
         syndicate = create_syndicate(*db, clock, "Syndicat A", false);
         other_syndicate = create_syndicate(*db, clock, "Syndicat B", false);
@@ -206,93 +201,12 @@ private:
         member = {syndicate, "key-member", {"*"}, Role::member};
         other_admin = {other_syndicate, "key-other", {"*"}, Role::admin};
         admin_secret = issue_api_key(*db, clock, syndicate, Role::admin, {all_scopes}, "fuzz admin").secret;
-
-        auto unit = [&](const char* name, json args, const CallerContext& who = {}) {
-            ids[name] = seed_call("create_unit", std::move(args), who.syndicate_id.empty() ? admin : who)["id"];
-        };
-        unit("@u0", {{"number", "101"}, {"type", "apartment"}, {"floor", 1}, {"areaSqFt", 850.5}, {"fractionPercent", 35},
-                     {"cadastralLot", "1 234 567"}, {"bedrooms", 2}, {"bathrooms", 1.5}});
-        unit("@u1", {{"number", "102"}, {"type", "apartment"}, {"floor", 1}, {"fractionPercent", 30}});
-        unit("@u2", {{"number", "201"}, {"type", "commercial"}, {"floor", 0}, {"areaSqM", 120}, {"fractionPercent", 34}});
-        unit("@u3", {{"number", "P-1"}, {"type", "parking"}, {"floor", -1}, {"fractionPercent", 0.5}, {"linkedUnits", {"@u0"}}});
-        unit("@u4", {{"number", "S-1"}, {"type", "storage"}, {"floor", -1}, {"fractionPercent", 0.5}});
-        unit("@xu0", {{"number", "101"}, {"type", "apartment"}, {"fractionPercent", 100}}, other_admin);
-
-        auto co_owner = [&](const char* name, json args, const CallerContext& who = {}) {
-            ids[name] = seed_call("create_co_owner", std::move(args), who.syndicate_id.empty() ? admin : who)["id"];
-        };
-        co_owner("@c0", {{"unitId", "@u0"}, {"firstName", "Marie"}, {"lastName", "Tremblay"}, {"email", "marie@example.ca"},
-                         {"isPrimary", true}, {"isResident", true}, {"fractionPercent", 20}, {"hasPortalAccess", true}});
-        co_owner("@c1", {{"unitId", "@u0"}, {"firstName", "Jean"}, {"lastName", "Gagnon"}, {"language", "en"},
-                         {"fractionPercent", 15}, {"phone", "+15145550123"}});
-        co_owner("@c2", {{"unitId", "@u1"}, {"firstName", "Éloïse"}, {"lastName", "Côté"}, {"isPrimary", true},
-                         {"fractionPercent", 30}});
-        co_owner("@c3", {{"unitId", "@u2"}, {"firstName", "Chen"}, {"lastName", "Wei"}, {"fractionPercent", 34}});
-        co_owner("@c4", {{"unitId", "@u2"}, {"firstName", "Archivé"}, {"lastName", "Ancien"}});
-        seed_call("delete_co_owner", {{"id", "@c4"}}, admin);
-        co_owner("@xc0", {{"unitId", "@xu0"}, {"firstName", "Other"}, {"lastName", "Owner"}, {"fractionPercent", 100}},
-                 other_admin);
-
-        auto meeting = [&](const char* name, const std::string& when, const CallerContext& who = {}) {
-            ids[name] = seed_call("create_meeting",
-                                  {{"title", std::string("Assemblée ") + name}, {"type", "aga"}, {"scheduledAt", when},
-                                   {"location", "Salle communautaire"}, {"agenda", {"Ouverture", "Budget"}}},
-                                  who.syndicate_id.empty() ? admin : who)["id"];
-        };
-        auto resolution = [&](const char* name, const char* meeting_name, const char* majority) {
-            ids[name] = seed_call("add_resolution",
-                                  {{"meetingId", meeting_name}, {"title", std::string("Résolution ") + name},
-                                   {"description", "Adopter le budget."}, {"majorityRequired", majority}},
-                                  admin)["id"];
-        };
-        const json all_present = {{{"coOwnerId", "@c0"}, {"attendance", "present"}},
-                                  {{"coOwnerId", "@c1"}, {"attendance", "proxy"}, {"proxyHolder", "Paul Roy"}},
-                                  {{"coOwnerId", "@c2"}, {"attendance", "present"}},
-                                  {{"coOwnerId", "@c3"}, {"attendance", "absent"}}};
-        // @m0 a draft, @m1 notice-sent, @m2 held with votes, @m3 minutes-sent.
-        meeting("@m0", "2026-12-15T19:00:00-05:00");
-        resolution("@r0", "@m0", "simple");
-        for (const char* m : {"@m1", "@m2", "@m3"}) {
-            meeting(m, "2026-12-16T19:00:00-05:00");
-            seed_call("send_meeting_notice", {{"meetingId", m}, {"includeAgenda", true}}, admin);
+        try {
+            run_seeds(registry, *db, clock, admin, "a", ids);
+            run_seeds(registry, *db, clock, other_admin, "b", ids);
+        } catch (const std::exception& e) {
+            fail(std::string("seeding: ") + e.what());
         }
-        seed_call("record_attendance", {{"meetingId", "@m1"}, {"attendees", all_present}}, admin);
-        resolution("@r1", "@m1", "absolute");
-        resolution("@r2", "@m2", "special");
-        resolution("@r3", "@m3", "simple");
-        for (const char* m : {"@m2", "@m3"}) {
-            seed_call("record_attendance", {{"meetingId", m}, {"attendees", all_present}}, admin);
-            seed_call("update_meeting", {{"id", m}, {"status", "held"}}, admin);
-        }
-        seed_call("record_votes", {{"resolutionId", "@r2"}, {"votesFor", 50}, {"votesAgainst", 15}, {"votesAbstain", 0}}, admin);
-        seed_call("record_votes", {{"resolutionId", "@r3"}, {"votesFor", 60}, {"votesAgainst", 5}, {"votesAbstain", 0}}, admin);
-        ids["@d0"] = seed_call("generate_minutes", {{"meetingId", "@m3"}, {"draft", false}, {"language", "en"}}, admin)["documentId"];
-        seed_call("update_meeting", {{"id", "@m3"}, {"status", "minutes-sent"}}, admin);
-        meeting("@xm0", "2026-12-20T19:00:00-05:00", other_admin);
-        ids["@xr0"] = seed_call("add_resolution", {{"meetingId", "@xm0"}, {"title", "Other"}, {"majorityRequired", "simple"}},
-                                other_admin)["id"];
-
-        // The registers: @w water heaters, @p insurance policies, @k contractors (@x: B's).
-        auto record = [&](const char* name, const char* tool, json args, const CallerContext& who = {}) {
-            ids[name] = seed_call(tool, std::move(args), who.syndicate_id.empty() ? admin : who)["id"];
-        };
-        record("@w0", "create_water_heater", {{"unitId", "@u0"}, {"brand", "Giant"}, {"capacityLitres", 151},
-                                              {"manufactureDate", "2016-03-01"}, {"installDate", "2016-05-01"},
-                                              {"hasDrainPan", true}, {"replacementProofDocumentId", "@d0"}});
-        record("@w1", "create_water_heater", {{"unitId", nullptr}, {"installDate", "2021-01-15"}});
-        record("@xw0", "create_water_heater", {{"unitId", "@xu0"}, {"manufactureDate", "2010-01-01"}}, other_admin);
-        record("@p0", "create_insurance_policy",
-               {{"kind", "property"}, {"insurer", "Assurances Mont-Royal"}, {"policyNumber", "CP-1"}, {"startDate", "2026-01-01"},
-                {"endDate", "2027-01-01"}, {"lastAppraisalDate", "2019-05-01"},
-                {"coverages", {{{"peril", "incendie"}, {"amountCents", 1000000000}, {"deductibleCents", 500000}}}}});
-        record("@p1", "create_insurance_policy", {{"kind", "directors-and-officers"}, {"insurer", "Mutuelle"},
-                                                  {"policyNumber", "DO-1"}, {"startDate", "2025-06-01"}, {"endDate", "2026-06-01"}});
-        record("@xp0", "create_insurance_policy", {{"kind", "other"}, {"insurer", "B"}, {"policyNumber", "X"},
-                                                   {"startDate", "2026-01-01"}, {"endDate", "2026-12-31"}}, other_admin);
-        record("@k0", "create_contractor", {{"name", "Plomberie Bélanger"}, {"trade", "plomberie"}, {"neq", "1171234567"},
-                                            {"rbqLicence", "5678-1234-01"}, {"insuranceExpiry", "2026-12-01"}});
-        record("@k1", "create_contractor", {{"name", "Toitures Gagnon"}, {"trade", "couvreur"}, {"email", "info@toitures.example"}});
-        record("@xk0", "create_contractor", {{"name", "Autre"}, {"trade", "x"}, {"neq", "1171234567"}}, other_admin);
         check_invariants();
         check_integrity();
     }

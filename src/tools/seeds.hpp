@@ -1,0 +1,58 @@
+// A syndicate's records made from the modules' seed files (schemas/<module>/seed.json, embedded
+// with the schemas): the demo syndicate (`syndic-mcp demo`), and syndicates A and B of the tenancy
+// sweep and of the fuzz world, all through this one function, so a new module adds its records
+// in its own folder and nowhere else (docs/decisions.md, "Seeds and x-references").
+//
+// A seed file is an object of sections ("demo", "a", "b"), each an ordered list of tool calls:
+//   {"tool": "create_unit", "args": {...}, "name": "@u0", "state": "parking"}
+//   {"tool": "generate_minutes", "args": {"meetingId": "@m3"}, "name": "@d0", "idAt": "/documentId"}
+//   {"tool": "update_outbox_message", "args": {"id": "@each", "status": "sent"},
+//    "each": {"tool": "list_outbox_messages", "args": {"status": "queued"}, "where": {...}}}
+// "name" keeps the id the result holds at "idAt" (default "/id") for later calls; "state" says in
+// which state the seed leaves that record, so a test may take one record of each state; "each"
+// makes the call once per record a list tool answers (its "data") whose fields equal "where",
+// "@each" standing for that record's id. In "args", a string equal to a name is replaced by its
+// id, and the clock's expressions by their value: "@date-330" (the Montreal day 330 days before
+// today), "@instant+30" (30 days from now, on the hour, UTC), "@year+30" (that instant's Montreal
+// year); "{@...}" inside a longer string is replaced the same way.
+//
+// The modules' sections run in the modules' dependsOn order (as their migrations do: a module's
+// after those it depends on), so a call may name the records of any module placed before it.
+#pragma once
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/clock.hpp"
+#include "core/context.hpp"
+#include "storage/database.hpp"
+#include "tools/registry.hpp"
+
+namespace syndic {
+
+// A record a seed named: its module, its name ("@m2"), its id and the state the seed leaves it in
+// ("" when the seed says none).
+struct SeededRecord {
+    std::string module;
+    std::string name;
+    std::string id;
+    std::string state;
+};
+
+// Runs `section` of every module's seed file as `caller`. `names` holds the names already made
+// (a section may name another syndicate's records only to be refused) and receives the new ones.
+// Throws std::runtime_error naming the module, the call and why when a call is refused, names an
+// unknown record, or the file is not well formed; the calls made before it stay made (the caller
+// holds the transaction).
+std::vector<SeededRecord> run_seeds(const ToolRegistry& registry, Database& db, const Clock& clock,
+                                    const CallerContext& caller, std::string_view section,
+                                    std::map<std::string, std::string>& names);
+
+// The modules with a seed file, in the order their sections run.
+std::vector<std::string> seeded_modules();
+
+// Whether an embedded schema path is a module's seed file ("units/seed.json").
+bool is_seed_file(std::string_view path);
+
+}  // namespace syndic
