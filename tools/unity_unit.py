@@ -2,15 +2,17 @@
 """Plans and writes the units of a unity build (meson runs it at configure time: src/meson.build,
 tests/meson.build).
 
-usage: unity_unit.py --list --strip PREFIX --size N FILE...           prints the units, one a line
-       unity_unit.py --out OUT.cpp --strip PREFIX --unit NAME --size N FILE...   writes one
+usage: unity_unit.py --list --strip PREFIX --size N --buckets B FILE...        prints the units, one a line
+       unity_unit.py --out OUT.cpp --unit NAME --strip PREFIX --size N --buckets B FILE...   writes one
 
 Each FILE is a path from the project's root (src/modules/board/board.cpp). A module's files (a path
-modules/<module>/... or unit/<module>/... once PREFIX is taken off) form units of their own, at most
-N files each; the other files form units of N consecutive files. A unit is named for its group and
-its place in it ("modules_board-0", "rest-2"), so adding a module adds its own units and leaves every
-other unit's text and name as they were: a warm build (ccache) recompiles the new module's units
-only, where units of N consecutive files would all shift.
+modules/<module>/... or unit/<module>/... once PREFIX is taken off) go to one of BUCKETS groups, the
+group a checksum of the module's name picks; the other files form a group of their own. Each group
+is cut into units of at most N files, named for the group and their place in it ("modules-b3-0",
+"rest-2"). Adding a module changes its group's units only: every other unit keeps its text and its
+name, so a warm build (ccache) recompiles one group, where units of N consecutive files would all
+shift. Buckets rather than a unit per module: a unit costs about 5 CPU seconds of headers and
+templates before its own code (docs/ci.md), and most modules are one to five files.
 A unit is a C++ source that includes each of its files by its path without PREFIX
 (#include "modules/board/board.cpp"), found through the target's include path. meson's own unity
 files include sources by absolute path, so __FILE__ (doctest's test cases, spdlog's messages) named
@@ -19,22 +21,23 @@ The file is rewritten only when its text changes.
 """
 import argparse
 import os
+import zlib
 
 
-def group_of(path):
+def group_of(path, buckets):
     parts = path.split("/")
     if len(parts) >= 3 and parts[0] in ("modules", "unit"):
-        return parts[0] + "_" + parts[1]
+        return f"{parts[0]}-b{zlib.crc32(parts[1].encode()) % buckets}"
     return "rest"
 
 
-def plan(files, strip, size):
+def plan(files, strip, size, buckets):
     """[(unit name, [files])], the groups in the order their first file comes."""
     groups = {}
     for f in files:
         if not f.startswith(strip):
             raise SystemExit(f"unity_unit.py: {f} does not start with {strip}")
-        groups.setdefault(group_of(f[len(strip):]), []).append(f[len(strip):])
+        groups.setdefault(group_of(f[len(strip):], buckets), []).append(f[len(strip):])
     units = []
     for group, members in groups.items():
         for i in range(0, len(members), size):
@@ -49,9 +52,10 @@ def main():
     parser.add_argument("--unit")
     parser.add_argument("--strip", required=True)
     parser.add_argument("--size", type=int, required=True)
+    parser.add_argument("--buckets", type=int, required=True)
     parser.add_argument("files", nargs="+")
     args = parser.parse_args()
-    units = plan(args.files, args.strip, args.size)
+    units = plan(args.files, args.strip, args.size, args.buckets)
     if args.list:
         print("\n".join(name for name, _ in units))
         return
