@@ -2,8 +2,8 @@
 // (two syndicates; units, co-owners, meetings at every status, resolutions), the real registry
 // with every result checked against its outputSchema, and the invariants checked after each input.
 //
-// Each input runs inside one outer write transaction that is rolled back afterwards (a handler's
-// own WriteTransaction nests as a savepoint), so every input starts from the same seeded
+// Each input runs inside one outer write transaction that is rolled back afterwards (the
+// registry's transaction for each call nests as a savepoint), so every input starts from the same seeded
 // database: nothing grows over a long run, and a crash reproduces from its input alone.
 //
 // Inputs name seeded records with placeholders, replaced wherever a whole JSON string equals one:

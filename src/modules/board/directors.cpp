@@ -164,7 +164,6 @@ json appoint_director(const ToolCall& call) {
     const auto resolution_id = optional_arg<std::string>(a, "resolutionId");
     const std::string role = a["role"];
     const std::string appointed_by = a["appointedBy"];
-    WriteTransaction tx(call.db);
 
     // Every record named exists, before any rule.
     std::optional<CoOwnerContact> co_owner;
@@ -213,16 +212,13 @@ json appoint_director(const ToolCall& call) {
     bind_nonempty_or_null(*q, 11, term_end);
     q->bind(12, to_utc_iso(call.clock.now()));
     q->exec();
-    auto result = director_json(call.db, syndicate, id, today(call));
-    tx.commit();
-    return result;
+    return director_json(call.db, syndicate, id, today(call));
 }
 
 json update_director(const ToolCall& call) {
     const auto& a = call.args;
     const auto& syndicate = call.caller.syndicate_id;
     const std::string id = a["id"];
-    WriteTransaction tx(call.db);
 
     const auto status = require_director(call.db, syndicate, id, "/id");
     const auto current = director_json(call.db, syndicate, id, today(call));
@@ -263,9 +259,7 @@ json update_director(const ToolCall& call) {
         q->bind(index, id);
         q->exec();
     }
-    auto result = director_json(call.db, syndicate, id, today(call));
-    tx.commit();
-    return result;
+    return director_json(call.db, syndicate, id, today(call));
 }
 
 json end_director_mandate(const ToolCall& call) {
@@ -275,7 +269,6 @@ json end_director_mandate(const ToolCall& call) {
     const std::string reason = a["endReason"];
     const auto resolution_id = optional_arg<std::string>(a, "resolutionId");
     const auto document_id = optional_arg<std::string>(a, "documentId");
-    WriteTransaction tx(call.db);
 
     const auto status = require_director(call.db, syndicate, id, "/id");
     if (resolution_id) governance::require_resolution_exists(call, *resolution_id, "/resolutionId");
@@ -320,7 +313,6 @@ json end_director_mandate(const ToolCall& call) {
     const auto remaining = active_director_count(call.db, syndicate);
     result["activeDirectors"] = remaining;
     result["quorumAtRisk"] = remaining < board_rules(call.db, syndicate).size_min;
-    tx.commit();
     return result;
 }
 

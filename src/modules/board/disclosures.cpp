@@ -50,7 +50,6 @@ json record_interest_disclosure(const ToolCall& call) {
     const auto subject_id = optional_arg<std::string>(a, "subjectId");
     const auto meeting_id = optional_arg<std::string>(a, "meetingId");
     const auto document_id = optional_arg<std::string>(a, "documentId");
-    WriteTransaction tx(call.db);
 
     // Every record named exists, before any rule.
     require_director(call.db, syndicate, director_id, "/directorId");
@@ -101,7 +100,6 @@ json record_interest_disclosure(const ToolCall& call) {
     auto result = read_disclosure(*read);
     // The change is a disclosure's; the event is the director's declaring it.
     call.name_event("director.interest_disclosed", "interest-disclosure", id);
-    tx.commit();
     return result;
 }
 

@@ -85,7 +85,6 @@ json set_management_mandate(const ToolCall& call) {
     const std::string resolution_id = a["resolutionId"];
     const auto contractor_id = optional_arg<std::string>(a, "contractorId");
     const auto document_id = optional_arg<std::string>(a, "documentId");
-    WriteTransaction tx(call.db);
 
     // Every record named exists, before any rule.
     governance::require_resolution_exists(call, resolution_id, "/resolutionId");
@@ -154,9 +153,7 @@ json set_management_mandate(const ToolCall& call) {
     q->bind(14, now);
     q->bind(15, syndicate);
     q->exec();
-    auto result = mandate_by_id(call.db, id, day);
-    tx.commit();
-    return result;
+    return mandate_by_id(call.db, id, day);
 }
 
 }  // namespace syndic::board

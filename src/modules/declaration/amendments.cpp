@@ -110,7 +110,6 @@ json register_amendment(const ToolCall& call, const std::string& id) {
 json record_declaration_amendment(const ToolCall& call) {
     const auto& a = call.args;
     const auto& syndicate = call.caller.syndicate_id;
-    WriteTransaction tx(call.db);
 
     // Every record named exists, before any rule.
     if (a.contains("id")) require_amendment(call.db, syndicate, a["id"], "/id");
@@ -145,9 +144,7 @@ json record_declaration_amendment(const ToolCall& call) {
     for (const char* key : {"deedSignedOn", "registeredOn"}) date_argument(a, key);
 
     if (a.contains("id")) {
-        auto result = register_amendment(call, a["id"]);
-        tx.commit();
-        return result;
+        return register_amendment(call, a["id"]);
     }
 
     for (const char* key : {"part", "summary"})
@@ -292,7 +289,6 @@ json record_declaration_amendment(const ToolCall& call) {
                            decision.contestable_until + " (art. 1103: 90 days); acting on it before then carries that risk.");
     result["warnings"] = std::move(warnings);
     result["fractionSum"] = fraction_sum_json(unit_fraction_sum(call.db, syndicate));
-    tx.commit();
     return result;
 }
 

@@ -110,7 +110,6 @@ json set_bylaw(const ToolCall& call) {
     const bool initial = a.value("initial", false);
     const bool repeal = a.value("repeal", false);
     const auto resolution_id = optional_arg<std::string>(a, "resolutionId");
-    WriteTransaction tx(call.db);
 
     // Every record named exists, before any rule.
     json current = nullptr;
@@ -157,9 +156,7 @@ json set_bylaw(const ToolCall& call) {
         q->bind(2, now);
         q->bind(3, current["id"].get<std::string>());
         q->exec();
-        auto result = find_bylaw(call.db, syndicate, current["id"]);
-        tx.commit();
-        return result;
+        return find_bylaw(call.db, syndicate, current["id"]);
     }
 
     const auto article = field_or(a, current, "article");
@@ -209,9 +206,7 @@ json set_bylaw(const ToolCall& call) {
     q->bind(14, now);
     q->bind(15, now);
     q->exec();
-    auto result = find_bylaw(call.db, syndicate, id);
-    tx.commit();
-    return result;
+    return find_bylaw(call.db, syndicate, id);
 }
 
 }  // namespace syndic::declaration

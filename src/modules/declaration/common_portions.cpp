@@ -134,7 +134,6 @@ json set_common_portion(const ToolCall& call) {
     const auto& a = call.args;
     const auto& syndicate = call.caller.syndicate_id;
     const bool initial = a.value("initial", false);
-    WriteTransaction tx(call.db);
 
     // Every record named exists, before any rule.
     json current = nullptr;
@@ -172,9 +171,7 @@ json set_common_portion(const ToolCall& call) {
         q->bind(2, current["id"].get<std::string>());
         q->exec();
         replace_units(call.db, syndicate, current["id"], {});
-        auto result = find_portion(call.db, syndicate, current["id"], false);
-        tx.commit();
-        return result;
+        return find_portion(call.db, syndicate, current["id"], false);
     }
 
     if (current.is_null() && !a.contains("name"))
@@ -274,9 +271,7 @@ json set_common_portion(const ToolCall& call) {
         q->exec();
     }
     if (current.is_null() || users_changed) replace_units(call.db, syndicate, id, restricted ? unit_ids : std::vector<std::string>{});
-    auto result = find_portion(call.db, syndicate, id, false);
-    tx.commit();
-    return result;
+    return find_portion(call.db, syndicate, id, false);
 }
 
 }  // namespace syndic::declaration

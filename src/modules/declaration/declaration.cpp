@@ -30,11 +30,12 @@ struct Share {
 };
 
 // Decisions 5: every unit's fraction scaled by 100/sum, rounded down to the millionth, the
-// remainder given to the largest unit (the first by number among equals), in one transaction.
+// remainder given to the largest unit (the first by number among equals), in the call's
+// transaction. A dry run writes nothing (it works the changes out and shows them), so it needs no
+// savepoint to undo them.
 json rebalance_fractions(const ToolCall& call) {
     const auto& syndicate = call.caller.syndicate_id;
     const bool dry_run = call.args.value("dryRun", false);
-    WriteTransaction tx(call.db);
 
     std::vector<Share> shares;
     {
@@ -97,10 +98,8 @@ json rebalance_fractions(const ToolCall& call) {
     result["previousSum"] = percent(before.sum);
     result["dryRun"] = dry_run;
     result["changes"] = std::move(changes);
-    if (!dry_run) {
-        if (!result["changes"].empty()) call.name_event("declaration.fractions_rebalanced", "declaration", syndicate);
-        tx.commit();
-    }
+    if (!dry_run && !result["changes"].empty())
+        call.name_event("declaration.fractions_rebalanced", "declaration", syndicate);
     return result;
 }
 

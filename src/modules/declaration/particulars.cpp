@@ -222,7 +222,6 @@ json update_declaration(const ToolCall& call) {
     const auto& a = call.args;
     const auto& syndicate = call.caller.syndicate_id;
     const std::string now = to_utc_iso(call.clock.now());
-    WriteTransaction tx(call.db);
 
     json current = json::object();
     read_particulars(call.db, syndicate, current);
@@ -293,7 +292,6 @@ json update_declaration(const ToolCall& call) {
     }
     auto d = declaration_record(call.db, syndicate);
     d["warnings"] = std::move(warnings);
-    tx.commit();
     return d;
 }
 
