@@ -2,7 +2,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
+#include <functional>
 #include <map>
+#include <string>
 
 #include "app/demo_governance.hpp"
 #include "auth/credentials.hpp"
@@ -11,13 +14,11 @@ namespace syndic {
 
 using nlohmann::json;
 
-std::string ensure_demo_syndicate(Database& db, const Clock& clock, const ToolRegistry& registry) {
-    WriteTransaction whole(db);  // created entirely or not at all, and by one process at a time
-    if (auto existing = find_demo_syndicate(db)) return existing->id;
-    const std::string syndicate = create_syndicate(db, clock, demo_syndicate_name, true);
-    CallerContext admin{syndicate, "", {"*"}, Role::admin};
-    auto call = [&](const char* tool, const json& args) { return registry.call(tool, args, admin, db, clock); };
+namespace {
 
+// The register: six apartments, each floor's two, and the parking and storage units linked to
+// them (a lot each), with their cadastral lots. Returns unit number -> id.
+std::map<std::string, std::string> seed_demo_units(const DemoCall& call) {
     struct DemoUnit {
         const char* number;
         const char* type;
@@ -47,7 +48,11 @@ std::string ensure_demo_syndicate(Database& db, const Clock& clock, const ToolRe
         if (u.linked_to) args["linkedUnits"] = json::array({ids.at(u.linked_to)});
         ids[u.number] = call("create_unit", args)["id"];
     }
+    return ids;
+}
 
+// The co-owners: one or two a lot, their shares, languages and portal access.
+void seed_demo_co_owners(const DemoCall& call, const std::map<std::string, std::string>& ids) {
     struct DemoCoOwner {
         const char* unit;
         const char* first;
@@ -78,6 +83,9 @@ std::string ensure_demo_syndicate(Database& db, const Clock& clock, const ToolRe
         if (p.phone) args["phone"] = p.phone;
         call("create_co_owner", args);
     }
+}
+
+void seed_demo_meeting(const DemoCall& call, const Clock& clock) {
     // The coming annual general meeting, still a draft: 30 days ahead, so its notice can be sent.
     const auto in_30_days = std::chrono::floor<std::chrono::hours>(clock.now() + std::chrono::hours(24 * 30));
     const json meeting = call("create_meeting",
@@ -101,10 +109,13 @@ std::string ensure_demo_syndicate(Database& db, const Clock& clock, const ToolRe
                             {"description", "Il est résolu d'autoriser les travaux de réfection de la toiture selon la "
                                             "soumission retenue par le conseil d'administration."},
                             {"majorityRequired", "absolute"}});
+}
 
-    // The registers a board answers to its insurer for. Dates count back from today, so the demo
-    // always has a water heater overdue, one due within 180 days and the others fine.
-    const auto days_ago = [&](int days) { return montreal_date(clock.now() - std::chrono::hours(24 * days)); };
+// The registers a board answers to its insurer for: the water heaters, the policies, the
+// contractors. Dates count back from today, so the demo always has a water heater overdue, one
+// due within 180 days and the others fine.
+void seed_demo_registers(const DemoCall& call, const std::map<std::string, std::string>& ids,
+                         const std::function<std::string(int)>& days_ago) {
     struct DemoHeater {
         const char* unit;
         const char* brand;
@@ -147,6 +158,23 @@ std::string ensure_demo_syndicate(Database& db, const Clock& clock, const ToolRe
     call("create_contractor", {{"name", "Structures Lachance ingénieurs-conseils"}, {"trade", "ingénieur en structure"},
                                {"contactName", "Chantal Côté, ing."}, {"email", "c.cote@structures-lachance.example"},
                                {"neq", "1145678901"}, {"professionalOrder", "Ordre des ingénieurs du Québec, membre 5012345"}});
+}
+
+}  // namespace
+
+std::string ensure_demo_syndicate(Database& db, const Clock& clock, const ToolRegistry& registry) {
+    WriteTransaction whole(db);  // created entirely or not at all, and by one process at a time
+    if (auto existing = find_demo_syndicate(db)) return existing->id;
+    const std::string syndicate = create_syndicate(db, clock, demo_syndicate_name, true);
+    CallerContext admin{syndicate, "", {"*"}, Role::admin};
+    const DemoCall call = [&](const char* tool, const json& args) { return registry.call(tool, args, admin, db, clock); };
+    const auto ids = seed_demo_units(call);
+    seed_demo_co_owners(call, ids);
+    seed_demo_meeting(call, clock);
+    const std::function<std::string(int)> days_ago = [&](int days) {
+        return montreal_date(clock.now() - std::chrono::hours(24 * days));
+    };
+    seed_demo_registers(call, ids, days_ago);
     seed_demo_declaration(call, ids, days_ago);
     seed_demo_board(call, days_ago);
     seed_demo_administration(call);

@@ -206,7 +206,15 @@ private:
         member = {syndicate, "key-member", {"*"}, Role::member};
         other_admin = {other_syndicate, "key-other", {"*"}, Role::admin};
         admin_secret = issue_api_key(*db, clock, syndicate, Role::admin, {all_scopes}, "fuzz admin").secret;
+        seed_units_and_co_owners();
+        seed_meetings();
+        seed_registers();
+        check_invariants();
+        check_integrity();
+    }
 
+    // @u units and @c co-owners (@c4 archived; @x: B's).
+    void seed_units_and_co_owners() {
         auto unit = [&](const char* name, json args, const CallerContext& who = {}) {
             ids[name] = seed_call("create_unit", std::move(args), who.syndicate_id.empty() ? admin : who)["id"];
         };
@@ -232,7 +240,11 @@ private:
         seed_call("delete_co_owner", {{"id", "@c4"}}, admin);
         co_owner("@xc0", {{"unitId", "@xu0"}, {"firstName", "Other"}, {"lastName", "Owner"}, {"fractionPercent", 100}},
                  other_admin);
+    }
 
+    // @m0 a draft, @m1 notice-sent, @m2 held with votes, @m3 minutes-sent (@d0 its minutes), and
+    // their @r resolutions (@x: B's).
+    void seed_meetings() {
         auto meeting = [&](const char* name, const std::string& when, const CallerContext& who = {}) {
             ids[name] = seed_call("create_meeting",
                                   {{"title", std::string("Assemblée ") + name}, {"type", "aga"}, {"scheduledAt", when},
@@ -249,7 +261,6 @@ private:
                                   {{"coOwnerId", "@c1"}, {"attendance", "proxy"}, {"proxyHolder", "Paul Roy"}},
                                   {{"coOwnerId", "@c2"}, {"attendance", "present"}},
                                   {{"coOwnerId", "@c3"}, {"attendance", "absent"}}};
-        // @m0 a draft, @m1 notice-sent, @m2 held with votes, @m3 minutes-sent.
         meeting("@m0", "2026-12-15T19:00:00-05:00");
         resolution("@r0", "@m0", "simple");
         for (const char* m : {"@m1", "@m2", "@m3"}) {
@@ -271,8 +282,10 @@ private:
         meeting("@xm0", "2026-12-20T19:00:00-05:00", other_admin);
         ids["@xr0"] = seed_call("add_resolution", {{"meetingId", "@xm0"}, {"title", "Other"}, {"majorityRequired", "simple"}},
                                 other_admin)["id"];
+    }
 
-        // The registers: @w water heaters, @p insurance policies, @k contractors (@x: B's).
+    // The registers: @w water heaters, @p insurance policies, @k contractors (@x: B's).
+    void seed_registers() {
         auto record = [&](const char* name, const char* tool, json args, const CallerContext& who = {}) {
             ids[name] = seed_call(tool, std::move(args), who.syndicate_id.empty() ? admin : who)["id"];
         };
@@ -293,8 +306,6 @@ private:
                                             {"rbqLicence", "5678-1234-01"}, {"insuranceExpiry", "2026-12-01"}});
         record("@k1", "create_contractor", {{"name", "Toitures Gagnon"}, {"trade", "couvreur"}, {"email", "info@toitures.example"}});
         record("@xk0", "create_contractor", {{"name", "Autre"}, {"trade", "x"}, {"neq", "1171234567"}}, other_admin);
-        check_invariants();
-        check_integrity();
     }
 };
 

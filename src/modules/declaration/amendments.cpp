@@ -8,6 +8,7 @@
 
 #include <map>
 #include <set>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -105,17 +106,18 @@ json register_amendment(const ToolCall& call, const std::string& id) {
     return amendment_json(call.db, syndicate, id);
 }
 
-}  // namespace
+// The records an amendment names, each checked to exist before any rule: the consenting
+// co-owners and their documents, the units whose fractions change (each once), the document.
+struct AmendmentRecords {
+    json consents;
+    std::vector<Change> changes;
+};
 
-json record_declaration_amendment(const ToolCall& call) {
+AmendmentRecords require_amendment_records(const ToolCall& call) {
     const auto& a = call.args;
     const auto& syndicate = call.caller.syndicate_id;
-
-    // Every record named exists, before any rule.
-    if (a.contains("id")) require_amendment(call.db, syndicate, a["id"], "/id");
-    const auto resolution_id = optional_arg<std::string>(a, "resolutionId");
-    if (resolution_id) governance::require_resolution_exists(call, *resolution_id, "/resolutionId");
-    const auto consents = a.value("consents", json::array());
+    AmendmentRecords named{a.value("consents", json::array()), {}};
+    const auto& consents = named.consents;
     for (std::size_t i = 0; i < consents.size(); ++i) {
         const std::string co_owner = consents[i]["coOwnerId"];
         if (!co_owners::is_active_co_owner(call.db, syndicate, co_owner))
@@ -125,7 +127,6 @@ json record_declaration_amendment(const ToolCall& call) {
             require_document(call.db, syndicate, consents[i]["documentId"], "/consents/" + std::to_string(i) + "/documentId");
     }
     const auto changes_arg = a.value("fractionChanges", json::array());
-    std::vector<Change> changes;
     std::set<std::string> changed_units;
     for (std::size_t i = 0; i < changes_arg.size(); ++i) {
         const std::string unit = changes_arg[i]["unitId"];
@@ -137,16 +138,17 @@ json record_declaration_amendment(const ToolCall& call) {
         auto q = call.db.prepare("SELECT fraction_units FROM units WHERE id = ?");
         q->bind(1, unit);
         q->executeStep();
-        changes.push_back({unit, *number, Fraction::from_units(q->getColumn(0).getInt64()),
-                           Fraction::from_percent(changes_arg[i]["after"].get<double>())});
+        named.changes.push_back({unit, *number, Fraction::from_units(q->getColumn(0).getInt64()),
+                                 Fraction::from_percent(changes_arg[i]["after"].get<double>())});
     }
     if (a.contains("documentId") && !a["documentId"].is_null()) require_document(call.db, syndicate, a["documentId"], "/documentId");
-    for (const char* key : {"deedSignedOn", "registeredOn"}) date_argument(a, key);
+    return named;
+}
 
-    if (a.contains("id")) {
-        return register_amendment(call, a["id"]);
-    }
-
+// The co-owners' decision a new amendment rests on: a passed resolution of the general meeting to
+// the majority its part needs, and at a reconvened meeting also the majority of all votes.
+governance::Authorisation require_adopting_decision(const ToolCall& call, const std::optional<std::string>& resolution_id) {
+    const auto& a = call.args;
     for (const char* key : {"part", "summary"})
         if (!a.contains(key))
             throw invalid_argument(std::string("/") + key, "is required for a new amendment",
@@ -156,10 +158,9 @@ json record_declaration_amendment(const ToolCall& call) {
                           "An amendment of the declaration is adopted by the co-owners: give the passed resolution "
                           "(resolutionId).")
             .at("/resolutionId");
-    const std::string part = a["part"];
-    const auto needed = majority_needed(part, a.value("destinationChange", false));
-    const auto decision = governance::require_passed_resolution(call, *resolution_id, governance::DecisionBody::general, needed,
-                                                              "/resolutionId");
+    const auto needed = majority_needed(a["part"].get<std::string>(), a.value("destinationChange", false));
+    auto decision = governance::require_passed_resolution(call, *resolution_id, governance::DecisionBody::general, needed,
+                                                         "/resolutionId");
     // At a meeting reconvened for want of quorum, art. 1097 and 1098 matters also need the
     // majority of all votes present (art. 1089 para 2): the meetings work records it on the
     // quorum and sets decision.majority_of_all_votes.
@@ -170,15 +171,18 @@ json record_declaration_amendment(const ToolCall& call) {
             .at("/resolutionId")
             .with("majorityRequired", decision.majority)
             .with("majorityNeeded", needed);
+    return decision;
+}
 
-    // Art. 1102: each co-owner whose unit's relative value changes consents in writing.
+// Art. 1102: each co-owner whose unit's relative value changes consents in writing.
+void require_fraction_consents(const ToolCall& call, const json& consents, const std::vector<Change>& changes) {
     std::set<std::string> consenting;
     for (const auto& c : consents) consenting.insert(c["coOwnerId"].get<std::string>());
     std::vector<std::string> units_lacking, numbers_lacking, co_owners_lacking;
     for (const auto& c : changes) {
         if (c.after == c.before) continue;
         bool lacking = false;
-        for (const auto& co_owner : lot_co_owners(call.db, syndicate, c.unit_id))
+        for (const auto& co_owner : lot_co_owners(call.db, call.caller.syndicate_id, c.unit_id))
             if (!consenting.count(co_owner)) {
                 co_owners_lacking.push_back(co_owner);
                 lacking = true;
@@ -197,8 +201,12 @@ json record_declaration_amendment(const ToolCall& call) {
             .with("unitIds", joined(units_lacking))
             .with("unitNumbers", joined(numbers_lacking))
             .with("coOwnerIds", joined(co_owners_lacking));
+}
 
-    // The fractions change now, and their sum stays within 99.5-100.5.
+// The fractions change now, and their sum stays within 99.5-100.5; each lot's co-owners keep
+// their share of it.
+void apply_fraction_changes(const ToolCall& call, const std::vector<Change>& changes, const std::string& now) {
+    const auto& syndicate = call.caller.syndicate_id;
     const auto sum_before = unit_fraction_sum(call.db, syndicate).sum;
     auto sum_after = sum_before;
     for (const auto& c : changes) sum_after += c.after - c.before;
@@ -211,7 +219,6 @@ json record_declaration_amendment(const ToolCall& call) {
             .with("resultingSum", figure(sum_after))
             .with("min", figure(fraction_sum_min))
             .with("max", figure(fraction_sum_max));
-    const std::string now = to_utc_iso(call.clock.now());
     std::map<std::string, std::pair<Fraction, Fraction>> lots;
     for (const auto& c : changes) lots.emplace(lot_of(call.db, c.unit_id), std::pair<Fraction, Fraction>{});
     for (auto& [lot_id, fractions] : lots) {
@@ -234,7 +241,13 @@ json record_declaration_amendment(const ToolCall& call) {
     }
     for (const auto& [lot_id, fractions] : lots)
         scale_lot_co_owners(call.db, syndicate, lot_id, fractions.first, fractions.second, now);
+}
 
+// The amendment's row, its consents and its fraction changes; returns its id.
+std::string insert_amendment(const ToolCall& call, const governance::Authorisation& decision, const AmendmentRecords& named,
+                             const std::string& now) {
+    const auto& a = call.args;
+    const auto& syndicate = call.caller.syndicate_id;
     const auto id = new_record_id();
     {
         auto q = call.db.prepare(
@@ -242,16 +255,16 @@ json record_declaration_amendment(const ToolCall& call) {
             "contestable_until, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'adopted', ?, ?)");
         q->bind(1, id);
         q->bind(2, syndicate);
-        q->bind(3, part);
+        q->bind(3, a["part"].get<std::string>());
         q->bind(4, nonblank_text(a["summary"], "/summary"));
-        q->bind(5, *resolution_id);
+        q->bind(5, decision.resolution_id);
         q->bind(6, decision.decided_on);
         q->bind(7, decision.contestable_until);
         q->bind(8, now);
         q->bind(9, now);
         q->exec();
     }
-    for (const auto& c : consents) {
+    for (const auto& c : named.consents) {
         auto q = call.db.prepare(
             "INSERT INTO amendment_consents (amendment_id, co_owner_id, syndicate_id, document_id) VALUES (?, ?, ?, ?) "
             "ON CONFLICT DO NOTHING");
@@ -261,7 +274,7 @@ json record_declaration_amendment(const ToolCall& call) {
         if (c.contains("documentId") && !c["documentId"].is_null()) q->bind(4, c["documentId"].get<std::string>());
         q->exec();
     }
-    for (const auto& c : changes) {
+    for (const auto& c : named.changes) {
         auto q = call.db.prepare(
             "INSERT INTO amendment_fraction_changes (amendment_id, unit_id, syndicate_id, before_units, after_units) "
             "VALUES (?, ?, ?, ?, ?)");
@@ -272,17 +285,45 @@ json record_declaration_amendment(const ToolCall& call) {
         q->bind(5, c.after.units());
         q->exec();
     }
-    // Registration given at once (an amendment recorded after the fact).
-    json result = a.contains("registrationNumber") || a.contains("registeredOn") || a.contains("deedSignedOn") ||
-                          a.contains("documentId")
-                      ? [&] {
-                            json only = json::object();
-                            for (const char* key : {"deedSignedOn", "registrationNumber", "registeredOn", "documentId"})
-                                if (a.contains(key)) only[key] = a[key];
-                            const ToolCall registration{only, call.caller, call.db, call.clock, call.registry, call.control};
-                            return register_amendment(registration, id);
-                        }()
-                      : amendment_json(call.db, syndicate, id);
+    return id;
+}
+
+// The new amendment as recorded; with its registration when the call gave it at once (an
+// amendment recorded after the fact).
+json recorded_amendment(const ToolCall& call, const std::string& id) {
+    const auto& a = call.args;
+    if (!(a.contains("registrationNumber") || a.contains("registeredOn") || a.contains("deedSignedOn") ||
+          a.contains("documentId")))
+        return amendment_json(call.db, call.caller.syndicate_id, id);
+    json only = json::object();
+    for (const char* key : {"deedSignedOn", "registrationNumber", "registeredOn", "documentId"})
+        if (a.contains(key)) only[key] = a[key];
+    const ToolCall registration{only, call.caller, call.db, call.clock, call.registry, call.control};
+    return register_amendment(registration, id);
+}
+
+}  // namespace
+
+json record_declaration_amendment(const ToolCall& call) {
+    const auto& a = call.args;
+    const auto& syndicate = call.caller.syndicate_id;
+
+    // Every record named exists, before any rule.
+    if (a.contains("id")) require_amendment(call.db, syndicate, a["id"], "/id");
+    const auto resolution_id = optional_arg<std::string>(a, "resolutionId");
+    if (resolution_id) governance::require_resolution_exists(call, *resolution_id, "/resolutionId");
+    const auto named = require_amendment_records(call);
+    for (const char* key : {"deedSignedOn", "registeredOn"}) date_argument(a, key);
+
+    if (a.contains("id")) return register_amendment(call, a["id"]);
+
+    const auto decision = require_adopting_decision(call, resolution_id);
+    require_fraction_consents(call, named.consents, named.changes);
+    const std::string now = to_utc_iso(call.clock.now());
+    apply_fraction_changes(call, named.changes, now);
+    const auto id = insert_amendment(call, decision, named, now);
+
+    json result = recorded_amendment(call, id);
     json warnings = json::array();
     if (decision.contestable_on(montreal_date(call.clock.now())))
         warnings.push_back("The decision of " + decision.decided_on + " may still be contested in court until " +

@@ -5,6 +5,7 @@
 // every change needs a passed resolution of the co-owners of at least a simple majority (art. 1096).
 #include <SQLiteCpp/Statement.h>
 
+#include <optional>
 #include <string>
 
 #include "core/clock.hpp"
@@ -89,6 +90,70 @@ std::string field_or(const json& args, const json& current, const char* key) {
                            std::string("A new by-law article needs its ") + key + ".");
 }
 
+// Who may decide a change of the by-laws, and from when it is in force: the registered original
+// (initial, admins) from its deposit or the declaration's registration, any later change by a
+// passed resolution of the co-owners (art. 1096).
+struct BylawAdoption {
+    std::string effective_from;
+    std::optional<std::string> adopted_by;  // the resolution; none for the registered original
+};
+
+BylawAdoption bylaw_adoption(const ToolCall& call, const std::optional<std::string>& resolution_id,
+                     const std::optional<std::string>& deposited_on) {
+    if (call.args.value("initial", false)) {
+        require_admin(call, "transcribe the registered by-laws (initial)");
+        if (resolution_id)
+            throw invalid_argument("/resolutionId", "is not for the registered original",
+                                   "initial transcribes the by-laws as registered, which no resolution adopted; "
+                                   "leave resolutionId out, or initial out for an amendment.");
+        return {deposited_on.value_or(
+                    registered_on(call.db, call.caller.syndicate_id).value_or(montreal_date(call.clock.now()))),
+                std::nullopt};
+    }
+    if (!resolution_id)
+        throw DomainError(codes::resolution_required,
+                          "Changing the by-laws needs a passed resolution of the co-owners (art. 1096): give "
+                          "resolutionId, or initial: true (admins) to transcribe the registered original.")
+            .at("/resolutionId");
+    const auto decision = governance::require_passed_resolution(call, *resolution_id, governance::DecisionBody::general,
+                                                              "simple", "/resolutionId");
+    // In force from its deposit in the register (art. 1060 [verify]); until it is known, from the
+    // decision.
+    return {deposited_on.value_or(decision.decided_on), resolution_id};
+}
+
+// An article's version as a new row, superseding `current` (null for a new article).
+struct BylawVersion {
+    std::string article, title, text, category;
+    json penalty;
+};
+
+std::string insert_bylaw_version(const ToolCall& call, const BylawVersion& v, const json& current, const BylawAdoption& adoption,
+                           const std::optional<std::string>& deposited_on, const std::string& now) {
+    const auto id = new_record_id();
+    auto q = call.db.prepare(
+        "INSERT INTO bylaws (id, syndicate_id, article, title, text, category, penalty_cents, adopted_by_resolution_id, "
+        "deposited_on, effective_from, supersedes_id, status, search_text, sort_key, created_at, updated_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?)");
+    q->bind(1, id);
+    q->bind(2, call.caller.syndicate_id);
+    q->bind(3, v.article);
+    q->bind(4, v.title);
+    q->bind(5, v.text);
+    q->bind(6, v.category);
+    if (!v.penalty.is_null()) q->bind(7, v.penalty.get<std::int64_t>());
+    if (adoption.adopted_by) q->bind(8, *adoption.adopted_by);
+    if (deposited_on) q->bind(9, *deposited_on);
+    q->bind(10, adoption.effective_from);
+    if (!current.is_null()) q->bind(11, current["id"].get<std::string>());
+    q->bind(12, fold_for_search(v.title) + "\n" + fold_for_search(v.text));
+    q->bind(13, article_sort_key(v.article));
+    q->bind(14, now);
+    q->bind(15, now);
+    q->exec();
+    return id;
+}
+
 }  // namespace
 
 json list_bylaws(const ToolCall& call) {
@@ -107,7 +172,6 @@ json list_bylaws(const ToolCall& call) {
 json set_bylaw(const ToolCall& call) {
     const auto& a = call.args;
     const auto& syndicate = call.caller.syndicate_id;
-    const bool initial = a.value("initial", false);
     const bool repeal = a.value("repeal", false);
     const auto resolution_id = optional_arg<std::string>(a, "resolutionId");
 
@@ -125,29 +189,8 @@ json set_bylaw(const ToolCall& call) {
         throw invalid_argument("/id", "is required to repeal", "Name the article to repeal with its id.");
     const auto deposited_on = date_argument(a, "depositedOn");
 
-    // Who may decide it.
-    std::string effective_from;
-    std::optional<std::string> adopted_by;
-    if (initial) {
-        require_admin(call, "transcribe the registered by-laws (initial)");
-        if (resolution_id)
-            throw invalid_argument("/resolutionId", "is not for the registered original",
-                                   "initial transcribes the by-laws as registered, which no resolution adopted; "
-                                   "leave resolutionId out, or initial out for an amendment.");
-        effective_from = deposited_on.value_or(registered_on(call.db, syndicate).value_or(montreal_date(call.clock.now())));
-    } else {
-        if (!resolution_id)
-            throw DomainError(codes::resolution_required,
-                              "Changing the by-laws needs a passed resolution of the co-owners (art. 1096): give "
-                              "resolutionId, or initial: true (admins) to transcribe the registered original.")
-                .at("/resolutionId");
-        const auto decision = governance::require_passed_resolution(call, *resolution_id, governance::DecisionBody::general,
-                                                                  "simple", "/resolutionId");
-        adopted_by = resolution_id;
-        // In force from its deposit in the register (art. 1060 [verify]); until it is known,
-        // from the decision.
-        effective_from = deposited_on.value_or(decision.decided_on);
-    }
+    const auto adoption = bylaw_adoption(call, resolution_id, deposited_on);
+    const auto& effective_from = adoption.effective_from;
     const std::string now = to_utc_iso(call.clock.now());
 
     if (repeal) {
@@ -185,27 +228,7 @@ json set_bylaw(const ToolCall& call) {
         q->bind(3, current["id"].get<std::string>());
         q->exec();
     }
-    const auto id = new_record_id();
-    auto q = call.db.prepare(
-        "INSERT INTO bylaws (id, syndicate_id, article, title, text, category, penalty_cents, adopted_by_resolution_id, "
-        "deposited_on, effective_from, supersedes_id, status, search_text, sort_key, created_at, updated_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?)");
-    q->bind(1, id);
-    q->bind(2, syndicate);
-    q->bind(3, article);
-    q->bind(4, title);
-    q->bind(5, text);
-    q->bind(6, category);
-    if (!penalty.is_null()) q->bind(7, penalty.get<std::int64_t>());
-    if (adopted_by) q->bind(8, *adopted_by);
-    if (deposited_on) q->bind(9, *deposited_on);
-    q->bind(10, effective_from);
-    if (!current.is_null()) q->bind(11, current["id"].get<std::string>());
-    q->bind(12, fold_for_search(title) + "\n" + fold_for_search(text));
-    q->bind(13, article_sort_key(article));
-    q->bind(14, now);
-    q->bind(15, now);
-    q->exec();
+    const auto id = insert_bylaw_version(call, {article, title, text, category, penalty}, current, adoption, deposited_on, now);
     return find_bylaw(call.db, syndicate, id);
 }
 
