@@ -7,6 +7,7 @@
 #include "core/ids.hpp"
 #include "core/text.hpp"
 #include "modules/common.hpp"
+#include "modules/record_exists.hpp"
 #include "storage/database.hpp"
 
 namespace syndic {
@@ -157,9 +158,7 @@ std::string today(const ToolCall& call) { return montreal_date(call.clock.now())
 
 json require_record(const ToolCall& call, const RecordTable& table, const std::string& id, const std::string& field) {
     auto record = read_by_id(call, table, id, true);
-    if (record.is_null())
-        throw DomainError(table.not_found, "No " + std::string(table.noun) + " with id " + id + " in this syndicate.")
-            .at(field);
+    if (record.is_null()) throw record_not_found(table.table, id, field);
     return record;
 }
 

@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "modules/common.hpp"
 #include "modules/list_query.hpp"
+#include "modules/record_exists.hpp"
 #include "storage/database.hpp"
 
 namespace syndic {
@@ -47,7 +48,7 @@ json require_user(Database& db, const std::string& syndicate_id, const std::stri
     auto q = db.prepare(std::string("SELECT ") + user_columns + " FROM users u WHERE u.id = ? AND u.syndicate_id = ?");
     q->bind(1, id);
     q->bind(2, syndicate_id);
-    if (!q->executeStep()) throw DomainError(codes::user_not_found, "No user with id " + id + " in this syndicate.").at("/id");
+    if (!q->executeStep()) throw record_not_found("users", id, "/id");
     return user_json(*q);
 }
 
@@ -55,8 +56,7 @@ json require_key(Database& db, const std::string& syndicate_id, const std::strin
     auto q = db.prepare(std::string("SELECT ") + key_columns + " FROM api_keys k WHERE k.id = ? AND k.syndicate_id = ?");
     q->bind(1, id);
     q->bind(2, syndicate_id);
-    if (!q->executeStep())
-        throw DomainError(codes::api_key_not_found, "No API key with id " + id + " in this syndicate.").at("/id");
+    if (!q->executeStep()) throw record_not_found("api_keys", id, "/id");
     return key_json(*q);
 }
 

@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "modules/common.hpp"
 #include "modules/list_query.hpp"
+#include "modules/record_exists.hpp"
 #include "storage/database.hpp"
 
 namespace syndic {
@@ -44,8 +45,7 @@ json require_message(Database& db, const std::string& syndicate_id, const std::s
     auto q = db.prepare(std::string("SELECT ") + outbox_columns + " FROM outbox o WHERE o.id = ? AND o.syndicate_id = ?");
     q->bind(1, id);
     q->bind(2, syndicate_id);
-    if (!q->executeStep())
-        throw DomainError(codes::outbox_message_not_found, "No outbox message with id " + id + " in this syndicate.").at("/id");
+    if (!q->executeStep()) throw record_not_found("outbox", id, "/id");
     return outbox_message(*q);
 }
 

@@ -14,6 +14,7 @@
 #include "events/event_types.hpp"
 #include "modules/common.hpp"
 #include "modules/list_query.hpp"
+#include "modules/record_exists.hpp"
 #include "storage/database.hpp"
 
 namespace syndic {
@@ -45,8 +46,7 @@ json require_webhook(Database& db, const std::string& syndicate_id, const std::s
                         " FROM webhooks w WHERE w.id = ? AND w.syndicate_id = ? AND w.deleted_at IS NULL");
     q->bind(1, id);
     q->bind(2, syndicate_id);
-    if (!q->executeStep())
-        throw DomainError(codes::webhook_not_found, "No webhook with id " + id + " in this syndicate.").at(field);
+    if (!q->executeStep()) throw record_not_found("webhooks", id, field);
     return webhook_json(*q);
 }
 
@@ -191,21 +191,15 @@ json require_delivery(Database& db, const std::string& syndicate_id, const std::
                         " FROM webhook_deliveries d WHERE d.id = ? AND d.syndicate_id = ?");
     q->bind(1, id);
     q->bind(2, syndicate_id);
-    if (!q->executeStep())
-        throw DomainError(codes::webhook_delivery_not_found, "No webhook delivery with id " + id + " in this syndicate.")
-            .at("/id");
+    if (!q->executeStep()) throw record_not_found("webhook_deliveries", id, "/id");
     return delivery_json(*q);
 }
 
 json list_webhook_deliveries(const ToolCall& call) {
     const auto& a = call.args;
-    if (const auto webhook = optional_arg<std::string>(a, "webhookId")) {
-        auto q = call.db.prepare("SELECT 1 FROM webhooks WHERE id = ? AND syndicate_id = ?");
-        q->bind(1, *webhook);
-        q->bind(2, call.caller.syndicate_id);
-        if (!q->executeStep())
-            throw DomainError(codes::webhook_not_found, "No webhook with id " + *webhook + " in this syndicate.").at("/webhookId");
-    }
+    // Deliveries of an archived webhook are still listed.
+    if (const auto webhook = optional_arg<std::string>(a, "webhookId"))
+        require_record_exists(call.db, call.caller.syndicate_id, "webhooks", *webhook, "/webhookId");
     return list_page(call, delivery_columns,
                      "FROM webhook_deliveries d WHERE d.syndicate_id = :syndicate "
                      "AND (:webhookId IS NULL OR d.webhook_id = :webhookId) AND (:status IS NULL OR d.status = :status) "

@@ -16,6 +16,7 @@
 #include "modules/board/tools.hpp"
 #include "modules/common.hpp"
 #include "modules/governance/authorisation.hpp"
+#include "modules/record_exists.hpp"
 #include "storage/database.hpp"
 #include "storage/bind.hpp"
 
@@ -50,9 +51,7 @@ CoOwnerContact require_co_owner(Database& db, const std::string& syndicate_id, c
         "WHERE id = ? AND syndicate_id = ? AND deleted_at IS NULL");
     q->bind(1, id);
     q->bind(2, syndicate_id);
-    if (!q->executeStep())
-        throw DomainError(syndic::codes::co_owner_not_found, "No active co-owner with id " + id + " in this syndicate.")
-            .at("/coOwnerId");
+    if (!q->executeStep()) throw record_not_found("co_owners", id, "/coOwnerId", RecordState::active);
     CoOwnerContact c{q->getColumn(0).getString(), std::nullopt, std::nullopt};
     if (!q->getColumn(1).isNull()) c.email = q->getColumn(1).getString();
     if (!q->getColumn(2).isNull()) c.phone = q->getColumn(2).getString();

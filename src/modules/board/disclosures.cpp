@@ -12,6 +12,7 @@
 #include "modules/board/tools.hpp"
 #include "modules/common.hpp"
 #include "modules/governance/authorisation.hpp"
+#include "modules/record_exists.hpp"
 #include "storage/database.hpp"
 #include "storage/bind.hpp"
 
@@ -53,7 +54,8 @@ json record_interest_disclosure(const ToolCall& call) {
 
     // Every record named exists, before any rule.
     require_director(call.db, syndicate, director_id, "/directorId");
-    if (subject_id && subject_type == "contractor") require_contractor(call.db, syndicate, *subject_id, "/subjectId");
+    if (subject_id && subject_type == "contractor")
+        require_record_exists(call.db, syndicate, "contractors", *subject_id, "/subjectId", RecordState::active);
     if (meeting_id) governance::require_meeting_exists(call, *meeting_id, "/meetingId");
     if (document_id) require_document(call.db, syndicate, *document_id, "/documentId");
 

@@ -12,6 +12,7 @@
 #include "modules/board/tools.hpp"
 #include "modules/common.hpp"
 #include "modules/governance/authorisation.hpp"
+#include "modules/record_exists.hpp"
 #include "storage/database.hpp"
 #include "storage/bind.hpp"
 
@@ -88,7 +89,7 @@ json set_management_mandate(const ToolCall& call) {
 
     // Every record named exists, before any rule.
     governance::require_resolution_exists(call, resolution_id, "/resolutionId");
-    if (contractor_id) require_contractor(call.db, syndicate, *contractor_id, "/contractorId");
+    if (contractor_id) require_record_exists(call.db, syndicate, "contractors", *contractor_id, "/contractorId", RecordState::active);
     if (document_id) require_document(call.db, syndicate, *document_id, "/documentId");
 
     const auto start_on = *date_argument(a, "startOn");

@@ -14,6 +14,7 @@
 #include "modules/board/tools.hpp"
 #include "modules/common.hpp"
 #include "modules/documents/filing.hpp"
+#include "modules/record_exists.hpp"
 #include "storage/database.hpp"
 
 namespace syndic::board {
@@ -98,8 +99,7 @@ std::string require_director(Database& db, const std::string& syndicate_id, cons
     auto q = db.prepare("SELECT status FROM directors WHERE id = ? AND syndicate_id = ?");
     q->bind(1, id);
     q->bind(2, syndicate_id);
-    if (!q->executeStep())
-        throw DomainError(codes::director_not_found, "No director with id " + id + " in this syndicate.").at(field);
+    if (!q->executeStep()) throw record_not_found("directors", id, field);
     return q->getColumn(0).getString();
 }
 
@@ -129,15 +129,6 @@ void check_single_office(Database& db, const std::string& syndicate_id, const st
 
 void require_document(Database& db, const std::string& syndicate_id, const std::string& id, const std::string& field) {
     documents::require_document(db, syndicate_id, id, field, false);
-}
-
-void require_contractor(Database& db, const std::string& syndicate_id, const std::string& id, const std::string& field) {
-    auto q = db.prepare("SELECT 1 FROM contractors WHERE id = ? AND syndicate_id = ? AND deleted_at IS NULL");
-    q->bind(1, id);
-    q->bind(2, syndicate_id);
-    if (!q->executeStep())
-        throw DomainError(syndic::codes::contractor_not_found, "No contractor with id " + id + " in this syndicate.")
-            .at(field);
 }
 
 }  // namespace syndic::board

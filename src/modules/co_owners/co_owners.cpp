@@ -13,6 +13,7 @@
 #include "modules/common.hpp"
 #include "modules/units/unit_shares.hpp"
 #include "modules/units/units.hpp"
+#include "modules/record_exists.hpp"
 #include "storage/database.hpp"
 #include "storage/settings.hpp"
 
@@ -91,7 +92,7 @@ std::optional<CoOwnerRow> find_co_owner(Database& db, const std::string& syndica
 
 CoOwnerRow require_co_owner(Database& db, const std::string& syndicate_id, const std::string& id) {
     auto row = find_co_owner(db, syndicate_id, id);
-    if (!row) throw DomainError(codes::co_owner_not_found, "No co-owner with id " + id + " in this syndicate.").at("/id");
+    if (!row) throw record_not_found("co_owners", id, "/id");
     return *row;
 }
 
@@ -102,11 +103,6 @@ CoOwnerRow require_active_co_owner(Database& db, const std::string& syndicate_id
                           "Co-owner " + id + " is archived; restore it with restore_co_owner first.")
             .at("/id");
     return row;
-}
-
-void require_unit_exists(Database& db, const std::string& syndicate_id, const std::string& unit_id, const std::string& field) {
-    if (!active_unit_number(db, syndicate_id, unit_id))
-        throw DomainError(codes::unit_not_found, "No unit with id " + unit_id + " in this syndicate.").at(field);
 }
 
 // At most one active primary co-owner per unit (other than `except_id`). Returns the id of the
@@ -178,7 +174,7 @@ json nullable_trimmed(const json& v) { return v.is_null() ? json(nullptr) : json
 std::string insert_co_owner(Database& db, const Clock& clock, const std::string& syndicate_id, const json& a,
                             const std::string& prefix, std::optional<std::string>& duplicate) {
     const std::string unit_id = a["unitId"];
-    require_unit_exists(db, syndicate_id, unit_id, prefix + "/unitId");
+    require_record_exists(db, syndicate_id, "units", unit_id, prefix + "/unitId", RecordState::active);
     const bool primary = a.value("isPrimary", false);
     const auto former_primary =
         primary ? other_primary(db, unit_id, "", prefix + "/isPrimary", a.value("takeOverPrimary", false)) : std::nullopt;
@@ -373,8 +369,7 @@ ToolResult get_co_owner(const ToolCall& call) {
     auto q = call.db.prepare(std::string(co_owner_select) + "WHERE c.id = ? AND c.syndicate_id = ?");
     q->bind(1, id);
     q->bind(2, call.caller.syndicate_id);
-    if (!q->executeStep())
-        throw DomainError(codes::co_owner_not_found, "No co-owner with id " + id + " in this syndicate.").at("/id");
+    if (!q->executeStep()) throw record_not_found("co_owners", id, "/id");
     std::string text;
     JsonWriter w(text);
     write_co_owner(w, *q);
@@ -396,7 +391,7 @@ json update_co_owner(const ToolCall& call) {
     const json& before = current.record;
 
     const std::string unit_id = a.value("unitId", current.unit_id);
-    if (a.contains("unitId")) require_unit_exists(call.db, syndicate, unit_id, "/unitId");
+    if (a.contains("unitId")) require_record_exists(call.db, syndicate, "units", unit_id, "/unitId", RecordState::active);
     const bool primary = a.value("isPrimary", current.is_primary);
     const auto former_primary =
         primary && (a.contains("isPrimary") || a.contains("unitId"))

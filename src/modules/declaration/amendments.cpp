@@ -23,6 +23,7 @@
 #include "modules/governance/authorisation.hpp"
 #include "modules/units/unit_shares.hpp"
 #include "modules/units/units.hpp"
+#include "modules/record_exists.hpp"
 #include "storage/database.hpp"
 
 namespace syndic::declaration {
@@ -30,14 +31,6 @@ namespace syndic::declaration {
 using nlohmann::json;
 
 namespace {
-
-void require_document(Database& db, const std::string& syndicate_id, const std::string& id, const std::string& field) {
-    auto q = db.prepare("SELECT 1 FROM documents WHERE id = ? AND syndicate_id = ?");
-    q->bind(1, id);
-    q->bind(2, syndicate_id);
-    if (!q->executeStep())
-        throw DomainError(codes::document_not_found, "No document with id " + id + " in this syndicate.").at(field);
-}
 
 // The majority an amendment needs, by what it changes.
 std::string majority_needed(const std::string& part, bool destination_change) {
@@ -121,10 +114,10 @@ AmendmentRecords require_amendment_records(const ToolCall& call) {
     for (std::size_t i = 0; i < consents.size(); ++i) {
         const std::string co_owner = consents[i]["coOwnerId"];
         if (!co_owners::is_active_co_owner(call.db, syndicate, co_owner))
-            throw DomainError(codes::co_owner_not_found, "No active co-owner with id " + co_owner + " in this syndicate.")
-                .at("/consents/" + std::to_string(i) + "/coOwnerId");
+            throw record_not_found("co_owners", co_owner, "/consents/" + std::to_string(i) + "/coOwnerId", RecordState::active);
         if (consents[i].contains("documentId") && !consents[i]["documentId"].is_null())
-            require_document(call.db, syndicate, consents[i]["documentId"], "/consents/" + std::to_string(i) + "/documentId");
+            require_record_exists(call.db, syndicate, "documents", consents[i]["documentId"],
+                                  "/consents/" + std::to_string(i) + "/documentId");
     }
     const auto changes_arg = a.value("fractionChanges", json::array());
     std::set<std::string> changed_units;
@@ -132,7 +125,7 @@ AmendmentRecords require_amendment_records(const ToolCall& call) {
         const std::string unit = changes_arg[i]["unitId"];
         const std::string field = "/fractionChanges/" + std::to_string(i);
         const auto number = active_unit_number(call.db, syndicate, unit);
-        if (!number) throw DomainError(codes::unit_not_found, "No unit with id " + unit + " in this syndicate.").at(field + "/unitId");
+        if (!number) throw record_not_found("units", unit, field + "/unitId");
         if (!changed_units.insert(unit).second)
             throw invalid_argument(field + "/unitId", "is named twice", "Unit " + *number + " is named twice in fractionChanges.");
         auto q = call.db.prepare("SELECT fraction_units FROM units WHERE id = ?");
@@ -141,7 +134,8 @@ AmendmentRecords require_amendment_records(const ToolCall& call) {
         named.changes.push_back({unit, *number, Fraction::from_units(q->getColumn(0).getInt64()),
                                  Fraction::from_percent(changes_arg[i]["after"].get<double>())});
     }
-    if (a.contains("documentId") && !a["documentId"].is_null()) require_document(call.db, syndicate, a["documentId"], "/documentId");
+    if (a.contains("documentId") && !a["documentId"].is_null())
+        require_record_exists(call.db, syndicate, "documents", a["documentId"], "/documentId");
     return named;
 }
 

@@ -19,6 +19,7 @@
 #include "modules/declaration/declaration.hpp"
 #include "modules/declaration/tools.hpp"
 #include "modules/units/units.hpp"
+#include "modules/record_exists.hpp"
 #include "storage/database.hpp"
 #include "storage/references.hpp"
 
@@ -142,9 +143,8 @@ std::vector<std::string> portion_unit_ids(const ToolCall& call, const json& curr
         std::set<std::string> seen;
         for (std::size_t i = 0; i < a["unitIds"].size(); ++i) {
             const std::string id = a["unitIds"][i];
-            if (!active_unit_number(call.db, call.caller.syndicate_id, id))
-                throw DomainError(codes::unit_not_found, "No unit with id " + id + " in this syndicate.")
-                    .at("/unitIds/" + std::to_string(i));
+            require_record_exists(call.db, call.caller.syndicate_id, "units", id, "/unitIds/" + std::to_string(i),
+                                  RecordState::active);
             if (seen.insert(id).second) unit_ids.push_back(id);
         }
     } else if (!current.is_null()) {
@@ -280,10 +280,7 @@ json set_common_portion(const ToolCall& call) {
     json current = nullptr;
     if (a.contains("id")) {
         current = find_portion(call.db, syndicate, a["id"], true);
-        if (current.is_null())
-            throw DomainError(codes::common_portion_not_found,
-                              "No common portion with id " + a["id"].get<std::string>() + " in this syndicate.")
-                .at("/id");
+        if (current.is_null()) throw record_not_found("common_portions", a["id"], "/id");
     }
     const auto amendment_id = optional_arg<std::string>(a, "amendmentId");
     if (amendment_id) require_amendment(call.db, syndicate, *amendment_id, "/amendmentId");

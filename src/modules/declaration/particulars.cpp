@@ -19,6 +19,7 @@
 #include "modules/declaration/parameters.hpp"
 #include "modules/declaration/tools.hpp"
 #include "modules/units/units.hpp"
+#include "modules/record_exists.hpp"
 #include "storage/database.hpp"
 #include "storage/settings.hpp"
 
@@ -134,14 +135,11 @@ void check_developer(const ToolCall& call, const json& developer) {
     for (std::size_t i = 0; i < ids.size(); ++i) {
         const std::string id = ids[i];
         if (!co_owners::is_active_co_owner(call.db, syndicate, id))
-            throw DomainError(codes::co_owner_not_found, "No active co-owner with id " + id + " in this syndicate.")
-                .at("/developer/coOwnerIds/" + std::to_string(i));
+            throw record_not_found("co_owners", id, "/developer/coOwnerIds/" + std::to_string(i), RecordState::active);
     }
     const auto unit = developer.find("residenceUnitId");
-    if (unit != developer.end() && !unit->is_null() && !active_unit_number(call.db, syndicate, *unit))
-        throw DomainError(codes::unit_not_found,
-                          "No unit with id " + unit->get<std::string>() + " in this syndicate.")
-            .at("/developer/residenceUnitId");
+    if (unit != developer.end() && !unit->is_null())
+        require_record_exists(call.db, syndicate, "units", *unit, "/developer/residenceUnitId", RecordState::active);
 }
 
 void bind_value(SQLite::Statement& q, int index, const json& v, Kind kind) {

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "core/error.hpp"
+#include "modules/record_exists.hpp"
 #include "storage/database.hpp"
 
 namespace syndic {
@@ -19,8 +20,7 @@ DocumentFile document_file(Database& db, const CallerContext& caller, const std:
         "WHERE id = ? AND syndicate_id = ?");
     q->bind(1, document_id);
     q->bind(2, caller.syndicate_id);
-    if (!q->executeStep())
-        throw DomainError(codes::document_not_found, "No document with id " + document_id + " in this syndicate.").at("/id");
+    if (!q->executeStep()) throw record_not_found("documents", document_id, "/id");
     // read:meetings reads the minutes, as before documents were a module; read:documents any file.
     if (!any && q->getColumn(4).getString() != "minutes")
         throw DomainError(codes::insufficient_scope, "Downloading a document other than minutes needs the scope read:documents.")

@@ -4,6 +4,7 @@
 #include "core/ids.hpp"
 #include "core/text.hpp"
 #include "modules/documents/document_files.hpp"
+#include "modules/record_exists.hpp"
 #include "storage/database.hpp"
 
 namespace syndic::documents {
@@ -64,8 +65,7 @@ StoredDocument require_document(Database& db, const std::string& syndicate_id, c
                         ", d.deleted_at IS NOT NULL FROM documents d WHERE d.id = ? AND d.syndicate_id = ?");
     q->bind(1, id);
     q->bind(2, syndicate_id);
-    if (!q->executeStep() || (!archived_too && q->getColumn(5).getInt() != 0))
-        throw DomainError(codes::document_not_found, "No document with id " + id + " in this syndicate.").at(field);
+    if (!q->executeStep() || (!archived_too && q->getColumn(5).getInt() != 0)) throw record_not_found("documents", id, field);
     return {q->getColumn(0).getString(), q->getColumn(1).getString(), q->getColumn(2).getString(),
             q->getColumn(3).getInt64(), q->getColumn(4).getInt() != 0, q->getColumn(5).getInt() != 0};
 }
@@ -74,8 +74,7 @@ json document_json(Database& db, const CallerContext& caller, const std::string&
     auto q = db.prepare("SELECT " + columns + " FROM documents d WHERE d.id = ? AND d.syndicate_id = ?");
     q->bind(1, id);
     q->bind(2, caller.syndicate_id);
-    if (!q->executeStep())
-        throw DomainError(codes::document_not_found, "No document with id " + id + " in this syndicate.").at("/id");
+    if (!q->executeStep()) throw record_not_found("documents", id, "/id");
     return row_json(db, caller, *q);
 }
 

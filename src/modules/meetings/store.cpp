@@ -10,17 +10,13 @@
 #include "modules/common.hpp"
 #include "modules/documents/filing.hpp"
 #include "modules/governance/in_office.hpp"
+#include "modules/record_exists.hpp"
 #include "storage/database.hpp"
 #include "storage/settings.hpp"
 
 namespace syndic::meetings {
 
 using nlohmann::json;
-
-Instant stored_instant(const std::string& text) {
-    if (auto t = parse_iso_instant(text)) return *t;
-    throw std::runtime_error("a stored time is not ISO 8601: " + text);
-}
 
 std::optional<Meeting> find_meeting(Database& db, const std::string& syndicate_id, const std::string& id) {
     auto q = db.prepare(
@@ -57,7 +53,7 @@ std::optional<Meeting> find_meeting(Database& db, const std::string& syndicate_i
 
 Meeting require_meeting(Database& db, const std::string& syndicate_id, const std::string& id, const std::string& field) {
     auto m = find_meeting(db, syndicate_id, id);
-    if (!m) throw DomainError(codes::meeting_not_found, "No meeting with id " + id + " in this syndicate.").at(field);
+    if (!m) throw record_not_found("meetings", id, field);
     return *m;
 }
 
@@ -137,11 +133,6 @@ namespace {
 constexpr const char* resolution_columns =
     "id, meeting_id, position, title, description, majority_required, votes_recorded, votes_for, votes_against, "
     "votes_abstain, body, source, decided_on, ballots_recorded, headcount_for, headcount_entitled, voting_base_units, majority_of_all_votes";
-
-std::optional<std::string> optional_text(SQLite::Statement& q, int column) {
-    if (q.getColumn(column).isNull()) return std::nullopt;
-    return q.getColumn(column).getString();
-}
 
 Resolution read_resolution(SQLite::Statement& q) {
     Resolution r;

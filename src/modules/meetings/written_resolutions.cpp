@@ -23,6 +23,7 @@
 #include "modules/meetings/codes.hpp"
 #include "modules/meetings/closing.hpp"
 #include "modules/meetings/store.hpp"
+#include "modules/record_exists.hpp"
 #include "storage/database.hpp"
 
 namespace syndic::meetings {
@@ -182,14 +183,9 @@ void require_signers_and_pages(const ToolCall& call, const json& signatures) {
                                  "/signatures/" + std::to_string(i) + "/signerId");
     }
     for (std::size_t i = 0; i < signatures.size(); ++i)
-        if (const auto document = optional_arg<std::string>(signatures[i], "documentId")) {
-            auto d = call.db.prepare("SELECT 1 FROM documents WHERE id = ? AND syndicate_id = ? AND deleted_at IS NULL");
-            d->bind(1, *document);
-            d->bind(2, syndicate);
-            if (!d->executeStep())
-                throw DomainError(syndic::codes::document_not_found, "No document with id " + *document + " in this syndicate.")
-                    .at("/signatures/" + std::to_string(i) + "/documentId");
-        }
+        if (const auto document = optional_arg<std::string>(signatures[i], "documentId"))
+            require_record_exists(call.db, syndicate, "documents", *document,
+                                  "/signatures/" + std::to_string(i) + "/documentId", RecordState::active);
 }
 
 // The body of the written resolution `id`, recorded and not yet adopted, to which the call only

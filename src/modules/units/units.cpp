@@ -12,6 +12,7 @@
 #include "core/text.hpp"
 #include "modules/common.hpp"
 #include "modules/units/unit_shares.hpp"
+#include "modules/record_exists.hpp"
 #include "storage/database.hpp"
 #include "storage/references.hpp"
 
@@ -71,7 +72,7 @@ std::optional<UnitRow> find_unit(Database& db, const std::string& syndicate_id, 
 UnitRow require_unit(Database& db, const std::string& syndicate_id, const std::string& id,
                      const std::string& field) {
     auto unit = find_unit(db, syndicate_id, id);
-    if (!unit) throw DomainError(codes::unit_not_found, "No unit with id " + id + " in this syndicate.").at(field);
+    if (!unit) throw record_not_found("units", id, field);
     return *unit;
 }
 
