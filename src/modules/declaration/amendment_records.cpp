@@ -7,6 +7,7 @@
 #include "modules/common.hpp"
 #include "modules/declaration/tools.hpp"
 #include "modules/record_exists.hpp"
+#include "storage/bind.hpp"
 #include "storage/database.hpp"
 
 namespace syndic::declaration {
@@ -60,8 +61,7 @@ json read_amendment(Database& db, SQLite::Statement& q) {
 json amendment_json(Database& db, const std::string& syndicate_id, const std::string& id) {
     auto q = db.prepare(std::string("SELECT ") + amendment_columns +
                         " FROM declaration_amendments WHERE id = ? AND syndicate_id = ?");
-    q->bind(1, id);
-    q->bind(2, syndicate_id);
+    bind_parameters(*q, id, syndicate_id);
     if (!q->executeStep()) return nullptr;
     return read_amendment(db, *q);
 }

@@ -24,6 +24,7 @@
 #include "modules/units/unit_shares.hpp"
 #include "modules/units/units.hpp"
 #include "modules/record_exists.hpp"
+#include "storage/bind.hpp"
 #include "storage/database.hpp"
 
 namespace syndic::declaration {
@@ -51,8 +52,7 @@ std::vector<std::string> lot_co_owners(Database& db, const std::string& syndicat
         "SELECT c.id FROM co_owners c WHERE c.syndicate_id = ?1 AND c.deleted_at IS NULL AND c.unit_id IN ("
         "SELECT id FROM units WHERE id = ?2 AND syndicate_id = ?1 UNION ALL "
         "SELECT l.unit_id FROM unit_links l WHERE l.apartment_id = ?2) ORDER BY c.id");
-    q->bind(1, syndicate_id);
-    q->bind(2, lot);
+    bind_parameters(*q, syndicate_id, lot);
     std::vector<std::string> out;
     while (q->executeStep()) out.push_back(q->getColumn(0).getString());
     return out;
@@ -87,14 +87,11 @@ json register_amendment(const ToolCall& call, const std::string& id) {
     auto q = call.db.prepare(
         "UPDATE declaration_amendments SET deed_signed_on = ?, registration_number = ?, registered_on = ?, "
         "document_id = ?, status = ?, updated_at = ? WHERE id = ?");
-    int i = 1;
-    for (const char* key : {"deedSignedOn", "registrationNumber", "registeredOn", "documentId"}) {
-        if (merged[key].is_null()) q->bind(i++);
-        else q->bind(i++, merged[key].get<std::string>());
-    }
-    q->bind(5, registered ? "registered" : "adopted");
-    q->bind(6, to_utc_iso(call.clock.now()));
-    q->bind(7, id);
+    const auto text_or_null = [&](const char* key) {
+        return merged[key].is_null() ? std::nullopt : std::optional(merged[key].get<std::string>());
+    };
+    bind_parameters(*q, text_or_null("deedSignedOn"), text_or_null("registrationNumber"), text_or_null("registeredOn"),
+                    text_or_null("documentId"), registered ? "registered" : "adopted", to_utc_iso(call.clock.now()), id);
     q->exec();
     return amendment_json(call.db, syndicate, id);
 }
@@ -219,8 +216,7 @@ void apply_fraction_changes(const ToolCall& call, const std::vector<Change>& cha
         auto q = call.db.prepare(
             "SELECT coalesce(sum(fraction_units), 0) FROM units WHERE syndicate_id = ?1 AND deleted_at IS NULL AND "
             "(id = ?2 OR id IN (SELECT unit_id FROM unit_links WHERE apartment_id = ?2))");
-        q->bind(1, syndicate);
-        q->bind(2, lot_id);
+        bind_parameters(*q, syndicate, lot_id);
         q->executeStep();
         fractions.first = Fraction::from_units(q->getColumn(0).getInt64());
         fractions.second = fractions.first;
@@ -228,9 +224,7 @@ void apply_fraction_changes(const ToolCall& call, const std::vector<Change>& cha
     for (const auto& c : changes) {
         lots[lot_of(call.db, c.unit_id)].second += c.after - c.before;
         auto q = call.db.prepare("UPDATE units SET fraction_units = ?, updated_at = ? WHERE id = ?");
-        q->bind(1, c.after.units());
-        q->bind(2, now);
-        q->bind(3, c.unit_id);
+        bind_parameters(*q, c.after.units(), now, c.unit_id);
         q->exec();
     }
     for (const auto& [lot_id, fractions] : lots)
@@ -247,36 +241,22 @@ std::string insert_amendment(const ToolCall& call, const governance::Authorisati
         auto q = call.db.prepare(
             "INSERT INTO declaration_amendments (id, syndicate_id, part, summary, resolution_id, decided_on, "
             "contestable_until, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'adopted', ?, ?)");
-        q->bind(1, id);
-        q->bind(2, syndicate);
-        q->bind(3, a["part"].get<std::string>());
-        q->bind(4, nonblank_text(a["summary"], "/summary"));
-        q->bind(5, decision.resolution_id);
-        q->bind(6, decision.decided_on);
-        q->bind(7, decision.contestable_until);
-        q->bind(8, now);
-        q->bind(9, now);
+        bind_parameters(*q, id, syndicate, a["part"].get<std::string>(), nonblank_text(a["summary"], "/summary"),
+                        decision.resolution_id, decision.decided_on, decision.contestable_until, now, now);
         q->exec();
     }
     for (const auto& c : named.consents) {
         auto q = call.db.prepare(
             "INSERT INTO amendment_consents (amendment_id, co_owner_id, syndicate_id, document_id) VALUES (?, ?, ?, ?) "
             "ON CONFLICT DO NOTHING");
-        q->bind(1, id);
-        q->bind(2, c["coOwnerId"].get<std::string>());
-        q->bind(3, syndicate);
-        if (c.contains("documentId") && !c["documentId"].is_null()) q->bind(4, c["documentId"].get<std::string>());
+        bind_parameters(*q, id, c["coOwnerId"].get<std::string>(), syndicate, optional_arg<std::string>(c, "documentId"));
         q->exec();
     }
     for (const auto& c : named.changes) {
         auto q = call.db.prepare(
             "INSERT INTO amendment_fraction_changes (amendment_id, unit_id, syndicate_id, before_units, after_units) "
             "VALUES (?, ?, ?, ?, ?)");
-        q->bind(1, id);
-        q->bind(2, c.unit_id);
-        q->bind(3, syndicate);
-        q->bind(4, c.before.units());
-        q->bind(5, c.after.units());
+        bind_parameters(*q, id, c.unit_id, syndicate, c.before.units(), c.after.units());
         q->exec();
     }
     return id;

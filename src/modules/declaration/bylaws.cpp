@@ -16,6 +16,7 @@
 #include "modules/list_query.hpp"
 #include "modules/declaration/tools.hpp"
 #include "modules/governance/authorisation.hpp"
+#include "storage/bind.hpp"
 #include "storage/database.hpp"
 
 namespace syndic::declaration {
@@ -47,8 +48,7 @@ json read_bylaw(SQLite::Statement& q) {
 
 json find_bylaw(Database& db, const std::string& syndicate_id, const std::string& id) {
     auto q = db.prepare(std::string("SELECT ") + bylaw_columns + " FROM bylaws r WHERE r.id = ? AND r.syndicate_id = ?");
-    q->bind(1, id);
-    q->bind(2, syndicate_id);
+    bind_parameters(*q, id, syndicate_id);
     return q->executeStep() ? read_bylaw(*q) : json(nullptr);
 }
 
@@ -76,8 +76,7 @@ std::string article_sort_key(const std::string& article) {
 
 std::optional<std::string> active_article_holder(Database& db, const std::string& syndicate_id, const std::string& article) {
     auto q = db.prepare("SELECT id FROM bylaws WHERE syndicate_id = ? AND article = ? AND status = 'active'");
-    q->bind(1, syndicate_id);
-    q->bind(2, article);
+    bind_parameters(*q, syndicate_id, article);
     if (!q->executeStep()) return std::nullopt;
     return q->getColumn(0).getString();
 }
@@ -135,21 +134,11 @@ std::string insert_bylaw_version(const ToolCall& call, const BylawVersion& v, co
         "INSERT INTO bylaws (id, syndicate_id, article, title, text, category, penalty_cents, adopted_by_resolution_id, "
         "deposited_on, effective_from, supersedes_id, status, search_text, sort_key, created_at, updated_at) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?)");
-    q->bind(1, id);
-    q->bind(2, call.caller.syndicate_id);
-    q->bind(3, v.article);
-    q->bind(4, v.title);
-    q->bind(5, v.text);
-    q->bind(6, v.category);
-    if (!v.penalty.is_null()) q->bind(7, v.penalty.get<std::int64_t>());
-    if (adoption.adopted_by) q->bind(8, *adoption.adopted_by);
-    if (deposited_on) q->bind(9, *deposited_on);
-    q->bind(10, adoption.effective_from);
-    if (!current.is_null()) q->bind(11, current["id"].get<std::string>());
-    q->bind(12, fold_for_search(v.title) + "\n" + fold_for_search(v.text));
-    q->bind(13, article_sort_key(v.article));
-    q->bind(14, now);
-    q->bind(15, now);
+    bind_parameters(*q, id, call.caller.syndicate_id, v.article, v.title, v.text, v.category,
+                    v.penalty.is_null() ? std::nullopt : std::optional(v.penalty.get<std::int64_t>()), adoption.adopted_by,
+                    deposited_on, adoption.effective_from,
+                    current.is_null() ? std::nullopt : std::optional(current["id"].get<std::string>()),
+                    fold_for_search(v.title) + "\n" + fold_for_search(v.text), article_sort_key(v.article), now, now);
     q->exec();
     return id;
 }
@@ -195,9 +184,7 @@ json set_bylaw(const ToolCall& call) {
 
     if (repeal) {
         auto q = call.db.prepare("UPDATE bylaws SET status = 'repealed', ended_on = ?, updated_at = ? WHERE id = ?");
-        q->bind(1, effective_from);
-        q->bind(2, now);
-        q->bind(3, current["id"].get<std::string>());
+        bind_parameters(*q, effective_from, now, current["id"].get<std::string>());
         q->exec();
         return find_bylaw(call.db, syndicate, current["id"]);
     }
@@ -223,9 +210,7 @@ json set_bylaw(const ToolCall& call) {
 
     if (!current.is_null()) {
         auto q = call.db.prepare("UPDATE bylaws SET status = 'superseded', ended_on = ?, updated_at = ? WHERE id = ?");
-        q->bind(1, effective_from);
-        q->bind(2, now);
-        q->bind(3, current["id"].get<std::string>());
+        bind_parameters(*q, effective_from, now, current["id"].get<std::string>());
         q->exec();
     }
     const auto id = insert_bylaw_version(call, {article, title, text, category, penalty}, current, adoption, deposited_on, now);

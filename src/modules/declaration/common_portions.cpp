@@ -20,6 +20,7 @@
 #include "modules/declaration/tools.hpp"
 #include "modules/units/units.hpp"
 #include "modules/record_exists.hpp"
+#include "storage/bind.hpp"
 #include "storage/database.hpp"
 #include "storage/references.hpp"
 
@@ -62,8 +63,7 @@ json find_portion(Database& db, const std::string& syndicate_id, const std::stri
     auto q = db.prepare(std::string("SELECT ") + portion_columns +
                         " FROM common_portions r WHERE r.id = ? AND r.syndicate_id = ?" +
                         (active_only ? " AND r.deleted_at IS NULL" : ""));
-    q->bind(1, id);
-    q->bind(2, syndicate_id);
+    bind_parameters(*q, id, syndicate_id);
     return q->executeStep() ? read_portion(db, *q) : json(nullptr);
 }
 
@@ -74,9 +74,7 @@ void replace_units(Database& db, const std::string& syndicate_id, const std::str
     clear->exec();
     for (const auto& unit : unit_ids) {
         auto q = db.prepare("INSERT INTO common_portion_units (common_portion_id, unit_id, syndicate_id) VALUES (?, ?, ?)");
-        q->bind(1, portion_id);
-        q->bind(2, unit);
-        q->bind(3, syndicate_id);
+        bind_parameters(*q, portion_id, unit, syndicate_id);
         q->exec();
     }
 }
@@ -109,8 +107,7 @@ std::vector<UnitPortion> restricted_portions_of_unit(Database& db, const std::st
         "SELECT p.id, p.name FROM common_portions p JOIN common_portion_units cu ON cu.common_portion_id = p.id "
         "WHERE cu.unit_id = ? AND p.syndicate_id = ? AND p.kind = 'restricted' AND p.deleted_at IS NULL "
         "ORDER BY p.sort_key, p.id");
-    q->bind(1, unit_id);
-    q->bind(2, syndicate_id);
+    bind_parameters(*q, unit_id, syndicate_id);
     std::vector<UnitPortion> out;
     while (q->executeStep()) out.push_back({q->getColumn(0).getString(), q->getColumn(1).getString()});
     return out;
@@ -212,9 +209,8 @@ void require_unique_portion_name(const ToolCall& call, const std::string& name, 
                                  const json& current) {
     auto q = call.db.prepare(
         "SELECT id FROM common_portions WHERE syndicate_id = ? AND sort_key = ? AND deleted_at IS NULL AND id <> ?");
-    q->bind(1, call.caller.syndicate_id);
-    q->bind(2, folded);
-    q->bind(3, current.is_null() ? std::string() : current["id"].get<std::string>());
+    bind_parameters(*q, call.caller.syndicate_id, folded,
+                    current.is_null() ? std::string() : current["id"].get<std::string>());
     if (q->executeStep())
         throw DomainError(codes::duplicate_common_portion, "The syndicate already has a common portion named " + name + ".")
             .at("/name")
@@ -228,32 +224,15 @@ void write_portion(const ToolCall& call, const std::string& id, const PortionFie
         auto q = call.db.prepare(
             "INSERT INTO common_portions (id, syndicate_id, name, kind, description, ordinary_costs_to, major_costs_to, "
             "amendment_id, sort_key, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-        q->bind(1, id);
-        q->bind(2, call.caller.syndicate_id);
-        q->bind(3, f.name);
-        q->bind(4, f.kind);
-        q->bind(5, f.description);
-        q->bind(6, f.ordinary);
-        q->bind(7, f.major);
-        if (amendment_id) q->bind(8, *amendment_id);
-        q->bind(9, folded);
-        q->bind(10, now);
-        q->bind(11, now);
+        bind_parameters(*q, id, call.caller.syndicate_id, f.name, f.kind, f.description, f.ordinary, f.major, amendment_id,
+                        folded, now, now);
         q->exec();
         return;
     }
     auto q = call.db.prepare(
         "UPDATE common_portions SET name = ?, kind = ?, description = ?, ordinary_costs_to = ?, major_costs_to = ?, "
         "amendment_id = coalesce(?, amendment_id), sort_key = ?, updated_at = ? WHERE id = ?");
-    q->bind(1, f.name);
-    q->bind(2, f.kind);
-    q->bind(3, f.description);
-    q->bind(4, f.ordinary);
-    q->bind(5, f.major);
-    if (amendment_id) q->bind(6, *amendment_id);
-    q->bind(7, folded);
-    q->bind(8, now);
-    q->bind(9, id);
+    bind_parameters(*q, f.name, f.kind, f.description, f.ordinary, f.major, amendment_id, folded, now, id);
     q->exec();
 }
 
@@ -262,8 +241,7 @@ json archive_portion(const ToolCall& call, const json& current, const std::strin
         throw invalid_argument("/id", "is required to archive", "Name the common portion to archive with its id.");
     check_not_in_use(call, current);
     auto q = call.db.prepare("UPDATE common_portions SET deleted_at = ?1, updated_at = ?1 WHERE id = ?2");
-    q->bind(1, now);
-    q->bind(2, current["id"].get<std::string>());
+    bind_parameters(*q, now, current["id"].get<std::string>());
     q->exec();
     replace_units(call.db, call.caller.syndicate_id, current["id"], {});
     return find_portion(call.db, call.caller.syndicate_id, current["id"], false);

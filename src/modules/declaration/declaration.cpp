@@ -10,6 +10,7 @@
 #include "modules/declaration/tools.hpp"
 #include "modules/units/unit_shares.hpp"
 #include "modules/units/units.hpp"
+#include "storage/bind.hpp"
 #include "storage/database.hpp"
 
 namespace syndic {
@@ -84,9 +85,7 @@ json rebalance_fractions(const ToolCall& call) {
                            {"after", percent(s.after)}});
         if (dry_run) continue;
         auto q = call.db.prepare("UPDATE units SET fraction_units = ?, updated_at = ? WHERE id = ?");
-        q->bind(1, s.after.units());
-        q->bind(2, to_utc_iso(call.clock.now()));
-        q->bind(3, s.id);
+        bind_parameters(*q, s.after.units(), to_utc_iso(call.clock.now()), s.id);
         q->exec();
     }
     if (!dry_run)

@@ -20,6 +20,7 @@
 #include "modules/declaration/tools.hpp"
 #include "modules/units/units.hpp"
 #include "modules/record_exists.hpp"
+#include "storage/bind.hpp"
 #include "storage/database.hpp"
 #include "storage/settings.hpp"
 
@@ -244,9 +245,7 @@ json update_declaration(const ToolCall& call) {
     // The row, made with its defaults on the first update, then the columns given.
     auto make = call.db.prepare(
         "INSERT INTO declarations (syndicate_id, created_at, updated_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING");
-    make->bind(1, syndicate);
-    make->bind(2, now);
-    make->bind(3, now);
+    bind_parameters(*make, syndicate, now, now);
     make->exec();
     std::string sets;
     std::vector<std::pair<const Particular*, json>> bound;
