@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "storage/bind.hpp"
 #include "storage/database.hpp"
 #include "tools/manifests.hpp"
 
@@ -20,8 +21,7 @@ bool record_exists(Database& db, const std::string& syndicate_id, std::string_vi
     // The table is a name from the code, never from a caller; each (table, state) is one statement.
     auto q = db.prepare("SELECT 1 FROM " + std::string(table) + " WHERE id = ? AND syndicate_id = ?" +
                         (state == RecordState::active ? " AND deleted_at IS NULL" : ""));
-    q->bind(1, id);
-    q->bind(2, syndicate_id);
+    bind_parameters(*q, id, syndicate_id);
     return q->executeStep();
 }
 

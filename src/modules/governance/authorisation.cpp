@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "modules/common.hpp"
 #include "modules/record_exists.hpp"
+#include "storage/bind.hpp"
 #include "storage/database.hpp"
 
 namespace syndic::governance {
@@ -65,8 +66,7 @@ std::optional<Decision> find_decision(Database& db, const std::string& syndicate
         "r.headcount_for, r.headcount_entitled, r.voting_base_units, r.majority_of_all_votes "
         "FROM resolutions r LEFT JOIN meetings m ON m.id = r.meeting_id AND m.syndicate_id = r.syndicate_id "
         "WHERE r.id = ? AND r.syndicate_id = ?");
-    q->bind(1, id);
-    q->bind(2, syndicate_id);
+    bind_parameters(*q, id, syndicate_id);
     if (!q->executeStep()) return std::nullopt;
     Decision d;
     d.meeting_id = optional_text(*q, 0);

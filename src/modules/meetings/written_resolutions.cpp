@@ -24,6 +24,7 @@
 #include "modules/meetings/closing.hpp"
 #include "modules/meetings/store.hpp"
 #include "modules/record_exists.hpp"
+#include "storage/bind.hpp"
 #include "storage/database.hpp"
 
 namespace syndic::meetings {
@@ -64,8 +65,7 @@ DomainError refused_signer(Database& db, const std::string& syndicate, const std
     auto q = db.prepare(
         "SELECT 1 FROM co_owners WHERE id = ?1 AND syndicate_id = ?2 AND deleted_at IS NULL UNION ALL "
         "SELECT 1 FROM directors WHERE id = ?1 AND syndicate_id = ?2");
-    q->bind(1, signer_id);
-    q->bind(2, syndicate);
+    bind_parameters(*q, signer_id, syndicate);
     if (!q->executeStep())
         return DomainError(board ? governance::codes::director_not_found : syndic::codes::co_owner_not_found,
                            std::string("No ") + (board ? "director" : "active co-owner") + " with id " + signer_id +
@@ -84,8 +84,7 @@ json resolution_json(Database& db, const std::string& syndicate, const std::stri
     auto q = db.prepare(
         "SELECT id, body, title, description, majority_required, decided_on, contestable_until, sent_at, created_at, "
         "updated_at FROM resolutions WHERE id = ? AND syndicate_id = ? AND source = 'written'");
-    q->bind(1, id);
-    q->bind(2, syndicate);
+    bind_parameters(*q, id, syndicate);
     if (!q->executeStep()) throw std::logic_error("written resolution " + id + " vanished");
     const std::string body = q->getColumn(1).getString();
     json out = {{"id", id},
@@ -176,8 +175,7 @@ void require_signers_and_pages(const ToolCall& call, const json& signatures) {
         auto known = call.db.prepare(
             "SELECT 1 FROM co_owners WHERE id = ?1 AND syndicate_id = ?2 UNION ALL "
             "SELECT 1 FROM directors WHERE id = ?1 AND syndicate_id = ?2");
-        known->bind(1, signer_id);
-        known->bind(2, syndicate);
+        bind_parameters(*known, signer_id, syndicate);
         if (!known->executeStep())
             throw refused_signer(call.db, syndicate, call.args.value("body", std::string("general")), signer_id,
                                  "/signatures/" + std::to_string(i) + "/signerId");
@@ -194,8 +192,7 @@ std::string written_resolution_body(const ToolCall& call, const std::string& id)
     const auto& a = call.args;
     auto q = call.db.prepare(
         "SELECT body, decided_on FROM resolutions WHERE id = ? AND syndicate_id = ? AND source = 'written'");
-    q->bind(1, id);
-    q->bind(2, call.caller.syndicate_id);
+    bind_parameters(*q, id, call.caller.syndicate_id);
     if (!q->executeStep())
         throw DomainError(syndic::codes::resolution_not_found, "No written resolution with id " + id + " in this syndicate.")
             .at("/id");
@@ -221,13 +218,7 @@ std::string insert_written_resolution(const ToolCall& call, const std::string& b
     auto q = call.db.prepare(
         "INSERT INTO resolutions (id, meeting_id, syndicate_id, position, title, description, majority_required, "
         "created_at, updated_at, body, source) VALUES (?1, NULL, ?2, 0, ?3, ?4, ?5, ?6, ?6, ?7, 'written')");
-    q->bind(1, id);
-    q->bind(2, call.caller.syndicate_id);
-    q->bind(3, title);
-    q->bind(4, text);
-    q->bind(5, majority);
-    q->bind(6, now);
-    q->bind(7, body);
+    bind_parameters(*q, id, call.caller.syndicate_id, title, text, majority, now, body);
     q->exec();
     return id;
 }
@@ -251,14 +242,7 @@ void record_signatures(const ToolCall& call, const std::string& id, const std::s
             "INSERT INTO resolution_signatures (resolution_id, syndicate_id, signer_type, signer_id, name, signed_on, "
             "document_id, recorded_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT (resolution_id, signer_id) "
             "DO UPDATE SET signed_on = excluded.signed_on, document_id = excluded.document_id, recorded_at = excluded.recorded_at");
-        q->bind(1, id);
-        q->bind(2, syndicate);
-        q->bind(3, signer->type);
-        q->bind(4, signer_id);
-        q->bind(5, signer->name);
-        q->bind(6, signed_on);
-        if (document) q->bind(7, *document);
-        q->bind(8, now);
+        bind_parameters(*q, id, syndicate, signer->type, signer_id, signer->name, signed_on, document, now);
         q->exec();
     }
 }
@@ -278,10 +262,7 @@ json adopt_when_signed(const ToolCall& call, const std::string& id, const std::s
                        adopted_on, now);
     auto q = call.db.prepare(
         "UPDATE resolutions SET decided_on = ?1, contestable_until = ?2, sent_at = ?3, updated_at = ?3 WHERE id = ?4");
-    q->bind(1, adopted_on);
-    q->bind(2, add_calendar_days(adopted_on, governance::contestation_days));
-    q->bind(3, now);
-    q->bind(4, id);
+    bind_parameters(*q, adopted_on, add_calendar_days(adopted_on, governance::contestation_days), now, id);
     q->exec();
     call.name_event("written_resolution.adopted", "resolution", id);
     return resolution_json(call.db, syndicate, id, today);
