@@ -1,6 +1,7 @@
 #include "modules/common.hpp"
 
 #include <cmath>
+#include <stdexcept>
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
@@ -94,6 +95,16 @@ nlohmann::json shown_time(const SQLite::Column& column) {
     if (column.isNull()) return nullptr;
     char buffer[montreal_iso_size];
     return std::string(shown_text(column_text(column), buffer));
+}
+
+std::optional<std::string> optional_text(SQLite::Statement& q, int column) {
+    if (q.getColumn(column).isNull()) return std::nullopt;
+    return q.getColumn(column).getString();
+}
+
+Instant stored_instant(const std::string& text) {
+    if (auto t = parse_iso_instant(text)) return *t;
+    throw std::runtime_error("a stored time is not ISO 8601: " + text);
 }
 
 nlohmann::json nullable_text(const SQLite::Column& column) {

@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/clock.hpp"
 #include "core/fraction.hpp"
 #include "core/json_writer.hpp"
 
@@ -45,6 +46,12 @@ std::int64_t read_page(Database& db, const std::string& count_sql, const std::st
 
 // The envelope's "pagination" member, written after "data" inside the envelope's object.
 void write_pagination(JsonWriter& w, const PageRequest& page, std::int64_t total);
+
+// A nullable column's text: nullopt for NULL.
+std::optional<std::string> optional_text(SQLite::Statement& q, int column);
+// A stored UTC instant (to_utc_iso's text); a stored text that is not one is a broken database
+// (std::runtime_error).
+Instant stored_instant(const std::string& text);
 
 // A column's text without a copy (valid until the statement steps again).
 inline std::string_view column_text(const SQLite::Column& column) {

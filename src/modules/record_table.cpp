@@ -7,6 +7,8 @@
 #include "core/ids.hpp"
 #include "core/text.hpp"
 #include "modules/common.hpp"
+#include "modules/record_exists.hpp"
+#include "storage/bind.hpp"
 #include "storage/database.hpp"
 
 namespace syndic {
@@ -71,8 +73,7 @@ void bind_value(SQLite::Statement& q, int index, const json& v, FieldType type) 
 json read_by_id(const ToolCall& call, const RecordTable& t, const std::string& id, bool active_only) {
     auto q = call.db.prepare(select_sql(t) + " WHERE r.id = ?1 AND r.syndicate_id = ?2" +
                              (active_only ? " AND r.deleted_at IS NULL" : ""));
-    q->bind(1, id);
-    q->bind(2, call.caller.syndicate_id);
+    bind_parameters(*q, id, call.caller.syndicate_id);
     bind_today(*q, today(call));
     if (!q->executeStep()) return nullptr;
     return read_record(t, *q);
@@ -120,10 +121,7 @@ std::string insert_record(const ToolCall& call, const RecordTable& table, const 
         bound.emplace_back(f, &value);
     }
     auto q = call.db.prepare(std::string("INSERT INTO ") + table.table + " (" + columns + ") VALUES (" + marks + ")");
-    q->bind(1, id);
-    q->bind(2, call.caller.syndicate_id);
-    q->bind(3, now);
-    q->bind(4, now);
+    bind_parameters(*q, id, call.caller.syndicate_id, now, now);
     int index = 5;
     for (const auto& [f, v] : bound) bind_value(*q, index++, *v, f->type);
     q->exec();
@@ -157,9 +155,7 @@ std::string today(const ToolCall& call) { return montreal_date(call.clock.now())
 
 json require_record(const ToolCall& call, const RecordTable& table, const std::string& id, const std::string& field) {
     auto record = read_by_id(call, table, id, true);
-    if (record.is_null())
-        throw DomainError(table.not_found, "No " + std::string(table.noun) + " with id " + id + " in this syndicate.")
-            .at(field);
+    if (record.is_null()) throw record_not_found(table.table, id, field);
     return record;
 }
 
@@ -209,9 +205,7 @@ json archive_record(const ToolCall& call, const RecordTable& table, const std::s
     require_record(call, table, id);
     auto q = call.db.prepare(std::string("UPDATE ") + table.table +
                              " SET deleted_at = ?1, updated_at = ?1 WHERE id = ?2 AND syndicate_id = ?3");
-    q->bind(1, to_utc_iso(call.clock.now()));
-    q->bind(2, id);
-    q->bind(3, call.caller.syndicate_id);
+    bind_parameters(*q, to_utc_iso(call.clock.now()), id, call.caller.syndicate_id);
     q->exec();
     return read_by_id(call, table, id, false);
 }

@@ -45,15 +45,15 @@ inline constexpr int today_parameter = 99;
 #define SYNDIC_TODAY "?99"
 
 struct RecordTable {
-    const char* table;       // "water_heaters"; read as `r`
-    const char* noun;        // "water heater", for error details
-    const char* not_found;   // the code for an id not in the caller's syndicate (or archived)
+    // "water_heaters"; read as `r`. An id not in the caller's syndicate (or archived) is refused
+    // with the code its manifest declares for the table (modules/record_exists.hpp).
+    const char* table;
     std::vector<RecordField> fields;
     const char* joins = "";  // what computed fields join, e.g. " JOIN syndicates s ON s.id = r.syndicate_id"
 };
 
 // The record of an active row of the caller's syndicate, refused with the table's not-found code
-// at `field` when there is none.
+// (record_not_found) at `field` when there is none.
 nlohmann::json require_record(const ToolCall& call, const RecordTable& table, const std::string& id,
                               const std::string& field = "/id");
 

@@ -196,40 +196,74 @@ const std::vector<AuditedTable>& Database::audited_tables() {
     return *audited_tables_;
 }
 
-WriteTransaction::WriteTransaction(Database& db)
-    : db_(db), nested_(sqlite3_get_autocommit(db.sql().getHandle()) == 0) {
-    db_.run(nested_ ? "SAVEPOINT write_transaction" : "BEGIN IMMEDIATE");
+void Database::remove_written_files_after(std::size_t kept) {
+    for (std::size_t i = std::min(kept, written_files_.size()); i < written_files_.size(); ++i) {
+        std::error_code ec;
+        std::filesystem::remove(written_files_[i], ec);
+        spdlog::info("removed {}: the write it was made for did not commit", written_files_[i]);
+    }
+    written_files_.resize(std::min(kept, written_files_.size()));
+}
+
+Savepoint::Savepoint(Database& db, std::string name) : db_(db), name_(std::move(name)) {
+    const bool identifier = !name_.empty() && std::all_of(name_.begin(), name_.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    });
+    if (!identifier) throw std::logic_error("a savepoint's name is an SQL identifier: '" + name_ + "'");
+    if (sqlite3_get_autocommit(db.sql().getHandle()) != 0)
+        throw std::logic_error("savepoint " + name_ + " outside a transaction: it would begin one");
+    db_.run("SAVEPOINT " + name_);
     if (db_.recorder()) recorded_at_start_ = db_.recorder()->mark();
-    if (!nested_) db_.written_files_.clear();
     files_at_start_ = db_.written_files_.size();
 }
 
-WriteTransaction::~WriteTransaction() {
+Savepoint::~Savepoint() {
     if (done_) return;
-    auto& files = db_.written_files_;
-    for (std::size_t i = std::min(files_at_start_, files.size()); i < files.size(); ++i) {
-        std::error_code ec;
-        std::filesystem::remove(files[i], ec);
-        spdlog::info("removed {}: the write it was made for did not commit", files[i]);
-    }
-    files.resize(std::min(files_at_start_, files.size()));
+    db_.remove_written_files_after(files_at_start_);
     try {
-        if (nested_) {
-            db_.run("ROLLBACK TO write_transaction");
-            db_.run("RELEASE write_transaction");
-            if (db_.recorder()) db_.recorder()->forget_after(recorded_at_start_);
-        } else {
-            db_.run("ROLLBACK");
-        }
+        db_.run("ROLLBACK TO " + name_);
+        db_.run("RELEASE " + name_);
+        if (db_.recorder()) db_.recorder()->forget_after(recorded_at_start_);
+    } catch (const std::exception& e) {
+        spdlog::error("rolling back savepoint {} failed: {}", name_, e.what());
+    }
+}
+
+void Savepoint::release() {
+    db_.run("RELEASE " + name_);
+    done_ = true;
+}
+
+WriteTransaction::WriteTransaction(Database& db) : db_(db) {
+    if (db.in_handler_)
+        throw std::logic_error(
+            "a tool handler opens no transaction; the registry's is the call's (a part undone alone is a Savepoint)");
+    if (sqlite3_get_autocommit(db.sql().getHandle()) == 0) {
+        nested_.emplace(db, "write_transaction");
+        return;
+    }
+    db_.run("BEGIN IMMEDIATE");
+    db_.written_files_.clear();
+}
+
+WriteTransaction::~WriteTransaction() {
+    if (done_ || nested_) return;  // a nested one's savepoint rolls itself back
+    db_.remove_written_files_after(0);
+    try {
+        db_.run("ROLLBACK");
     } catch (const std::exception& e) {
         spdlog::error("rollback failed: {}", e.what());
     }
 }
 
 void WriteTransaction::commit() {
-    db_.run(nested_ ? "RELEASE write_transaction" : "COMMIT");
+    if (nested_) {
+        nested_->release();
+    } else {
+        db_.run("COMMIT");
+        db_.written_files_.clear();  // recorded: the files are the database's now
+    }
     done_ = true;
-    if (!nested_) db_.written_files_.clear();  // recorded: the files are the database's now
 }
 
 ReadTransaction::ReadTransaction(Database& db)

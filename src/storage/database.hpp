@@ -115,7 +115,12 @@ private:
     std::deque<Memo> memos_;  // oldest first
     std::size_t memo_weight_ = 0;
     DataStamp memo_stamp_;
+    bool in_handler_ = false;  // a tool's handler is running (HandlerScope)
+    // Removes the files written after the first `kept` (a write that rolled back).
+    void remove_written_files_after(std::size_t kept);
     friend class WriteTransaction;
+    friend class Savepoint;
+    friend class HandlerScope;
 };
 
 class Database::Query {
@@ -131,13 +136,37 @@ private:
     SQLite::Statement& statement_;
 };
 
+// A part of a transaction that may be undone alone, named for what it is ("dry_run"): SAVEPOINT,
+// rolled back to and released on destruction unless released. Its rollback also takes its changes
+// out of the audit recorder and removes the files written since it began. Inside a tool call this
+// is the only nesting a handler may open (HandlerScope); it costs what any savepoint costs (see
+// WriteTransaction), so it is for a part that is undone while the call commits.
+class Savepoint {
+public:
+    // std::logic_error outside a transaction (a SAVEPOINT there would begin a deferred one) or for
+    // a name that is not an SQL identifier of letters, digits and '_'.
+    Savepoint(Database& db, std::string name);
+    ~Savepoint();
+    Savepoint(const Savepoint&) = delete;
+    Savepoint& operator=(const Savepoint&) = delete;
+    void release();  // keeps its work in the enclosing transaction
+
+private:
+    Database& db_;
+    std::string name_;
+    bool done_ = false;
+    std::size_t recorded_at_start_ = 0;  // the recorder's mark
+    std::size_t files_at_start_ = 0;     // the files written before it (remove_on_rollback)
+};
+
 // A write transaction: BEGIN IMMEDIATE (so concurrent writers wait on the busy timeout instead of
 // failing on a lock upgrade), rolled back on destruction unless committed. Inside another one it
 // is a savepoint, so a part can fail alone or several calls can form one whole.
-// A tool handler opens none: the registry's transaction is the call's. A savepoint held open
-// makes SQLite copy every page each later statement changes into its sub-journal (triggers give
-// every INSERT a statement journal), which doubled bulk_create_co_owners (docs/performance.md);
-// open one only for a part that may be undone alone, as rebalance_fractions' dry run does.
+// A tool handler opens none: the registry's transaction is the call's, and while a handler runs
+// (HandlerScope) the constructor throws std::logic_error. A savepoint held open makes SQLite copy
+// every page each later statement changes into its sub-journal (triggers give every INSERT a
+// statement journal), which doubled bulk_create_co_owners (docs/performance.md); a part that may
+// be undone alone is a Savepoint, named as one.
 class WriteTransaction {
 public:
     explicit WriteTransaction(Database& db);
@@ -148,10 +177,22 @@ public:
 
 private:
     Database& db_;
-    bool nested_;
+    std::optional<Savepoint> nested_;  // inside another transaction
     bool done_ = false;
-    std::size_t recorded_at_start_ = 0;  // the recorder's mark, for a savepoint that rolls back
-    std::size_t files_at_start_ = 0;     // the files written before it (remove_on_rollback)
+};
+
+// While alive, a tool's handler is running on the connection (the registry holds one around each
+// call's handler): a WriteTransaction opened then throws, naming the rule. Scopes nest.
+class HandlerScope {
+public:
+    explicit HandlerScope(Database& db) : db_(db), was_in_handler_(db.in_handler_) { db.in_handler_ = true; }
+    ~HandlerScope() { db_.in_handler_ = was_in_handler_; }
+    HandlerScope(const HandlerScope&) = delete;
+    HandlerScope& operator=(const HandlerScope&) = delete;
+
+private:
+    Database& db_;
+    bool was_in_handler_;
 };
 
 // A read transaction: the reads inside it see one snapshot, so a page and its total agree even

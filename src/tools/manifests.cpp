@@ -54,6 +54,14 @@ std::vector<ErrorDecl> parse_errors(const json& doc, const std::string& where) {
             if (e.layer != "tool" && e.layer != "http" && e.layer != "protocol")
                 throw std::logic_error(at + ": layer must be tool, http or protocol");
         }
+        if (entry.contains("record")) {
+            const auto& record = entry["record"];
+            if (!record.is_object()) throw std::logic_error(at + ": record must be an object {table, noun, activeNoun}");
+            e.record_table = non_empty_string(record, "table", at + ".record");
+            e.record_noun = non_empty_string(record, "noun", at + ".record");
+            e.record_active_noun = non_empty_string(record, "activeNoun", at + ".record", false);
+            if (status != 404) throw std::logic_error(at + ": a code for an id naming no record answers 404");
+        }
         out.push_back(std::move(e));
     }
     return out;
@@ -183,6 +191,15 @@ const ErrorDecl* find_error(std::string_view code) {
     return nullptr;
 }
 
+const ErrorDecl* find_record_error(std::string_view table) {
+    for (const auto& m : module_manifests())
+        for (const auto& e : m.errors)
+            if (e.record_table == table) return &e;
+    for (const auto& e : platform_manifest().errors)
+        if (e.record_table == table) return &e;
+    return nullptr;
+}
+
 const ScopeText* find_scope_text(std::string_view scope) {
     for (const auto& s : platform_manifest().scopes)
         if (s.name == scope) return &s;
@@ -195,7 +212,7 @@ const ScopeText* find_scope_text(std::string_view scope) {
 json module_settings(const Manifest& manifest) { return json::parse(manifest.settings_json); }
 
 void check_manifests(const std::vector<Manifest>& modules, const Manifest& platform, const std::vector<ToolFacts>& tools) {
-    std::map<std::string, std::string> code_file, scope_file;
+    std::map<std::string, std::string> code_file, scope_file, record_code;
     std::set<std::string> ids;
     std::vector<const Manifest*> all{&platform};
     for (const auto& m : modules) {
@@ -207,6 +224,11 @@ void check_manifests(const std::vector<Manifest>& modules, const Manifest& platf
             const auto [it, added] = code_file.emplace(e.code, m->file);
             if (!added)
                 throw std::logic_error("schemas/" + m->file + ": code " + e.code + " is already declared in schemas/" + it->second);
+            if (e.record_table.empty()) continue;
+            const auto [table, first] = record_code.emplace(e.record_table, e.code);
+            if (!first)
+                throw std::logic_error("schemas/" + m->file + ": " + e.code + " and " + table->second +
+                                       " are both the not-found code of the records of " + e.record_table);
         }
         for (const auto& s : m->scopes) {
             const auto [it, added] = scope_file.emplace(s.name, m->file);

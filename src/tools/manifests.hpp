@@ -27,6 +27,11 @@ struct ErrorDecl {
     // Who raises it: "tool" (a tool call may refuse with it; the default), "http" (only the HTTP
     // bridge, before or around a call) or "protocol" (a JSON-RPC error message, no DomainError).
     std::string layer = "tool";
+    // For the code that refuses an id naming no record of a table in the caller's syndicate
+    // ("record": {"table", "noun", "activeNoun"}): the table ("units"), how a refusal's detail
+    // names its record ("unit") and, when archived records are spoken of as inactive rather than
+    // gone, how it names one an active-only check wants ("active co-owner"). Empty otherwise.
+    std::string record_table, record_noun, record_active_noun;
 };
 
 struct Manifest {
@@ -60,6 +65,9 @@ const Manifest* find_module_manifest(std::string_view id);  // nullptr when none
 
 // A code's declaration in any manifest (modules and platform); nullptr when none declares it.
 const ErrorDecl* find_error(std::string_view code);
+// The declaration of the code that refuses an id naming no record of `table` (its "record");
+// nullptr when none declares one.
+const ErrorDecl* find_record_error(std::string_view table);
 // A scope's consent texts from any manifest; nullptr when none gives them.
 const ScopeText* find_scope_text(std::string_view scope);
 // A module's settings (name -> JSON-Schema-like object), parsed from settings_json.
@@ -74,7 +82,7 @@ struct ToolFacts {
 };
 
 // Throws std::logic_error naming the file at fault when a code is declared twice (across all the
-// manifests), a module has two manifests or tools but none, a tool's requiredScope has no consent
+// manifests), two codes are a record's of one table, a module has two manifests or tools but none, a tool's requiredScope has no consent
 // text, or a tool's schema names an "x-error-code" no manifest declares.
 void check_manifests(const std::vector<Manifest>& modules, const Manifest& platform, const std::vector<ToolFacts>& tools);
 

@@ -478,7 +478,12 @@ ToolResult ToolRegistry::run(const Tool& tool, const json& args, const CallerCon
     // Storage that fails (full, read-only, not a database, locked beyond the busy timeout) is a
     // refusal naming the file and the cause, for stdio, MCP over HTTP and REST alike.
     return with_storage_refusals(db, [&]() -> ToolResult {
-        if (tool.info.read_only) return tool.handler(ToolCall{normalized, caller, db, clock, *this, control});
+        // The handler opens no transaction of its own (HandlerScope makes one throw): the call's
+        // is this one, and a failure anywhere in the handler rolls it back whole.
+        if (tool.info.read_only) {
+            const HandlerScope in_handler(db);
+            return tool.handler(ToolCall{normalized, caller, db, clock, *this, control});
+        }
 
         // A write and its audit events are committed together, or not at all.
         WriteTransaction tx(db);
@@ -486,7 +491,10 @@ ToolResult ToolRegistry::run(const Tool& tool, const json& args, const CallerCon
         std::vector<NamedEvent> named;
         ToolCall call{normalized, caller, db, clock, *this, control};
         call.named_events = &named;
-        auto result = tool.handler(call);
+        auto result = [&] {
+            const HandlerScope in_handler(db);
+            return tool.handler(call);
+        }();
         // A call with neither key nor user is the program's own (the demo syndicate's seeding).
         const AuditActor actor = !caller.user_id.empty()    ? AuditActor{"user", caller.user_id, caller.client_id}
                                  : !caller.api_key_id.empty() ? AuditActor{"api-key", caller.api_key_id, ""}

@@ -24,6 +24,7 @@
 #include "http/pages.hpp"
 #include "mcp/server.hpp"
 #include "modules/modules.hpp"
+#include "modules/record_exists.hpp"
 #include "storage/database.hpp"
 #include "tools/field_codes.hpp"
 #include "tools/manifests.hpp"
@@ -220,6 +221,60 @@ TEST_CASE("the start-up checks refuse a broken set of manifests, naming the file
           "schemas/units/get_unit.json: x-error-code UNIT_NUMBER_INVALID is declared in no manifest");
     const ToolFacts declared{"units/get_unit.json", "units", "read:units", {"UNIT_NOT_FOUND"}};
     CHECK(logic_error_of([&] { check_manifests({units}, platform, {declared}); }).empty());
+}
+
+TEST_CASE("a not-found code names its records: one code a table, and the one refusal of an id") {
+    auto declared = json::parse(units_text);
+    declared["errors"]["UNIT_NOT_FOUND"]["record"] = {{"table", "units"}, {"noun", "unit"}};
+    const auto units = parse_manifest("units/module.json", declared.dump());
+    CHECK(units.errors.at(0).record_table == "units");
+    CHECK(units.errors.at(0).record_noun == "unit");
+    CHECK(units.errors.at(0).record_active_noun.empty());
+    auto not_404 = declared;
+    not_404["errors"]["UNIT_NOT_FOUND"]["status"] = 409;
+    CHECK(logic_error_of([&] { parse_manifest("units/module.json", not_404.dump()); }) ==
+          "schemas/units/module.json: errors.UNIT_NOT_FOUND: a code for an id naming no record answers 404");
+    auto no_noun = declared;
+    no_noun["errors"]["UNIT_NOT_FOUND"]["record"].erase("noun");
+    CHECK(logic_error_of([&] { parse_manifest("units/module.json", no_noun.dump()); }).find("record: needs a non-empty string 'noun'") !=
+          std::string::npos);
+    auto twice = declared;
+    twice["errors"]["LOT_NOT_FOUND"] = {{"status", 404}, {"description", "No lot."}, {"record", {{"table", "units"}, {"noun", "lot"}}}};
+    CHECK(logic_error_of([&] {
+              check_manifests({parse_manifest("units/module.json", twice.dump())}, parse_manifest("platform.json", platform_text), {});
+          }) == "schemas/units/module.json: UNIT_NOT_FOUND and LOT_NOT_FOUND are both the not-found code of the records of units");
+
+    // Every embedded record is a table of the schema whose rows are found by id and syndicate.
+    auto db = Database::open(":memory:");
+    std::vector<const Manifest*> all{&platform_manifest()};
+    for (const auto& m : module_manifests()) all.push_back(&m);
+    int records = 0;
+    for (const auto* m : all)
+        for (const auto& e : m->errors) {
+            if (e.record_table.empty()) continue;
+            CAPTURE(e.code);
+            ++records;
+            std::set<std::string> columns;
+            SQLite::Statement q(db->sql(), "SELECT name FROM pragma_table_info(?)");
+            q.bind(1, e.record_table);
+            while (q.executeStep()) columns.insert(q.getColumn(0).getString());
+            CHECK(columns.count("id") == 1);
+            CHECK(columns.count("syndicate_id") == 1);
+            CHECK(find_record_error(e.record_table) == &e);
+        }
+    CHECK(records >= 15);
+
+    // The refusal: the table's code and noun; "active" where the manifest says how.
+    const auto unit = record_not_found("units", "u-1", "/unitId", RecordState::active);
+    CHECK(unit.code() == "UNIT_NOT_FOUND");
+    CHECK(unit.detail() == "No unit with id u-1 in this syndicate.");
+    CHECK(unit.field() == "/unitId");
+    CHECK(record_not_found("co_owners", "c-1", "/id").detail() == "No co-owner with id c-1 in this syndicate.");
+    CHECK(record_not_found("co_owners", "c-1", "/id", RecordState::active).detail() ==
+          "No active co-owner with id c-1 in this syndicate.");
+    CHECK(record_not_found("documents", "d-1", "/id").code() == "DOCUMENT_NOT_FOUND");  // platform.json's
+    CHECK(logic_error_of([] { record_not_found("lots", "l-1", "/id"); }) ==
+          "no manifest declares the not-found code of the records of lots");
 }
 
 TEST_CASE("initialize's instructions: the platform's text and those of the modules served only") {

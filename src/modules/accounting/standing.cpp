@@ -2,6 +2,7 @@
 
 #include <SQLiteCpp/Statement.h>
 
+#include "storage/bind.hpp"
 #include "storage/database.hpp"
 
 namespace syndic::accounting {
@@ -14,8 +15,7 @@ Standing unit_standing(Database&, const std::string&, const std::string&, const 
 Standing co_owner_standing(Database& db, const std::string& syndicate_id, const std::string& co_owner_id,
                            const std::string& as_of) {
     auto q = db.prepare("SELECT unit_id FROM co_owners WHERE id = ? AND syndicate_id = ?");
-    q->bind(1, co_owner_id);
-    q->bind(2, syndicate_id);
+    bind_parameters(*q, co_owner_id, syndicate_id);
     if (!q->executeStep()) return Standing{};
     return unit_standing(db, syndicate_id, q->getColumn(0).getString(), as_of);
 }

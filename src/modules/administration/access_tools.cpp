@@ -13,6 +13,8 @@
 #include "core/error.hpp"
 #include "modules/common.hpp"
 #include "modules/list_query.hpp"
+#include "modules/record_exists.hpp"
+#include "storage/bind.hpp"
 #include "storage/database.hpp"
 
 namespace syndic {
@@ -45,18 +47,15 @@ json key_json(SQLite::Statement& q) {
 
 json require_user(Database& db, const std::string& syndicate_id, const std::string& id) {
     auto q = db.prepare(std::string("SELECT ") + user_columns + " FROM users u WHERE u.id = ? AND u.syndicate_id = ?");
-    q->bind(1, id);
-    q->bind(2, syndicate_id);
-    if (!q->executeStep()) throw DomainError(codes::user_not_found, "No user with id " + id + " in this syndicate.").at("/id");
+    bind_parameters(*q, id, syndicate_id);
+    if (!q->executeStep()) throw record_not_found("users", id, "/id");
     return user_json(*q);
 }
 
 json require_key(Database& db, const std::string& syndicate_id, const std::string& id) {
     auto q = db.prepare(std::string("SELECT ") + key_columns + " FROM api_keys k WHERE k.id = ? AND k.syndicate_id = ?");
-    q->bind(1, id);
-    q->bind(2, syndicate_id);
-    if (!q->executeStep())
-        throw DomainError(codes::api_key_not_found, "No API key with id " + id + " in this syndicate.").at("/id");
+    bind_parameters(*q, id, syndicate_id);
+    if (!q->executeStep()) throw record_not_found("api_keys", id, "/id");
     return key_json(*q);
 }
 
@@ -65,8 +64,7 @@ int other_admins(Database& db, const std::string& syndicate_id, const std::strin
     auto q = db.prepare(
         "SELECT (SELECT count(*) FROM users WHERE syndicate_id = ?1 AND role = 'admin' AND disabled_at IS NULL AND id <> ?2) "
         "+ (SELECT count(*) FROM api_keys WHERE syndicate_id = ?1 AND role = 'admin' AND revoked_at IS NULL AND id <> ?2)");
-    q->bind(1, syndicate_id);
-    q->bind(2, leaving);
+    bind_parameters(*q, syndicate_id, leaving);
     q->executeStep();
     return q->getColumn(0).getInt();
 }
@@ -111,8 +109,7 @@ json update_user(const ToolCall& call) {
         for (const char* sql : {"UPDATE user_sessions SET ended_at = ?1 WHERE user_id = ?2 AND ended_at IS NULL",
                                 "UPDATE oauth_refresh_tokens SET revoked_at = ?1 WHERE user_id = ?2 AND revoked_at IS NULL"}) {
             auto end = call.db.prepare(sql);
-            end->bind(1, now);
-            end->bind(2, id);
+            bind_parameters(*end, now, id);
             end->exec();
         }
     }
@@ -134,8 +131,7 @@ json revoke_api_key_tool(const ToolCall& call) {
             .at("/id");
     if (key["role"] == "admin") refuse_last_admin(call.db, syndicate, id, "Revoking the key " + key["prefix"].get<std::string>());
     auto q = call.db.prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ?");
-    q->bind(1, to_utc_iso(call.clock.now()));
-    q->bind(2, id);
+    bind_parameters(*q, to_utc_iso(call.clock.now()), id);
     q->exec();
     return {{"apiKey", require_key(call.db, syndicate, id)}, {"selfRevoked", call.caller.api_key_id == id}};
 }

@@ -10,6 +10,8 @@
 #include "core/error.hpp"
 #include "modules/common.hpp"
 #include "modules/list_query.hpp"
+#include "modules/record_exists.hpp"
+#include "storage/bind.hpp"
 #include "storage/database.hpp"
 
 namespace syndic {
@@ -42,10 +44,8 @@ json outbox_message(SQLite::Statement& q) {
 
 json require_message(Database& db, const std::string& syndicate_id, const std::string& id) {
     auto q = db.prepare(std::string("SELECT ") + outbox_columns + " FROM outbox o WHERE o.id = ? AND o.syndicate_id = ?");
-    q->bind(1, id);
-    q->bind(2, syndicate_id);
-    if (!q->executeStep())
-        throw DomainError(codes::outbox_message_not_found, "No outbox message with id " + id + " in this syndicate.").at("/id");
+    bind_parameters(*q, id, syndicate_id);
+    if (!q->executeStep()) throw record_not_found("outbox", id, "/id");
     return outbox_message(*q);
 }
 

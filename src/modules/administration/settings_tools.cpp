@@ -12,6 +12,7 @@
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "modules/common.hpp"
+#include "storage/bind.hpp"
 #include "storage/database.hpp"
 #include "storage/settings.hpp"
 
@@ -27,9 +28,7 @@ bool shown_here(const SettingDeclaration& d) { return d.shown_by.empty(); }
 std::string last_change(Database& db, const std::string& syndicate, const char* record_type, const std::string& record_id) {
     auto q = db.prepare(
         "SELECT max(occurred_at) FROM audit_events WHERE syndicate_id = ? AND record_id = ? AND record_type = ?");
-    q->bind(1, syndicate);
-    q->bind(2, record_id);
-    q->bind(3, record_type);
+    bind_parameters(*q, syndicate, record_id, record_type);
     q->executeStep();
     return q->getColumn(0).isNull() ? "" : q->getColumn(0).getString();
 }
@@ -61,8 +60,7 @@ json update_settings(const ToolCall& call) {
     for (const auto& [name, given] : call.args.items()) {
         if (name == "syndicateName") {
             auto q = call.db.prepare("UPDATE syndicates SET name = ?1 WHERE id = ?2 AND name <> ?1");
-            q->bind(1, nonblank_text(given, "/syndicateName"));
-            q->bind(2, syndicate);
+            bind_parameters(*q, nonblank_text(given, "/syndicateName"), syndicate);
             q->exec();
             continue;
         }

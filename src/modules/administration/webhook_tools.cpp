@@ -14,6 +14,8 @@
 #include "events/event_types.hpp"
 #include "modules/common.hpp"
 #include "modules/list_query.hpp"
+#include "modules/record_exists.hpp"
+#include "storage/bind.hpp"
 #include "storage/database.hpp"
 
 namespace syndic {
@@ -43,10 +45,8 @@ json webhook_json(SQLite::Statement& q) {
 json require_webhook(Database& db, const std::string& syndicate_id, const std::string& id, const std::string& field = "/id") {
     auto q = db.prepare(std::string("SELECT ") + webhook_columns +
                         " FROM webhooks w WHERE w.id = ? AND w.syndicate_id = ? AND w.deleted_at IS NULL");
-    q->bind(1, id);
-    q->bind(2, syndicate_id);
-    if (!q->executeStep())
-        throw DomainError(codes::webhook_not_found, "No webhook with id " + id + " in this syndicate.").at(field);
+    bind_parameters(*q, id, syndicate_id);
+    if (!q->executeStep()) throw record_not_found("webhooks", id, field);
     return webhook_json(*q);
 }
 
@@ -88,14 +88,8 @@ json create_webhook(const ToolCall& call) {
     auto q = call.db.prepare(
         "INSERT INTO webhooks (id, syndicate_id, url, events, active, description, secret_generation, secret_prefix, "
         "created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 1, ?5, 1, ?6, ?7, ?7)");
-    q->bind(1, id);
-    q->bind(2, syndicate);
-    q->bind(3, url);
-    q->bind(4, a["events"].dump());
-    if (const auto d = optional_arg<std::string>(a, "description")) q->bind(5, *d);
-    else q->bind(5);
-    q->bind(6, prefix_of(secret));
-    q->bind(7, now);
+    bind_parameters(*q, id, syndicate, url, a["events"].dump(), optional_arg<std::string>(a, "description"),
+                    prefix_of(secret), now);
     q->exec();
     return {{"webhook", require_webhook(call.db, syndicate, id)}, {"secret", secret}};
 }
@@ -158,12 +152,10 @@ json delete_webhook(const ToolCall& call) {
     auto d = call.db.prepare(
         "UPDATE webhook_deliveries SET status = 'abandoned', error = 'the webhook was deleted', lease_owner = NULL, "
         "lease_until = NULL, updated_at = ?1 WHERE webhook_id = ?2 AND status IN ('pending', 'failed')");
-    d->bind(1, now);
-    d->bind(2, id);
+    bind_parameters(*d, now, id);
     const int abandoned = d->exec();
     auto q = call.db.prepare("UPDATE webhooks SET active = 0, deleted_at = ?1, updated_at = ?1 WHERE id = ?2");
-    q->bind(1, now);
-    q->bind(2, id);
+    bind_parameters(*q, now, id);
     q->exec();
     return {{"webhook", webhook}, {"abandonedDeliveries", abandoned}};
 }
@@ -189,23 +181,16 @@ json delivery_json(SQLite::Statement& q) {
 json require_delivery(Database& db, const std::string& syndicate_id, const std::string& id) {
     auto q = db.prepare(std::string("SELECT ") + delivery_columns +
                         " FROM webhook_deliveries d WHERE d.id = ? AND d.syndicate_id = ?");
-    q->bind(1, id);
-    q->bind(2, syndicate_id);
-    if (!q->executeStep())
-        throw DomainError(codes::webhook_delivery_not_found, "No webhook delivery with id " + id + " in this syndicate.")
-            .at("/id");
+    bind_parameters(*q, id, syndicate_id);
+    if (!q->executeStep()) throw record_not_found("webhook_deliveries", id, "/id");
     return delivery_json(*q);
 }
 
 json list_webhook_deliveries(const ToolCall& call) {
     const auto& a = call.args;
-    if (const auto webhook = optional_arg<std::string>(a, "webhookId")) {
-        auto q = call.db.prepare("SELECT 1 FROM webhooks WHERE id = ? AND syndicate_id = ?");
-        q->bind(1, *webhook);
-        q->bind(2, call.caller.syndicate_id);
-        if (!q->executeStep())
-            throw DomainError(codes::webhook_not_found, "No webhook with id " + *webhook + " in this syndicate.").at("/webhookId");
-    }
+    // Deliveries of an archived webhook are still listed.
+    if (const auto webhook = optional_arg<std::string>(a, "webhookId"))
+        require_record_exists(call.db, call.caller.syndicate_id, "webhooks", *webhook, "/webhookId");
     return list_page(call, delivery_columns,
                      "FROM webhook_deliveries d WHERE d.syndicate_id = :syndicate "
                      "AND (:webhookId IS NULL OR d.webhook_id = :webhookId) AND (:status IS NULL OR d.status = :status) "
@@ -236,8 +221,7 @@ json redeliver_webhook_delivery(const ToolCall& call) {
     auto q = call.db.prepare(
         "UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?1, lease_owner = NULL, lease_until = NULL, "
         "updated_at = ?1 WHERE id = ?2");
-    q->bind(1, now);
-    q->bind(2, id);
+    bind_parameters(*q, now, id);
     q->exec();
     return require_delivery(call.db, syndicate, id);
 }

@@ -11,6 +11,7 @@
 
 #include "modules/board/tools.hpp"
 #include "modules/common.hpp"
+#include "storage/bind.hpp"
 #include "storage/database.hpp"
 
 namespace syndic {
@@ -30,8 +31,7 @@ json directors_insurance(Database& db, const std::string& syndicate_id, const st
         "SELECT id, insurer, policy_number, end_date FROM insurance_policies WHERE syndicate_id = ?1 "
         "AND kind = 'directors-and-officers' AND deleted_at IS NULL AND start_date <= ?2 AND end_date > ?2 "
         "ORDER BY end_date DESC, id LIMIT 1");
-    q->bind(1, syndicate_id);
-    q->bind(2, as_of);
+    bind_parameters(*q, syndicate_id, as_of);
     if (!q->executeStep())
         return {{"status", "missing"}, {"policyId", nullptr}, {"insurer", nullptr}, {"policyNumber", nullptr}, {"endDate", nullptr}};
     return {{"status", "active"},

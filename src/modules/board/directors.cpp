@@ -16,6 +16,7 @@
 #include "modules/board/tools.hpp"
 #include "modules/common.hpp"
 #include "modules/governance/authorisation.hpp"
+#include "modules/record_exists.hpp"
 #include "storage/database.hpp"
 #include "storage/bind.hpp"
 
@@ -48,11 +49,8 @@ CoOwnerContact require_co_owner(Database& db, const std::string& syndicate_id, c
     auto q = db.prepare(
         "SELECT first_name || ' ' || last_name, email, phone FROM co_owners "
         "WHERE id = ? AND syndicate_id = ? AND deleted_at IS NULL");
-    q->bind(1, id);
-    q->bind(2, syndicate_id);
-    if (!q->executeStep())
-        throw DomainError(syndic::codes::co_owner_not_found, "No active co-owner with id " + id + " in this syndicate.")
-            .at("/coOwnerId");
+    bind_parameters(*q, id, syndicate_id);
+    if (!q->executeStep()) throw record_not_found("co_owners", id, "/coOwnerId", RecordState::active);
     CoOwnerContact c{q->getColumn(0).getString(), std::nullopt, std::nullopt};
     if (!q->getColumn(1).isNull()) c.email = q->getColumn(1).getString();
     if (!q->getColumn(2).isNull()) c.phone = q->getColumn(2).getString();
@@ -65,8 +63,7 @@ std::optional<std::string> vacated_term_end(Database& db, const std::string& syn
     auto q = db.prepare(
         "SELECT term_end FROM directors WHERE syndicate_id = ? AND status = 'ended' AND end_reason <> 'term' "
         "AND term_end IS NOT NULL AND term_end >= ? ORDER BY ended_on DESC, updated_at DESC LIMIT 1");
-    q->bind(1, syndicate_id);
-    q->bind(2, from);
+    bind_parameters(*q, syndicate_id, from);
     if (!q->executeStep()) return std::nullopt;
     return q->getColumn(0).getString();
 }
@@ -84,8 +81,7 @@ void check_appointee(const ToolCall& call, const BoardRules& rules, const std::o
                                "Name the director: a co-owner (coOwnerId) or an outside person (name).");
     if (!co_owner_id) return;
     auto q = call.db.prepare("SELECT 1 FROM directors WHERE syndicate_id = ? AND co_owner_id = ? AND status = 'active'");
-    q->bind(1, call.caller.syndicate_id);
-    q->bind(2, *co_owner_id);
+    bind_parameters(*q, call.caller.syndicate_id, *co_owner_id);
     if (q->executeStep())
         throw invalid_argument("/coOwnerId", "is already a director",
                                co_owner->name + " is already a director; change the office with update_director.");
@@ -164,7 +160,6 @@ json appoint_director(const ToolCall& call) {
     const auto resolution_id = optional_arg<std::string>(a, "resolutionId");
     const std::string role = a["role"];
     const std::string appointed_by = a["appointedBy"];
-    WriteTransaction tx(call.db);
 
     // Every record named exists, before any rule.
     std::optional<CoOwnerContact> co_owner;
@@ -200,29 +195,17 @@ json appoint_director(const ToolCall& call) {
     auto q = call.db.prepare(
         "INSERT INTO directors (id, syndicate_id, co_owner_id, name, email, phone, role, appointed_by, resolution_id, "
         "term_start, term_end, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?12, ?12)");
-    q->bind(1, id);
-    q->bind(2, syndicate);
-    bind_nonempty_or_null(*q, 3, co_owner_id);
-    q->bind(4, *name);
-    bind_nonempty_or_null(*q, 5, email);
-    bind_nonempty_or_null(*q, 6, phone);
-    q->bind(7, role);
-    q->bind(8, appointed_by);
-    bind_nonempty_or_null(*q, 9, resolution_id);
-    q->bind(10, term_start);
-    bind_nonempty_or_null(*q, 11, term_end);
-    q->bind(12, to_utc_iso(call.clock.now()));
+    bind_parameters(*q, id, syndicate, nonempty_text(co_owner_id), *name, nonempty_text(email), nonempty_text(phone), role,
+                    appointed_by, nonempty_text(resolution_id), term_start, nonempty_text(term_end),
+                    to_utc_iso(call.clock.now()));
     q->exec();
-    auto result = director_json(call.db, syndicate, id, today(call));
-    tx.commit();
-    return result;
+    return director_json(call.db, syndicate, id, today(call));
 }
 
 json update_director(const ToolCall& call) {
     const auto& a = call.args;
     const auto& syndicate = call.caller.syndicate_id;
     const std::string id = a["id"];
-    WriteTransaction tx(call.db);
 
     const auto status = require_director(call.db, syndicate, id, "/id");
     const auto current = director_json(call.db, syndicate, id, today(call));
@@ -263,9 +246,7 @@ json update_director(const ToolCall& call) {
         q->bind(index, id);
         q->exec();
     }
-    auto result = director_json(call.db, syndicate, id, today(call));
-    tx.commit();
-    return result;
+    return director_json(call.db, syndicate, id, today(call));
 }
 
 json end_director_mandate(const ToolCall& call) {
@@ -275,7 +256,6 @@ json end_director_mandate(const ToolCall& call) {
     const std::string reason = a["endReason"];
     const auto resolution_id = optional_arg<std::string>(a, "resolutionId");
     const auto document_id = optional_arg<std::string>(a, "documentId");
-    WriteTransaction tx(call.db);
 
     const auto status = require_director(call.db, syndicate, id, "/id");
     if (resolution_id) governance::require_resolution_exists(call, *resolution_id, "/resolutionId");
@@ -308,19 +288,14 @@ json end_director_mandate(const ToolCall& call) {
     auto q = call.db.prepare(
         "UPDATE directors SET status = 'ended', ended_on = ?, end_reason = ?, end_resolution_id = ?, end_document_id = ?, "
         "updated_at = ? WHERE id = ?");
-    q->bind(1, ended_on);
-    q->bind(2, reason);
-    bind_nonempty_or_null(*q, 3, resolution_id);
-    bind_nonempty_or_null(*q, 4, document_id);
-    q->bind(5, to_utc_iso(call.clock.now()));
-    q->bind(6, id);
+    bind_parameters(*q, ended_on, reason, nonempty_text(resolution_id), nonempty_text(document_id),
+                    to_utc_iso(call.clock.now()), id);
     q->exec();
 
     auto result = director_json(call.db, syndicate, id, today(call));
     const auto remaining = active_director_count(call.db, syndicate);
     result["activeDirectors"] = remaining;
     result["quorumAtRisk"] = remaining < board_rules(call.db, syndicate).size_min;
-    tx.commit();
     return result;
 }
 

@@ -12,6 +12,7 @@
 #include "modules/board/tools.hpp"
 #include "modules/common.hpp"
 #include "modules/governance/authorisation.hpp"
+#include "modules/record_exists.hpp"
 #include "storage/database.hpp"
 #include "storage/bind.hpp"
 
@@ -50,11 +51,11 @@ json record_interest_disclosure(const ToolCall& call) {
     const auto subject_id = optional_arg<std::string>(a, "subjectId");
     const auto meeting_id = optional_arg<std::string>(a, "meetingId");
     const auto document_id = optional_arg<std::string>(a, "documentId");
-    WriteTransaction tx(call.db);
 
     // Every record named exists, before any rule.
     require_director(call.db, syndicate, director_id, "/directorId");
-    if (subject_id && subject_type == "contractor") require_contractor(call.db, syndicate, *subject_id, "/subjectId");
+    if (subject_id && subject_type == "contractor")
+        require_record_exists(call.db, syndicate, "contractors", *subject_id, "/subjectId", RecordState::active);
     if (meeting_id) governance::require_meeting_exists(call, *meeting_id, "/meetingId");
     if (document_id) require_document(call.db, syndicate, *document_id, "/documentId");
 
@@ -80,19 +81,9 @@ json record_interest_disclosure(const ToolCall& call) {
         "INSERT INTO interest_disclosures (id, syndicate_id, director_id, disclosed_on, subject_type, subject_id, nature, "
         "value_cents, meeting_id, document_id, active, created_at, updated_at) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?12, ?12)");
-    q->bind(1, id);
-    q->bind(2, syndicate);
-    q->bind(3, director_id);
-    q->bind(4, disclosed_on);
-    q->bind(5, subject_type);
-    bind_or_null(*q, 6, subject_id);
-    q->bind(7, nonblank_text(a["nature"], "/nature"));
-    if (const auto value = optional_arg<std::int64_t>(a, "valueCents")) q->bind(8, *value);
-    else q->bind(8);
-    bind_or_null(*q, 9, meeting_id);
-    bind_or_null(*q, 10, document_id);
-    q->bind(11, a.value("active", true) ? 1 : 0);
-    q->bind(12, now);
+    bind_parameters(*q, id, syndicate, director_id, disclosed_on, subject_type, subject_id, nonblank_text(a["nature"], "/nature"),
+                    optional_arg<std::int64_t>(a, "valueCents"), meeting_id, document_id, a.value("active", true) ? 1 : 0,
+                    now);
     q->exec();
 
     auto read = call.db.prepare(std::string("SELECT ") + disclosure_columns + " FROM interest_disclosures WHERE id = ?");
@@ -101,7 +92,6 @@ json record_interest_disclosure(const ToolCall& call) {
     auto result = read_disclosure(*read);
     // The change is a disclosure's; the event is the director's declaring it.
     call.name_event("director.interest_disclosed", "interest-disclosure", id);
-    tx.commit();
     return result;
 }
 

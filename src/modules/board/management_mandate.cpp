@@ -12,6 +12,7 @@
 #include "modules/board/tools.hpp"
 #include "modules/common.hpp"
 #include "modules/governance/authorisation.hpp"
+#include "modules/record_exists.hpp"
 #include "storage/database.hpp"
 #include "storage/bind.hpp"
 
@@ -73,8 +74,7 @@ json mandate_in_force(Database& db, const std::string& syndicate_id, const std::
     auto q = db.prepare(std::string("SELECT ") + mandate_columns +
                         " FROM management_mandates WHERE syndicate_id = ? AND start_on <= ?2 "
                         "AND (end_on IS NULL OR end_on >= ?2) ORDER BY start_on DESC, created_at DESC LIMIT 1");
-    q->bind(1, syndicate_id);
-    q->bind(2, as_of);
+    bind_parameters(*q, syndicate_id, as_of);
     if (!q->executeStep()) return nullptr;
     return read_mandate(*q, as_of);
 }
@@ -85,11 +85,10 @@ json set_management_mandate(const ToolCall& call) {
     const std::string resolution_id = a["resolutionId"];
     const auto contractor_id = optional_arg<std::string>(a, "contractorId");
     const auto document_id = optional_arg<std::string>(a, "documentId");
-    WriteTransaction tx(call.db);
 
     // Every record named exists, before any rule.
     governance::require_resolution_exists(call, resolution_id, "/resolutionId");
-    if (contractor_id) require_contractor(call.db, syndicate, *contractor_id, "/contractorId");
+    if (contractor_id) require_record_exists(call.db, syndicate, "contractors", *contractor_id, "/contractorId", RecordState::active);
     if (document_id) require_document(call.db, syndicate, *document_id, "/documentId");
 
     const auto start_on = *date_argument(a, "startOn");
@@ -120,9 +119,7 @@ json set_management_mandate(const ToolCall& call) {
         const auto eve = add_calendar_days(start_on, -1);
         auto end = call.db.prepare(
             "UPDATE management_mandates SET status = 'ended', end_on = ?, updated_at = ? WHERE id = ?");
-        end->bind(1, active->end_on && *active->end_on < eve ? *active->end_on : eve);
-        end->bind(2, now);
-        end->bind(3, active->id);
+        bind_parameters(*end, active->end_on && *active->end_on < eve ? *active->end_on : eve, now, active->id);
         end->exec();
     }
     const std::string id = active && !replaces ? active->id : new_record_id();
@@ -135,28 +132,16 @@ json set_management_mandate(const ToolCall& call) {
             : "INSERT INTO management_mandates (id, manager_name, firm, contractor_id, email, phone, start_on, end_on, "
               "fee_cents_per_month, delegated_powers, resolution_id, document_id, status, created_at, updated_at, "
               "syndicate_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?14, ?15)");
-    q->bind(1, id);
-    q->bind(2, nonblank_text(a["managerName"], "/managerName"));
-    bind_nonempty_or_null(*q, 3, text_arg(a, "firm"));
-    bind_nonempty_or_null(*q, 4, contractor_id);
-    bind_nonempty_or_null(*q, 5, text_arg(a, "email"));
-    bind_nonempty_or_null(*q, 6, text_arg(a, "phone"));
-    q->bind(7, start_on);
-    bind_nonempty_or_null(*q, 8, end_on);
-    if (const auto fee = optional_arg<std::int64_t>(a, "feeCentsPerMonth")) q->bind(9, *fee);
-    else q->bind(9);
+    // The texts that may be refused, in the order they were read.
+    const auto manager_name = nonblank_text(a["managerName"], "/managerName");
     json powers = json::array();
     for (const auto& p : a["delegatedPowers"]) powers.push_back(nonblank_text(p, "/delegatedPowers"));
-    q->bind(10, powers.dump());
-    q->bind(11, resolution_id);
-    bind_nonempty_or_null(*q, 12, document_id);
-    q->bind(13, status);
-    q->bind(14, now);
-    q->bind(15, syndicate);
+    bind_parameters(*q, id, manager_name, nonempty_text(text_arg(a, "firm")), nonempty_text(contractor_id),
+                    nonempty_text(text_arg(a, "email")), nonempty_text(text_arg(a, "phone")), start_on, nonempty_text(end_on),
+                    optional_arg<std::int64_t>(a, "feeCentsPerMonth"), powers.dump(), resolution_id,
+                    nonempty_text(document_id), status, now, syndicate);
     q->exec();
-    auto result = mandate_by_id(call.db, id, day);
-    tx.commit();
-    return result;
+    return mandate_by_id(call.db, id, day);
 }
 
 }  // namespace syndic::board

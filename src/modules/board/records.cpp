@@ -14,6 +14,8 @@
 #include "modules/board/tools.hpp"
 #include "modules/common.hpp"
 #include "modules/documents/filing.hpp"
+#include "modules/record_exists.hpp"
+#include "storage/bind.hpp"
 #include "storage/database.hpp"
 
 namespace syndic::board {
@@ -62,8 +64,7 @@ std::string disqualified_from(const std::string& due) {
 
 json director_json(Database& db, const std::string& syndicate_id, const std::string& id, const std::string& as_of) {
     auto q = db.prepare(std::string("SELECT ") + director_columns + " FROM directors WHERE id = ? AND syndicate_id = ?");
-    q->bind(1, id);
-    q->bind(2, syndicate_id);
+    bind_parameters(*q, id, syndicate_id);
     if (!q->executeStep()) return nullptr;
     json d = {{"id", q->getColumn(0).getString()},
               {"coOwnerId", nullable_text(q->getColumn(1))},
@@ -96,10 +97,8 @@ json director_json(Database& db, const std::string& syndicate_id, const std::str
 std::string require_director(Database& db, const std::string& syndicate_id, const std::string& id,
                              const std::string& field) {
     auto q = db.prepare("SELECT status FROM directors WHERE id = ? AND syndicate_id = ?");
-    q->bind(1, id);
-    q->bind(2, syndicate_id);
-    if (!q->executeStep())
-        throw DomainError(codes::director_not_found, "No director with id " + id + " in this syndicate.").at(field);
+    bind_parameters(*q, id, syndicate_id);
+    if (!q->executeStep()) throw record_not_found("directors", id, field);
     return q->getColumn(0).getString();
 }
 
@@ -115,9 +114,7 @@ void check_single_office(Database& db, const std::string& syndicate_id, const st
     if (role != "president" && role != "secretary" && role != "treasurer") return;
     auto q = db.prepare(
         "SELECT id, name FROM directors WHERE syndicate_id = ? AND status = 'active' AND role = ? AND id <> ?");
-    q->bind(1, syndicate_id);
-    q->bind(2, role);
-    q->bind(3, except_id);
+    bind_parameters(*q, syndicate_id, role, except_id);
     if (!q->executeStep()) return;
     throw DomainError(codes::duplicate_officer,
                       q->getColumn(1).getString() + " is already the board's " + role +
@@ -129,15 +126,6 @@ void check_single_office(Database& db, const std::string& syndicate_id, const st
 
 void require_document(Database& db, const std::string& syndicate_id, const std::string& id, const std::string& field) {
     documents::require_document(db, syndicate_id, id, field, false);
-}
-
-void require_contractor(Database& db, const std::string& syndicate_id, const std::string& id, const std::string& field) {
-    auto q = db.prepare("SELECT 1 FROM contractors WHERE id = ? AND syndicate_id = ? AND deleted_at IS NULL");
-    q->bind(1, id);
-    q->bind(2, syndicate_id);
-    if (!q->executeStep())
-        throw DomainError(syndic::codes::contractor_not_found, "No contractor with id " + id + " in this syndicate.")
-            .at(field);
 }
 
 }  // namespace syndic::board

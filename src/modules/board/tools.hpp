@@ -40,9 +40,8 @@ std::optional<std::string> overdue_since(Database& db, const std::string& syndic
 std::string disqualified_from(const std::string& overdue_since);
 // The trimmed text of an optional text argument: absent stays nullopt, null or blank clears.
 std::optional<std::string> text_arg(const nlohmann::json& args, const char* key);
-// DOCUMENT_NOT_FOUND / CONTRACTOR_NOT_FOUND at `field` unless the syndicate has it (not archived).
+// DOCUMENT_NOT_FOUND at `field` unless the syndicate has it (not archived).
 void require_document(Database& db, const std::string& syndicate_id, const std::string& id, const std::string& field);
-void require_contractor(Database& db, const std::string& syndicate_id, const std::string& id, const std::string& field);
 
 // directors.cpp
 nlohmann::json appoint_director(const ToolCall& call);

@@ -13,6 +13,8 @@
 #include "modules/common.hpp"
 #include "modules/units/unit_shares.hpp"
 #include "modules/units/units.hpp"
+#include "modules/record_exists.hpp"
+#include "storage/bind.hpp"
 #include "storage/database.hpp"
 #include "storage/settings.hpp"
 
@@ -83,15 +85,14 @@ CoOwnerRow read_co_owner(SQLite::Statement& q) {
 // Any co-owner of the syndicate, archived or not.
 std::optional<CoOwnerRow> find_co_owner(Database& db, const std::string& syndicate_id, const std::string& id) {
     auto q = db.prepare(std::string(co_owner_select) + "WHERE c.id = ? AND c.syndicate_id = ?");
-    q->bind(1, id);
-    q->bind(2, syndicate_id);
+    bind_parameters(*q, id, syndicate_id);
     if (!q->executeStep()) return std::nullopt;
     return read_co_owner(*q);
 }
 
 CoOwnerRow require_co_owner(Database& db, const std::string& syndicate_id, const std::string& id) {
     auto row = find_co_owner(db, syndicate_id, id);
-    if (!row) throw DomainError(codes::co_owner_not_found, "No co-owner with id " + id + " in this syndicate.").at("/id");
+    if (!row) throw record_not_found("co_owners", id, "/id");
     return *row;
 }
 
@@ -104,11 +105,6 @@ CoOwnerRow require_active_co_owner(Database& db, const std::string& syndicate_id
     return row;
 }
 
-void require_unit_exists(Database& db, const std::string& syndicate_id, const std::string& unit_id, const std::string& field) {
-    if (!active_unit_number(db, syndicate_id, unit_id))
-        throw DomainError(codes::unit_not_found, "No unit with id " + unit_id + " in this syndicate.").at(field);
-}
-
 // At most one active primary co-owner per unit (other than `except_id`). Returns the id of the
 // unit's primary co-owner when `take_over` asks to replace it (the caller demotes it after its
 // other checks), nullopt when there is none; DUPLICATE_PRIMARY when there is one and no take-over.
@@ -117,8 +113,7 @@ std::optional<std::string> other_primary(Database& db, const std::string& unit_i
     auto q = db.prepare(
         "SELECT id, first_name || ' ' || last_name FROM co_owners "
         "WHERE unit_id = ? AND is_primary = 1 AND deleted_at IS NULL AND id <> ?");
-    q->bind(1, unit_id);
-    q->bind(2, except_id);
+    bind_parameters(*q, unit_id, except_id);
     if (!q->executeStep()) return std::nullopt;
     if (take_over) return q->getColumn(0).getString();
     throw DomainError(codes::duplicate_primary,
@@ -137,8 +132,7 @@ void require_no_other_primary(Database& db, const std::string& unit_id, const st
 void demote_primary(Database& db, const std::optional<std::string>& id, const std::string& now) {
     if (!id) return;
     auto q = db.prepare("UPDATE co_owners SET is_primary = 0, updated_at = ? WHERE id = ?");
-    q->bind(1, now);
-    q->bind(2, *id);
+    bind_parameters(*q, now, *id);
     q->exec();
 }
 
@@ -150,9 +144,7 @@ std::optional<std::string> possible_duplicate(Database& db, const std::string& u
     auto q = db.prepare(
         "SELECT id, email FROM co_owners WHERE unit_id = ? AND deleted_at IS NULL AND sort_key = ? AND id <> ? "
         "ORDER BY created_at, id");
-    q->bind(1, unit_id);
-    q->bind(2, fold_for_search(last) + '\x1f' + fold_for_search(first));
-    q->bind(3, except_id);
+    bind_parameters(*q, unit_id, fold_for_search(last) + '\x1f' + fold_for_search(first), except_id);
     const std::string wanted = email.is_string() ? fold_for_search(email.get<std::string>()) : "";
     while (q->executeStep())
         if ((q->getColumn(1).isNull() ? "" : fold_for_search(q->getColumn(1).getString())) == wanted)
@@ -178,7 +170,7 @@ json nullable_trimmed(const json& v) { return v.is_null() ? json(nullptr) : json
 std::string insert_co_owner(Database& db, const Clock& clock, const std::string& syndicate_id, const json& a,
                             const std::string& prefix, std::optional<std::string>& duplicate) {
     const std::string unit_id = a["unitId"];
-    require_unit_exists(db, syndicate_id, unit_id, prefix + "/unitId");
+    require_record_exists(db, syndicate_id, "units", unit_id, prefix + "/unitId", RecordState::active);
     const bool primary = a.value("isPrimary", false);
     const auto former_primary =
         primary ? other_primary(db, unit_id, "", prefix + "/isPrimary", a.value("takeOverPrimary", false)) : std::nullopt;
@@ -199,11 +191,7 @@ std::string insert_co_owner(Database& db, const Clock& clock, const std::string&
         "INSERT INTO co_owners (id, syndicate_id, unit_id, first_name, last_name, email, phone, fraction_units, "
         "is_resident, is_primary, language, has_portal_access, search_text, sort_key, created_at, updated_at) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    q->bind(1, id);
-    q->bind(2, syndicate_id);
-    q->bind(3, unit_id);
-    q->bind(4, first);
-    q->bind(5, last);
+    bind_parameters(*q, id, syndicate_id, unit_id, first, last);
     if (email.is_string()) q->bind(6, email.get<std::string>());
     if (auto phone = optional_arg<std::string>(a, "phone")) q->bind(7, trim(*phone));
     q->bind(8, fraction.units());
@@ -371,10 +359,8 @@ ToolResult list_co_owners(const ToolCall& call) {
 ToolResult get_co_owner(const ToolCall& call) {
     const std::string& id = call.args["id"].get_ref<const std::string&>();
     auto q = call.db.prepare(std::string(co_owner_select) + "WHERE c.id = ? AND c.syndicate_id = ?");
-    q->bind(1, id);
-    q->bind(2, call.caller.syndicate_id);
-    if (!q->executeStep())
-        throw DomainError(codes::co_owner_not_found, "No co-owner with id " + id + " in this syndicate.").at("/id");
+    bind_parameters(*q, id, call.caller.syndicate_id);
+    if (!q->executeStep()) throw record_not_found("co_owners", id, "/id");
     std::string text;
     JsonWriter w(text);
     write_co_owner(w, *q);
@@ -396,7 +382,7 @@ json update_co_owner(const ToolCall& call) {
     const json& before = current.record;
 
     const std::string unit_id = a.value("unitId", current.unit_id);
-    if (a.contains("unitId")) require_unit_exists(call.db, syndicate, unit_id, "/unitId");
+    if (a.contains("unitId")) require_record_exists(call.db, syndicate, "units", unit_id, "/unitId", RecordState::active);
     const bool primary = a.value("isPrimary", current.is_primary);
     const auto former_primary =
         primary && (a.contains("isPrimary") || a.contains("unitId"))
@@ -424,9 +410,7 @@ json update_co_owner(const ToolCall& call) {
         "UPDATE co_owners SET unit_id = ?, first_name = ?, last_name = ?, email = ?, phone = ?, fraction_units = ?, "
         "is_resident = ?, is_primary = ?, language = ?, has_portal_access = ?, search_text = ?, sort_key = ?, "
         "updated_at = ? WHERE id = ?");
-    q->bind(1, unit_id);
-    q->bind(2, first);
-    q->bind(3, last);
+    bind_parameters(*q, unit_id, first, last);
     if (email.is_string()) q->bind(4, email.get<std::string>());
     if (phone.is_string()) q->bind(5, phone.get<std::string>());
     q->bind(6, fraction.units());
@@ -450,8 +434,7 @@ json delete_co_owner(const ToolCall& call) {
     const bool had_portal_access = current.record["hasPortalAccess"].get<bool>();
     auto q = call.db.prepare(
         "UPDATE co_owners SET deleted_at = ?1, updated_at = ?1, has_portal_access = 0 WHERE id = ?2");
-    q->bind(1, to_utc_iso(call.clock.now()));
-    q->bind(2, current.id);
+    bind_parameters(*q, to_utc_iso(call.clock.now()), current.id);
     q->exec();
     json result = {{"coOwner", require_co_owner(call.db, syndicate, current.id).record},
                    {"portalAccessRevoked", had_portal_access}};
@@ -471,8 +454,7 @@ json restore_co_owner(const ToolCall& call) {
     check_co_owner_fraction(lot_share(call.db, syndicate, current.unit_id, current.id),
                             Fraction::from_percent(current.record["fractionPercent"].get<double>()), "/id");
     auto q = call.db.prepare("UPDATE co_owners SET deleted_at = NULL, updated_at = ? WHERE id = ?");
-    q->bind(1, to_utc_iso(call.clock.now()));
-    q->bind(2, current.id);
+    bind_parameters(*q, to_utc_iso(call.clock.now()), current.id);
     q->exec();
     json result = require_co_owner(call.db, syndicate, current.id).record;
     return result;

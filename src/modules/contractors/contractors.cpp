@@ -16,8 +16,6 @@ namespace {
 using enum FieldType;
 const RecordTable contractors{
     "contractors",
-    "contractor",
-    codes::contractor_not_found,
     {{"name", "name", required_text},
      {"trade", "trade", required_text},
      {"contactName", "contact_name", text},

@@ -6,6 +6,8 @@
 #include "core/error.hpp"
 #include "modules/common.hpp"
 #include "modules/declaration/tools.hpp"
+#include "modules/record_exists.hpp"
+#include "storage/bind.hpp"
 #include "storage/database.hpp"
 
 namespace syndic::declaration {
@@ -59,8 +61,7 @@ json read_amendment(Database& db, SQLite::Statement& q) {
 json amendment_json(Database& db, const std::string& syndicate_id, const std::string& id) {
     auto q = db.prepare(std::string("SELECT ") + amendment_columns +
                         " FROM declaration_amendments WHERE id = ? AND syndicate_id = ?");
-    q->bind(1, id);
-    q->bind(2, syndicate_id);
+    bind_parameters(*q, id, syndicate_id);
     if (!q->executeStep()) return nullptr;
     return read_amendment(db, *q);
 }
@@ -75,12 +76,7 @@ json amendments_json(Database& db, const std::string& syndicate_id) {
 }
 
 void require_amendment(Database& db, const std::string& syndicate_id, const std::string& id, const std::string& field) {
-    auto q = db.prepare("SELECT 1 FROM declaration_amendments WHERE id = ? AND syndicate_id = ?");
-    q->bind(1, id);
-    q->bind(2, syndicate_id);
-    if (!q->executeStep())
-        throw DomainError(codes::amendment_not_found, "No declaration amendment with id " + id + " in this syndicate.")
-            .at(field);
+    require_record_exists(db, syndicate_id, "declaration_amendments", id, field);
 }
 
 void require_admin(const ToolCall& call, const std::string& act) {

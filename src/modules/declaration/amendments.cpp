@@ -8,6 +8,7 @@
 
 #include <map>
 #include <set>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,8 @@
 #include "modules/governance/authorisation.hpp"
 #include "modules/units/unit_shares.hpp"
 #include "modules/units/units.hpp"
+#include "modules/record_exists.hpp"
+#include "storage/bind.hpp"
 #include "storage/database.hpp"
 
 namespace syndic::declaration {
@@ -29,14 +32,6 @@ namespace syndic::declaration {
 using nlohmann::json;
 
 namespace {
-
-void require_document(Database& db, const std::string& syndicate_id, const std::string& id, const std::string& field) {
-    auto q = db.prepare("SELECT 1 FROM documents WHERE id = ? AND syndicate_id = ?");
-    q->bind(1, id);
-    q->bind(2, syndicate_id);
-    if (!q->executeStep())
-        throw DomainError(codes::document_not_found, "No document with id " + id + " in this syndicate.").at(field);
-}
 
 // The majority an amendment needs, by what it changes.
 std::string majority_needed(const std::string& part, bool destination_change) {
@@ -57,8 +52,7 @@ std::vector<std::string> lot_co_owners(Database& db, const std::string& syndicat
         "SELECT c.id FROM co_owners c WHERE c.syndicate_id = ?1 AND c.deleted_at IS NULL AND c.unit_id IN ("
         "SELECT id FROM units WHERE id = ?2 AND syndicate_id = ?1 UNION ALL "
         "SELECT l.unit_id FROM unit_links l WHERE l.apartment_id = ?2) ORDER BY c.id");
-    q->bind(1, syndicate_id);
-    q->bind(2, lot);
+    bind_parameters(*q, syndicate_id, lot);
     std::vector<std::string> out;
     while (q->executeStep()) out.push_back(q->getColumn(0).getString());
     return out;
@@ -93,63 +87,59 @@ json register_amendment(const ToolCall& call, const std::string& id) {
     auto q = call.db.prepare(
         "UPDATE declaration_amendments SET deed_signed_on = ?, registration_number = ?, registered_on = ?, "
         "document_id = ?, status = ?, updated_at = ? WHERE id = ?");
-    int i = 1;
-    for (const char* key : {"deedSignedOn", "registrationNumber", "registeredOn", "documentId"}) {
-        if (merged[key].is_null()) q->bind(i++);
-        else q->bind(i++, merged[key].get<std::string>());
-    }
-    q->bind(5, registered ? "registered" : "adopted");
-    q->bind(6, to_utc_iso(call.clock.now()));
-    q->bind(7, id);
+    const auto text_or_null = [&](const char* key) {
+        return merged[key].is_null() ? std::nullopt : std::optional(merged[key].get<std::string>());
+    };
+    bind_parameters(*q, text_or_null("deedSignedOn"), text_or_null("registrationNumber"), text_or_null("registeredOn"),
+                    text_or_null("documentId"), registered ? "registered" : "adopted", to_utc_iso(call.clock.now()), id);
     q->exec();
     return amendment_json(call.db, syndicate, id);
 }
 
-}  // namespace
+// The records an amendment names, each checked to exist before any rule: the consenting
+// co-owners and their documents, the units whose fractions change (each once), the document.
+struct AmendmentRecords {
+    json consents;
+    std::vector<Change> changes;
+};
 
-json record_declaration_amendment(const ToolCall& call) {
+AmendmentRecords require_amendment_records(const ToolCall& call) {
     const auto& a = call.args;
     const auto& syndicate = call.caller.syndicate_id;
-    WriteTransaction tx(call.db);
-
-    // Every record named exists, before any rule.
-    if (a.contains("id")) require_amendment(call.db, syndicate, a["id"], "/id");
-    const auto resolution_id = optional_arg<std::string>(a, "resolutionId");
-    if (resolution_id) governance::require_resolution_exists(call, *resolution_id, "/resolutionId");
-    const auto consents = a.value("consents", json::array());
+    AmendmentRecords named{a.value("consents", json::array()), {}};
+    const auto& consents = named.consents;
     for (std::size_t i = 0; i < consents.size(); ++i) {
         const std::string co_owner = consents[i]["coOwnerId"];
         if (!co_owners::is_active_co_owner(call.db, syndicate, co_owner))
-            throw DomainError(codes::co_owner_not_found, "No active co-owner with id " + co_owner + " in this syndicate.")
-                .at("/consents/" + std::to_string(i) + "/coOwnerId");
+            throw record_not_found("co_owners", co_owner, "/consents/" + std::to_string(i) + "/coOwnerId", RecordState::active);
         if (consents[i].contains("documentId") && !consents[i]["documentId"].is_null())
-            require_document(call.db, syndicate, consents[i]["documentId"], "/consents/" + std::to_string(i) + "/documentId");
+            require_record_exists(call.db, syndicate, "documents", consents[i]["documentId"],
+                                  "/consents/" + std::to_string(i) + "/documentId");
     }
     const auto changes_arg = a.value("fractionChanges", json::array());
-    std::vector<Change> changes;
     std::set<std::string> changed_units;
     for (std::size_t i = 0; i < changes_arg.size(); ++i) {
         const std::string unit = changes_arg[i]["unitId"];
         const std::string field = "/fractionChanges/" + std::to_string(i);
         const auto number = active_unit_number(call.db, syndicate, unit);
-        if (!number) throw DomainError(codes::unit_not_found, "No unit with id " + unit + " in this syndicate.").at(field + "/unitId");
+        if (!number) throw record_not_found("units", unit, field + "/unitId");
         if (!changed_units.insert(unit).second)
             throw invalid_argument(field + "/unitId", "is named twice", "Unit " + *number + " is named twice in fractionChanges.");
         auto q = call.db.prepare("SELECT fraction_units FROM units WHERE id = ?");
         q->bind(1, unit);
         q->executeStep();
-        changes.push_back({unit, *number, Fraction::from_units(q->getColumn(0).getInt64()),
-                           Fraction::from_percent(changes_arg[i]["after"].get<double>())});
+        named.changes.push_back({unit, *number, Fraction::from_units(q->getColumn(0).getInt64()),
+                                 Fraction::from_percent(changes_arg[i]["after"].get<double>())});
     }
-    if (a.contains("documentId") && !a["documentId"].is_null()) require_document(call.db, syndicate, a["documentId"], "/documentId");
-    for (const char* key : {"deedSignedOn", "registeredOn"}) date_argument(a, key);
+    if (a.contains("documentId") && !a["documentId"].is_null())
+        require_record_exists(call.db, syndicate, "documents", a["documentId"], "/documentId");
+    return named;
+}
 
-    if (a.contains("id")) {
-        auto result = register_amendment(call, a["id"]);
-        tx.commit();
-        return result;
-    }
-
+// The co-owners' decision a new amendment rests on: a passed resolution of the general meeting to
+// the majority its part needs, and at a reconvened meeting also the majority of all votes.
+governance::Authorisation require_adopting_decision(const ToolCall& call, const std::optional<std::string>& resolution_id) {
+    const auto& a = call.args;
     for (const char* key : {"part", "summary"})
         if (!a.contains(key))
             throw invalid_argument(std::string("/") + key, "is required for a new amendment",
@@ -159,10 +149,9 @@ json record_declaration_amendment(const ToolCall& call) {
                           "An amendment of the declaration is adopted by the co-owners: give the passed resolution "
                           "(resolutionId).")
             .at("/resolutionId");
-    const std::string part = a["part"];
-    const auto needed = majority_needed(part, a.value("destinationChange", false));
-    const auto decision = governance::require_passed_resolution(call, *resolution_id, governance::DecisionBody::general, needed,
-                                                              "/resolutionId");
+    const auto needed = majority_needed(a["part"].get<std::string>(), a.value("destinationChange", false));
+    auto decision = governance::require_passed_resolution(call, *resolution_id, governance::DecisionBody::general, needed,
+                                                         "/resolutionId");
     // At a meeting reconvened for want of quorum, art. 1097 and 1098 matters also need the
     // majority of all votes present (art. 1089 para 2): the meetings work records it on the
     // quorum and sets decision.majority_of_all_votes.
@@ -173,15 +162,18 @@ json record_declaration_amendment(const ToolCall& call) {
             .at("/resolutionId")
             .with("majorityRequired", decision.majority)
             .with("majorityNeeded", needed);
+    return decision;
+}
 
-    // Art. 1102: each co-owner whose unit's relative value changes consents in writing.
+// Art. 1102: each co-owner whose unit's relative value changes consents in writing.
+void require_fraction_consents(const ToolCall& call, const json& consents, const std::vector<Change>& changes) {
     std::set<std::string> consenting;
     for (const auto& c : consents) consenting.insert(c["coOwnerId"].get<std::string>());
     std::vector<std::string> units_lacking, numbers_lacking, co_owners_lacking;
     for (const auto& c : changes) {
         if (c.after == c.before) continue;
         bool lacking = false;
-        for (const auto& co_owner : lot_co_owners(call.db, syndicate, c.unit_id))
+        for (const auto& co_owner : lot_co_owners(call.db, call.caller.syndicate_id, c.unit_id))
             if (!consenting.count(co_owner)) {
                 co_owners_lacking.push_back(co_owner);
                 lacking = true;
@@ -200,8 +192,12 @@ json record_declaration_amendment(const ToolCall& call) {
             .with("unitIds", joined(units_lacking))
             .with("unitNumbers", joined(numbers_lacking))
             .with("coOwnerIds", joined(co_owners_lacking));
+}
 
-    // The fractions change now, and their sum stays within 99.5-100.5.
+// The fractions change now, and their sum stays within 99.5-100.5; each lot's co-owners keep
+// their share of it.
+void apply_fraction_changes(const ToolCall& call, const std::vector<Change>& changes, const std::string& now) {
+    const auto& syndicate = call.caller.syndicate_id;
     const auto sum_before = unit_fraction_sum(call.db, syndicate).sum;
     auto sum_after = sum_before;
     for (const auto& c : changes) sum_after += c.after - c.before;
@@ -214,15 +210,13 @@ json record_declaration_amendment(const ToolCall& call) {
             .with("resultingSum", figure(sum_after))
             .with("min", figure(fraction_sum_min))
             .with("max", figure(fraction_sum_max));
-    const std::string now = to_utc_iso(call.clock.now());
     std::map<std::string, std::pair<Fraction, Fraction>> lots;
     for (const auto& c : changes) lots.emplace(lot_of(call.db, c.unit_id), std::pair<Fraction, Fraction>{});
     for (auto& [lot_id, fractions] : lots) {
         auto q = call.db.prepare(
             "SELECT coalesce(sum(fraction_units), 0) FROM units WHERE syndicate_id = ?1 AND deleted_at IS NULL AND "
             "(id = ?2 OR id IN (SELECT unit_id FROM unit_links WHERE apartment_id = ?2))");
-        q->bind(1, syndicate);
-        q->bind(2, lot_id);
+        bind_parameters(*q, syndicate, lot_id);
         q->executeStep();
         fractions.first = Fraction::from_units(q->getColumn(0).getInt64());
         fractions.second = fractions.first;
@@ -230,69 +224,86 @@ json record_declaration_amendment(const ToolCall& call) {
     for (const auto& c : changes) {
         lots[lot_of(call.db, c.unit_id)].second += c.after - c.before;
         auto q = call.db.prepare("UPDATE units SET fraction_units = ?, updated_at = ? WHERE id = ?");
-        q->bind(1, c.after.units());
-        q->bind(2, now);
-        q->bind(3, c.unit_id);
+        bind_parameters(*q, c.after.units(), now, c.unit_id);
         q->exec();
     }
     for (const auto& [lot_id, fractions] : lots)
         scale_lot_co_owners(call.db, syndicate, lot_id, fractions.first, fractions.second, now);
+}
 
+// The amendment's row, its consents and its fraction changes; returns its id.
+std::string insert_amendment(const ToolCall& call, const governance::Authorisation& decision, const AmendmentRecords& named,
+                             const std::string& now) {
+    const auto& a = call.args;
+    const auto& syndicate = call.caller.syndicate_id;
     const auto id = new_record_id();
     {
         auto q = call.db.prepare(
             "INSERT INTO declaration_amendments (id, syndicate_id, part, summary, resolution_id, decided_on, "
             "contestable_until, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'adopted', ?, ?)");
-        q->bind(1, id);
-        q->bind(2, syndicate);
-        q->bind(3, part);
-        q->bind(4, nonblank_text(a["summary"], "/summary"));
-        q->bind(5, *resolution_id);
-        q->bind(6, decision.decided_on);
-        q->bind(7, decision.contestable_until);
-        q->bind(8, now);
-        q->bind(9, now);
+        bind_parameters(*q, id, syndicate, a["part"].get<std::string>(), nonblank_text(a["summary"], "/summary"),
+                        decision.resolution_id, decision.decided_on, decision.contestable_until, now, now);
         q->exec();
     }
-    for (const auto& c : consents) {
+    for (const auto& c : named.consents) {
         auto q = call.db.prepare(
             "INSERT INTO amendment_consents (amendment_id, co_owner_id, syndicate_id, document_id) VALUES (?, ?, ?, ?) "
             "ON CONFLICT DO NOTHING");
-        q->bind(1, id);
-        q->bind(2, c["coOwnerId"].get<std::string>());
-        q->bind(3, syndicate);
-        if (c.contains("documentId") && !c["documentId"].is_null()) q->bind(4, c["documentId"].get<std::string>());
+        bind_parameters(*q, id, c["coOwnerId"].get<std::string>(), syndicate, optional_arg<std::string>(c, "documentId"));
         q->exec();
     }
-    for (const auto& c : changes) {
+    for (const auto& c : named.changes) {
         auto q = call.db.prepare(
             "INSERT INTO amendment_fraction_changes (amendment_id, unit_id, syndicate_id, before_units, after_units) "
             "VALUES (?, ?, ?, ?, ?)");
-        q->bind(1, id);
-        q->bind(2, c.unit_id);
-        q->bind(3, syndicate);
-        q->bind(4, c.before.units());
-        q->bind(5, c.after.units());
+        bind_parameters(*q, id, c.unit_id, syndicate, c.before.units(), c.after.units());
         q->exec();
     }
-    // Registration given at once (an amendment recorded after the fact).
-    json result = a.contains("registrationNumber") || a.contains("registeredOn") || a.contains("deedSignedOn") ||
-                          a.contains("documentId")
-                      ? [&] {
-                            json only = json::object();
-                            for (const char* key : {"deedSignedOn", "registrationNumber", "registeredOn", "documentId"})
-                                if (a.contains(key)) only[key] = a[key];
-                            const ToolCall registration{only, call.caller, call.db, call.clock, call.registry, call.control};
-                            return register_amendment(registration, id);
-                        }()
-                      : amendment_json(call.db, syndicate, id);
+    return id;
+}
+
+// The new amendment as recorded; with its registration when the call gave it at once (an
+// amendment recorded after the fact).
+json recorded_amendment(const ToolCall& call, const std::string& id) {
+    const auto& a = call.args;
+    if (!(a.contains("registrationNumber") || a.contains("registeredOn") || a.contains("deedSignedOn") ||
+          a.contains("documentId")))
+        return amendment_json(call.db, call.caller.syndicate_id, id);
+    json only = json::object();
+    for (const char* key : {"deedSignedOn", "registrationNumber", "registeredOn", "documentId"})
+        if (a.contains(key)) only[key] = a[key];
+    const ToolCall registration{only, call.caller, call.db, call.clock, call.registry, call.control};
+    return register_amendment(registration, id);
+}
+
+}  // namespace
+
+json record_declaration_amendment(const ToolCall& call) {
+    const auto& a = call.args;
+    const auto& syndicate = call.caller.syndicate_id;
+
+    // Every record named exists, before any rule.
+    if (a.contains("id")) require_amendment(call.db, syndicate, a["id"], "/id");
+    const auto resolution_id = optional_arg<std::string>(a, "resolutionId");
+    if (resolution_id) governance::require_resolution_exists(call, *resolution_id, "/resolutionId");
+    const auto named = require_amendment_records(call);
+    for (const char* key : {"deedSignedOn", "registeredOn"}) date_argument(a, key);
+
+    if (a.contains("id")) return register_amendment(call, a["id"]);
+
+    const auto decision = require_adopting_decision(call, resolution_id);
+    require_fraction_consents(call, named.consents, named.changes);
+    const std::string now = to_utc_iso(call.clock.now());
+    apply_fraction_changes(call, named.changes, now);
+    const auto id = insert_amendment(call, decision, named, now);
+
+    json result = recorded_amendment(call, id);
     json warnings = json::array();
     if (decision.contestable_on(montreal_date(call.clock.now())))
         warnings.push_back("The decision of " + decision.decided_on + " may still be contested in court until " +
                            decision.contestable_until + " (art. 1103: 90 days); acting on it before then carries that risk.");
     result["warnings"] = std::move(warnings);
     result["fractionSum"] = fraction_sum_json(unit_fraction_sum(call.db, syndicate));
-    tx.commit();
     return result;
 }
 

@@ -5,6 +5,7 @@
 // every change needs a passed resolution of the co-owners of at least a simple majority (art. 1096).
 #include <SQLiteCpp/Statement.h>
 
+#include <optional>
 #include <string>
 
 #include "core/clock.hpp"
@@ -15,6 +16,7 @@
 #include "modules/list_query.hpp"
 #include "modules/declaration/tools.hpp"
 #include "modules/governance/authorisation.hpp"
+#include "storage/bind.hpp"
 #include "storage/database.hpp"
 
 namespace syndic::declaration {
@@ -46,8 +48,7 @@ json read_bylaw(SQLite::Statement& q) {
 
 json find_bylaw(Database& db, const std::string& syndicate_id, const std::string& id) {
     auto q = db.prepare(std::string("SELECT ") + bylaw_columns + " FROM bylaws r WHERE r.id = ? AND r.syndicate_id = ?");
-    q->bind(1, id);
-    q->bind(2, syndicate_id);
+    bind_parameters(*q, id, syndicate_id);
     return q->executeStep() ? read_bylaw(*q) : json(nullptr);
 }
 
@@ -75,8 +76,7 @@ std::string article_sort_key(const std::string& article) {
 
 std::optional<std::string> active_article_holder(Database& db, const std::string& syndicate_id, const std::string& article) {
     auto q = db.prepare("SELECT id FROM bylaws WHERE syndicate_id = ? AND article = ? AND status = 'active'");
-    q->bind(1, syndicate_id);
-    q->bind(2, article);
+    bind_parameters(*q, syndicate_id, article);
     if (!q->executeStep()) return std::nullopt;
     return q->getColumn(0).getString();
 }
@@ -87,6 +87,60 @@ std::string field_or(const json& args, const json& current, const char* key) {
     if (!current.is_null()) return current[key];
     throw invalid_argument(std::string("/") + key, "is required for a new article",
                            std::string("A new by-law article needs its ") + key + ".");
+}
+
+// Who may decide a change of the by-laws, and from when it is in force: the registered original
+// (initial, admins) from its deposit or the declaration's registration, any later change by a
+// passed resolution of the co-owners (art. 1096).
+struct BylawAdoption {
+    std::string effective_from;
+    std::optional<std::string> adopted_by;  // the resolution; none for the registered original
+};
+
+BylawAdoption bylaw_adoption(const ToolCall& call, const std::optional<std::string>& resolution_id,
+                     const std::optional<std::string>& deposited_on) {
+    if (call.args.value("initial", false)) {
+        require_admin(call, "transcribe the registered by-laws (initial)");
+        if (resolution_id)
+            throw invalid_argument("/resolutionId", "is not for the registered original",
+                                   "initial transcribes the by-laws as registered, which no resolution adopted; "
+                                   "leave resolutionId out, or initial out for an amendment.");
+        return {deposited_on.value_or(
+                    registered_on(call.db, call.caller.syndicate_id).value_or(montreal_date(call.clock.now()))),
+                std::nullopt};
+    }
+    if (!resolution_id)
+        throw DomainError(codes::resolution_required,
+                          "Changing the by-laws needs a passed resolution of the co-owners (art. 1096): give "
+                          "resolutionId, or initial: true (admins) to transcribe the registered original.")
+            .at("/resolutionId");
+    const auto decision = governance::require_passed_resolution(call, *resolution_id, governance::DecisionBody::general,
+                                                              "simple", "/resolutionId");
+    // In force from its deposit in the register (art. 1060 [verify]); until it is known, from the
+    // decision.
+    return {deposited_on.value_or(decision.decided_on), resolution_id};
+}
+
+// An article's version as a new row, superseding `current` (null for a new article).
+struct BylawVersion {
+    std::string article, title, text, category;
+    json penalty;
+};
+
+std::string insert_bylaw_version(const ToolCall& call, const BylawVersion& v, const json& current, const BylawAdoption& adoption,
+                           const std::optional<std::string>& deposited_on, const std::string& now) {
+    const auto id = new_record_id();
+    auto q = call.db.prepare(
+        "INSERT INTO bylaws (id, syndicate_id, article, title, text, category, penalty_cents, adopted_by_resolution_id, "
+        "deposited_on, effective_from, supersedes_id, status, search_text, sort_key, created_at, updated_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?)");
+    bind_parameters(*q, id, call.caller.syndicate_id, v.article, v.title, v.text, v.category,
+                    v.penalty.is_null() ? std::nullopt : std::optional(v.penalty.get<std::int64_t>()), adoption.adopted_by,
+                    deposited_on, adoption.effective_from,
+                    current.is_null() ? std::nullopt : std::optional(current["id"].get<std::string>()),
+                    fold_for_search(v.title) + "\n" + fold_for_search(v.text), article_sort_key(v.article), now, now);
+    q->exec();
+    return id;
 }
 
 }  // namespace
@@ -107,10 +161,8 @@ json list_bylaws(const ToolCall& call) {
 json set_bylaw(const ToolCall& call) {
     const auto& a = call.args;
     const auto& syndicate = call.caller.syndicate_id;
-    const bool initial = a.value("initial", false);
     const bool repeal = a.value("repeal", false);
     const auto resolution_id = optional_arg<std::string>(a, "resolutionId");
-    WriteTransaction tx(call.db);
 
     // Every record named exists, before any rule.
     json current = nullptr;
@@ -126,40 +178,15 @@ json set_bylaw(const ToolCall& call) {
         throw invalid_argument("/id", "is required to repeal", "Name the article to repeal with its id.");
     const auto deposited_on = date_argument(a, "depositedOn");
 
-    // Who may decide it.
-    std::string effective_from;
-    std::optional<std::string> adopted_by;
-    if (initial) {
-        require_admin(call, "transcribe the registered by-laws (initial)");
-        if (resolution_id)
-            throw invalid_argument("/resolutionId", "is not for the registered original",
-                                   "initial transcribes the by-laws as registered, which no resolution adopted; "
-                                   "leave resolutionId out, or initial out for an amendment.");
-        effective_from = deposited_on.value_or(registered_on(call.db, syndicate).value_or(montreal_date(call.clock.now())));
-    } else {
-        if (!resolution_id)
-            throw DomainError(codes::resolution_required,
-                              "Changing the by-laws needs a passed resolution of the co-owners (art. 1096): give "
-                              "resolutionId, or initial: true (admins) to transcribe the registered original.")
-                .at("/resolutionId");
-        const auto decision = governance::require_passed_resolution(call, *resolution_id, governance::DecisionBody::general,
-                                                                  "simple", "/resolutionId");
-        adopted_by = resolution_id;
-        // In force from its deposit in the register (art. 1060 [verify]); until it is known,
-        // from the decision.
-        effective_from = deposited_on.value_or(decision.decided_on);
-    }
+    const auto adoption = bylaw_adoption(call, resolution_id, deposited_on);
+    const auto& effective_from = adoption.effective_from;
     const std::string now = to_utc_iso(call.clock.now());
 
     if (repeal) {
         auto q = call.db.prepare("UPDATE bylaws SET status = 'repealed', ended_on = ?, updated_at = ? WHERE id = ?");
-        q->bind(1, effective_from);
-        q->bind(2, now);
-        q->bind(3, current["id"].get<std::string>());
+        bind_parameters(*q, effective_from, now, current["id"].get<std::string>());
         q->exec();
-        auto result = find_bylaw(call.db, syndicate, current["id"]);
-        tx.commit();
-        return result;
+        return find_bylaw(call.db, syndicate, current["id"]);
     }
 
     const auto article = field_or(a, current, "article");
@@ -183,35 +210,11 @@ json set_bylaw(const ToolCall& call) {
 
     if (!current.is_null()) {
         auto q = call.db.prepare("UPDATE bylaws SET status = 'superseded', ended_on = ?, updated_at = ? WHERE id = ?");
-        q->bind(1, effective_from);
-        q->bind(2, now);
-        q->bind(3, current["id"].get<std::string>());
+        bind_parameters(*q, effective_from, now, current["id"].get<std::string>());
         q->exec();
     }
-    const auto id = new_record_id();
-    auto q = call.db.prepare(
-        "INSERT INTO bylaws (id, syndicate_id, article, title, text, category, penalty_cents, adopted_by_resolution_id, "
-        "deposited_on, effective_from, supersedes_id, status, search_text, sort_key, created_at, updated_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?)");
-    q->bind(1, id);
-    q->bind(2, syndicate);
-    q->bind(3, article);
-    q->bind(4, title);
-    q->bind(5, text);
-    q->bind(6, category);
-    if (!penalty.is_null()) q->bind(7, penalty.get<std::int64_t>());
-    if (adopted_by) q->bind(8, *adopted_by);
-    if (deposited_on) q->bind(9, *deposited_on);
-    q->bind(10, effective_from);
-    if (!current.is_null()) q->bind(11, current["id"].get<std::string>());
-    q->bind(12, fold_for_search(title) + "\n" + fold_for_search(text));
-    q->bind(13, article_sort_key(article));
-    q->bind(14, now);
-    q->bind(15, now);
-    q->exec();
-    auto result = find_bylaw(call.db, syndicate, id);
-    tx.commit();
-    return result;
+    const auto id = insert_bylaw_version(call, {article, title, text, category, penalty}, current, adoption, deposited_on, now);
+    return find_bylaw(call.db, syndicate, id);
 }
 
 }  // namespace syndic::declaration

@@ -5,6 +5,7 @@
 #include <SQLiteCpp/Statement.h>
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -18,6 +19,8 @@
 #include "modules/declaration/declaration.hpp"
 #include "modules/declaration/tools.hpp"
 #include "modules/units/units.hpp"
+#include "modules/record_exists.hpp"
+#include "storage/bind.hpp"
 #include "storage/database.hpp"
 #include "storage/references.hpp"
 
@@ -60,8 +63,7 @@ json find_portion(Database& db, const std::string& syndicate_id, const std::stri
     auto q = db.prepare(std::string("SELECT ") + portion_columns +
                         " FROM common_portions r WHERE r.id = ? AND r.syndicate_id = ?" +
                         (active_only ? " AND r.deleted_at IS NULL" : ""));
-    q->bind(1, id);
-    q->bind(2, syndicate_id);
+    bind_parameters(*q, id, syndicate_id);
     return q->executeStep() ? read_portion(db, *q) : json(nullptr);
 }
 
@@ -72,9 +74,7 @@ void replace_units(Database& db, const std::string& syndicate_id, const std::str
     clear->exec();
     for (const auto& unit : unit_ids) {
         auto q = db.prepare("INSERT INTO common_portion_units (common_portion_id, unit_id, syndicate_id) VALUES (?, ?, ?)");
-        q->bind(1, portion_id);
-        q->bind(2, unit);
-        q->bind(3, syndicate_id);
+        bind_parameters(*q, portion_id, unit, syndicate_id);
         q->exec();
     }
 }
@@ -107,8 +107,7 @@ std::vector<UnitPortion> restricted_portions_of_unit(Database& db, const std::st
         "SELECT p.id, p.name FROM common_portions p JOIN common_portion_units cu ON cu.common_portion_id = p.id "
         "WHERE cu.unit_id = ? AND p.syndicate_id = ? AND p.kind = 'restricted' AND p.deleted_at IS NULL "
         "ORDER BY p.sort_key, p.id");
-    q->bind(1, unit_id);
-    q->bind(2, syndicate_id);
+    bind_parameters(*q, unit_id, syndicate_id);
     std::vector<UnitPortion> out;
     while (q->executeStep()) out.push_back({q->getColumn(0).getString(), q->getColumn(1).getString()});
     return out;
@@ -130,153 +129,162 @@ json list_common_portions(const ToolCall& call) {
                      [&](SQLite::Statement& q) { return read_portion(call.db, q); });
 }
 
-json set_common_portion(const ToolCall& call) {
-    const auto& a = call.args;
-    const auto& syndicate = call.caller.syndicate_id;
-    const bool initial = a.value("initial", false);
-    WriteTransaction tx(call.db);
+namespace {
 
-    // Every record named exists, before any rule.
-    json current = nullptr;
-    if (a.contains("id")) {
-        current = find_portion(call.db, syndicate, a["id"], true);
-        if (current.is_null())
-            throw DomainError(codes::common_portion_not_found,
-                              "No common portion with id " + a["id"].get<std::string>() + " in this syndicate.")
-                .at("/id");
-    }
-    const auto amendment_id = optional_arg<std::string>(a, "amendmentId");
-    if (amendment_id) require_amendment(call.db, syndicate, *amendment_id, "/amendmentId");
+// The units a restricted portion is for: those given (each an active unit of the syndicate, named
+// once), else the portion's own.
+std::vector<std::string> portion_unit_ids(const ToolCall& call, const json& current) {
+    const auto& a = call.args;
     std::vector<std::string> unit_ids;
     if (a.contains("unitIds")) {
         std::set<std::string> seen;
         for (std::size_t i = 0; i < a["unitIds"].size(); ++i) {
             const std::string id = a["unitIds"][i];
-            if (!active_unit_number(call.db, syndicate, id))
-                throw DomainError(codes::unit_not_found, "No unit with id " + id + " in this syndicate.")
-                    .at("/unitIds/" + std::to_string(i));
+            require_record_exists(call.db, call.caller.syndicate_id, "units", id, "/unitIds/" + std::to_string(i),
+                                  RecordState::active);
             if (seen.insert(id).second) unit_ids.push_back(id);
         }
     } else if (!current.is_null()) {
         unit_ids = current["unitIds"].get<std::vector<std::string>>();
     }
-    if (initial) require_admin(call, "transcribe the registered declaration's common portions (initial)");
-    const std::string now = to_utc_iso(call.clock.now());
+    return unit_ids;
+}
 
-    if (a.value("archive", false)) {
-        if (current.is_null())
-            throw invalid_argument("/id", "is required to archive", "Name the common portion to archive with its id.");
-        check_not_in_use(call, current);
-        auto q = call.db.prepare("UPDATE common_portions SET deleted_at = ?1, updated_at = ?1 WHERE id = ?2");
-        q->bind(1, now);
-        q->bind(2, current["id"].get<std::string>());
-        q->exec();
-        replace_units(call.db, syndicate, current["id"], {});
-        auto result = find_portion(call.db, syndicate, current["id"], false);
-        tx.commit();
-        return result;
-    }
+// A portion's fields as they will be: those given, else the portion's; who bears its costs.
+struct PortionFields {
+    std::string name, kind, description, ordinary, major;
+    bool restricted;
+};
 
+PortionFields portion_fields(const json& a, const json& current, const std::vector<std::string>& unit_ids) {
     if (current.is_null() && !a.contains("name"))
         throw invalid_argument("/name", "is required for a new common portion", "A new common portion needs its name.");
     if (current.is_null() && !a.contains("kind"))
         throw invalid_argument("/kind", "is required for a new common portion",
                                "A new common portion needs its kind: general or restricted.");
-    const std::string name = a.contains("name") ? nonblank_text(a["name"], "/name") : current["name"].get<std::string>();
-    const std::string kind = a.contains("kind") ? a["kind"] : current["kind"];
-    const std::string description =
-        a.contains("description")  ? trim(a["description"].get<std::string>())
-        : current.is_null()        ? std::string()
-                                   : current["description"].get<std::string>();
-    const bool restricted = kind == "restricted";
-    if (restricted && unit_ids.empty())
+    PortionFields f;
+    f.name = a.contains("name") ? nonblank_text(a["name"], "/name") : current["name"].get<std::string>();
+    f.kind = (a.contains("kind") ? a["kind"] : current["kind"]).get<std::string>();
+    f.description = a.contains("description") ? trim(a["description"].get<std::string>())
+                    : current.is_null()       ? std::string()
+                                              : current["description"].get<std::string>();
+    f.restricted = f.kind == "restricted";
+    if (f.restricted && unit_ids.empty())
         throw invalid_argument("/unitIds", "is empty for a restricted portion",
                                "A restricted common portion is for the use of some units: name at least one.");
-    if (!restricted && !unit_ids.empty())
+    if (!f.restricted && !unit_ids.empty())
         throw invalid_argument("/unitIds", "is not for a general portion",
                                "A general common portion is every co-owner's: it has no list of units.");
-    const std::string ordinary = restricted ? "users" : "all";
-    std::string major = a.contains("majorCostsTo") ? a["majorCostsTo"].get<std::string>()
-                        : (!current.is_null() && current["kind"] == kind) ? current["majorCostsTo"].get<std::string>()
-                                                                           : ordinary;
-    if (!restricted && major == "users")
+    f.ordinary = f.restricted ? "users" : "all";
+    f.major = a.contains("majorCostsTo")                              ? a["majorCostsTo"].get<std::string>()
+              : (!current.is_null() && current["kind"] == f.kind) ? current["majorCostsTo"].get<std::string>()
+                                                                  : f.ordinary;
+    if (!f.restricted && f.major == "users")
         throw invalid_argument("/majorCostsTo", "is users for a general portion",
                                "A general common portion has no users apart from every co-owner: its major costs go to all.");
+    return f;
+}
 
-    // Who may use a restricted portion is in the constituting act (art. 1064).
-    auto before = current.is_null() || current["kind"] != "restricted" ? std::vector<std::string>{}
-                                                                        : current["unitIds"].get<std::vector<std::string>>();
-    auto after = restricted ? unit_ids : std::vector<std::string>{};
-    std::sort(before.begin(), before.end());
-    std::sort(after.begin(), after.end());
-    if (before != after && !initial) {
-        if (!amendment_id)
-            throw DomainError(codes::amendment_required,
-                              "Which units may use a restricted common portion is written in the constituting act: "
-                              "record the amendment (record_declaration_amendment) and give its amendmentId, or "
-                              "initial: true (admins) to transcribe the registered declaration.")
-                .at("/amendmentId");
-        auto part = call.db.prepare("SELECT part FROM declaration_amendments WHERE id = ?");
-        part->bind(1, *amendment_id);
-        part->executeStep();
-        if (part->getColumn(0).getString() != "constituting-act")
-            throw DomainError(codes::amendment_required,
-                              "Amendment " + *amendment_id + " amends the " + part->getColumn(0).getString() +
-                                  "; the users of a restricted common portion change with an amendment of the "
-                                  "constituting act.")
-                .at("/amendmentId");
-    }
+// Who may use a restricted portion is in the constituting act (art. 1064): a change of its users
+// names an amendment of that part, unless it transcribes the registered declaration (initial).
+void require_users_amendment(const ToolCall& call, const std::optional<std::string>& amendment_id) {
+    if (!amendment_id)
+        throw DomainError(codes::amendment_required,
+                          "Which units may use a restricted common portion is written in the constituting act: "
+                          "record the amendment (record_declaration_amendment) and give its amendmentId, or "
+                          "initial: true (admins) to transcribe the registered declaration.")
+            .at("/amendmentId");
+    auto part = call.db.prepare("SELECT part FROM declaration_amendments WHERE id = ?");
+    part->bind(1, *amendment_id);
+    part->executeStep();
+    if (part->getColumn(0).getString() != "constituting-act")
+        throw DomainError(codes::amendment_required,
+                          "Amendment " + *amendment_id + " amends the " + part->getColumn(0).getString() +
+                              "; the users of a restricted common portion change with an amendment of the "
+                              "constituting act.")
+            .at("/amendmentId");
+}
 
-    const auto folded = fold_for_search(name);
-    {
-        auto q = call.db.prepare(
-            "SELECT id FROM common_portions WHERE syndicate_id = ? AND sort_key = ? AND deleted_at IS NULL AND id <> ?");
-        q->bind(1, syndicate);
-        q->bind(2, folded);
-        q->bind(3, current.is_null() ? std::string() : current["id"].get<std::string>());
-        if (q->executeStep())
-            throw DomainError(codes::duplicate_common_portion, "The syndicate already has a common portion named " + name + ".")
-                .at("/name")
-                .with("commonPortionId", q->getColumn(0).getString());
-    }
+void require_unique_portion_name(const ToolCall& call, const std::string& name, const std::string& folded,
+                                 const json& current) {
+    auto q = call.db.prepare(
+        "SELECT id FROM common_portions WHERE syndicate_id = ? AND sort_key = ? AND deleted_at IS NULL AND id <> ?");
+    bind_parameters(*q, call.caller.syndicate_id, folded,
+                    current.is_null() ? std::string() : current["id"].get<std::string>());
+    if (q->executeStep())
+        throw DomainError(codes::duplicate_common_portion, "The syndicate already has a common portion named " + name + ".")
+            .at("/name")
+            .with("commonPortionId", q->getColumn(0).getString());
+}
 
-    const std::string id = current.is_null() ? new_record_id() : current["id"].get<std::string>();
-    const bool users_changed = before != after;
+// The portion's row, inserted (no `current`) or updated; `amendment_id` when its users changed.
+void write_portion(const ToolCall& call, const std::string& id, const PortionFields& f, const json& current,
+                   const std::optional<std::string>& amendment_id, const std::string& folded, const std::string& now) {
     if (current.is_null()) {
         auto q = call.db.prepare(
             "INSERT INTO common_portions (id, syndicate_id, name, kind, description, ordinary_costs_to, major_costs_to, "
             "amendment_id, sort_key, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-        q->bind(1, id);
-        q->bind(2, syndicate);
-        q->bind(3, name);
-        q->bind(4, kind);
-        q->bind(5, description);
-        q->bind(6, ordinary);
-        q->bind(7, major);
-        if (amendment_id && users_changed) q->bind(8, *amendment_id);
-        q->bind(9, folded);
-        q->bind(10, now);
-        q->bind(11, now);
+        bind_parameters(*q, id, call.caller.syndicate_id, f.name, f.kind, f.description, f.ordinary, f.major, amendment_id,
+                        folded, now, now);
         q->exec();
-    } else {
-        auto q = call.db.prepare(
-            "UPDATE common_portions SET name = ?, kind = ?, description = ?, ordinary_costs_to = ?, major_costs_to = ?, "
-            "amendment_id = coalesce(?, amendment_id), sort_key = ?, updated_at = ? WHERE id = ?");
-        q->bind(1, name);
-        q->bind(2, kind);
-        q->bind(3, description);
-        q->bind(4, ordinary);
-        q->bind(5, major);
-        if (amendment_id && users_changed) q->bind(6, *amendment_id);
-        q->bind(7, folded);
-        q->bind(8, now);
-        q->bind(9, id);
-        q->exec();
+        return;
     }
-    if (current.is_null() || users_changed) replace_units(call.db, syndicate, id, restricted ? unit_ids : std::vector<std::string>{});
-    auto result = find_portion(call.db, syndicate, id, false);
-    tx.commit();
-    return result;
+    auto q = call.db.prepare(
+        "UPDATE common_portions SET name = ?, kind = ?, description = ?, ordinary_costs_to = ?, major_costs_to = ?, "
+        "amendment_id = coalesce(?, amendment_id), sort_key = ?, updated_at = ? WHERE id = ?");
+    bind_parameters(*q, f.name, f.kind, f.description, f.ordinary, f.major, amendment_id, folded, now, id);
+    q->exec();
+}
+
+json archive_portion(const ToolCall& call, const json& current, const std::string& now) {
+    if (current.is_null())
+        throw invalid_argument("/id", "is required to archive", "Name the common portion to archive with its id.");
+    check_not_in_use(call, current);
+    auto q = call.db.prepare("UPDATE common_portions SET deleted_at = ?1, updated_at = ?1 WHERE id = ?2");
+    bind_parameters(*q, now, current["id"].get<std::string>());
+    q->exec();
+    replace_units(call.db, call.caller.syndicate_id, current["id"], {});
+    return find_portion(call.db, call.caller.syndicate_id, current["id"], false);
+}
+
+}  // namespace
+
+json set_common_portion(const ToolCall& call) {
+    const auto& a = call.args;
+    const auto& syndicate = call.caller.syndicate_id;
+    const bool initial = a.value("initial", false);
+
+    // Every record named exists, before any rule.
+    json current = nullptr;
+    if (a.contains("id")) {
+        current = find_portion(call.db, syndicate, a["id"], true);
+        if (current.is_null()) throw record_not_found("common_portions", a["id"], "/id");
+    }
+    const auto amendment_id = optional_arg<std::string>(a, "amendmentId");
+    if (amendment_id) require_amendment(call.db, syndicate, *amendment_id, "/amendmentId");
+    const auto unit_ids = portion_unit_ids(call, current);
+    if (initial) require_admin(call, "transcribe the registered declaration's common portions (initial)");
+    const std::string now = to_utc_iso(call.clock.now());
+
+    if (a.value("archive", false)) return archive_portion(call, current, now);
+
+    const auto f = portion_fields(a, current, unit_ids);
+    auto before = current.is_null() || current["kind"] != "restricted" ? std::vector<std::string>{}
+                                                                        : current["unitIds"].get<std::vector<std::string>>();
+    auto after = f.restricted ? unit_ids : std::vector<std::string>{};
+    std::sort(before.begin(), before.end());
+    std::sort(after.begin(), after.end());
+    const bool users_changed = before != after;
+    if (users_changed && !initial) require_users_amendment(call, amendment_id);
+
+    const auto folded = fold_for_search(f.name);
+    require_unique_portion_name(call, f.name, folded, current);
+
+    const std::string id = current.is_null() ? new_record_id() : current["id"].get<std::string>();
+    write_portion(call, id, f, current, users_changed ? amendment_id : std::nullopt, folded, now);
+    if (current.is_null() || users_changed)
+        replace_units(call.db, syndicate, id, f.restricted ? unit_ids : std::vector<std::string>{});
+    return find_portion(call.db, syndicate, id, false);
 }
 
 }  // namespace syndic::declaration

@@ -10,6 +10,7 @@
 #include "modules/declaration/tools.hpp"
 #include "modules/units/unit_shares.hpp"
 #include "modules/units/units.hpp"
+#include "storage/bind.hpp"
 #include "storage/database.hpp"
 
 namespace syndic {
@@ -30,11 +31,12 @@ struct Share {
 };
 
 // Decisions 5: every unit's fraction scaled by 100/sum, rounded down to the millionth, the
-// remainder given to the largest unit (the first by number among equals), in one transaction.
+// remainder given to the largest unit (the first by number among equals), in the call's
+// transaction. A dry run writes nothing (it works the changes out and shows them), so it needs no
+// savepoint to undo them.
 json rebalance_fractions(const ToolCall& call) {
     const auto& syndicate = call.caller.syndicate_id;
     const bool dry_run = call.args.value("dryRun", false);
-    WriteTransaction tx(call.db);
 
     std::vector<Share> shares;
     {
@@ -83,9 +85,7 @@ json rebalance_fractions(const ToolCall& call) {
                            {"after", percent(s.after)}});
         if (dry_run) continue;
         auto q = call.db.prepare("UPDATE units SET fraction_units = ?, updated_at = ? WHERE id = ?");
-        q->bind(1, s.after.units());
-        q->bind(2, to_utc_iso(call.clock.now()));
-        q->bind(3, s.id);
+        bind_parameters(*q, s.after.units(), to_utc_iso(call.clock.now()), s.id);
         q->exec();
     }
     if (!dry_run)
@@ -97,10 +97,8 @@ json rebalance_fractions(const ToolCall& call) {
     result["previousSum"] = percent(before.sum);
     result["dryRun"] = dry_run;
     result["changes"] = std::move(changes);
-    if (!dry_run) {
-        if (!result["changes"].empty()) call.name_event("declaration.fractions_rebalanced", "declaration", syndicate);
-        tx.commit();
-    }
+    if (!dry_run && !result["changes"].empty())
+        call.name_event("declaration.fractions_rebalanced", "declaration", syndicate);
     return result;
 }
 

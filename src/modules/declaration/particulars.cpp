@@ -19,6 +19,8 @@
 #include "modules/declaration/parameters.hpp"
 #include "modules/declaration/tools.hpp"
 #include "modules/units/units.hpp"
+#include "modules/record_exists.hpp"
+#include "storage/bind.hpp"
 #include "storage/database.hpp"
 #include "storage/settings.hpp"
 
@@ -134,14 +136,11 @@ void check_developer(const ToolCall& call, const json& developer) {
     for (std::size_t i = 0; i < ids.size(); ++i) {
         const std::string id = ids[i];
         if (!co_owners::is_active_co_owner(call.db, syndicate, id))
-            throw DomainError(codes::co_owner_not_found, "No active co-owner with id " + id + " in this syndicate.")
-                .at("/developer/coOwnerIds/" + std::to_string(i));
+            throw record_not_found("co_owners", id, "/developer/coOwnerIds/" + std::to_string(i), RecordState::active);
     }
     const auto unit = developer.find("residenceUnitId");
-    if (unit != developer.end() && !unit->is_null() && !active_unit_number(call.db, syndicate, *unit))
-        throw DomainError(codes::unit_not_found,
-                          "No unit with id " + unit->get<std::string>() + " in this syndicate.")
-            .at("/developer/residenceUnitId");
+    if (unit != developer.end() && !unit->is_null())
+        require_record_exists(call.db, syndicate, "units", *unit, "/developer/residenceUnitId", RecordState::active);
 }
 
 void bind_value(SQLite::Statement& q, int index, const json& v, Kind kind) {
@@ -222,7 +221,6 @@ json update_declaration(const ToolCall& call) {
     const auto& a = call.args;
     const auto& syndicate = call.caller.syndicate_id;
     const std::string now = to_utc_iso(call.clock.now());
-    WriteTransaction tx(call.db);
 
     json current = json::object();
     read_particulars(call.db, syndicate, current);
@@ -247,9 +245,7 @@ json update_declaration(const ToolCall& call) {
     // The row, made with its defaults on the first update, then the columns given.
     auto make = call.db.prepare(
         "INSERT INTO declarations (syndicate_id, created_at, updated_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING");
-    make->bind(1, syndicate);
-    make->bind(2, now);
-    make->bind(3, now);
+    bind_parameters(*make, syndicate, now, now);
     make->exec();
     std::string sets;
     std::vector<std::pair<const Particular*, json>> bound;
@@ -293,7 +289,6 @@ json update_declaration(const ToolCall& call) {
     }
     auto d = declaration_record(call.db, syndicate);
     d["warnings"] = std::move(warnings);
-    tx.commit();
     return d;
 }
 

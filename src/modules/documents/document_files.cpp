@@ -5,6 +5,8 @@
 #include <filesystem>
 
 #include "core/error.hpp"
+#include "modules/record_exists.hpp"
+#include "storage/bind.hpp"
 #include "storage/database.hpp"
 
 namespace syndic {
@@ -17,10 +19,8 @@ DocumentFile document_file(Database& db, const CallerContext& caller, const std:
     auto q = db.prepare(
         "SELECT id, coalesce(meeting_id, ''), path, size_bytes, kind, mime_type, file_name FROM documents "
         "WHERE id = ? AND syndicate_id = ?");
-    q->bind(1, document_id);
-    q->bind(2, caller.syndicate_id);
-    if (!q->executeStep())
-        throw DomainError(codes::document_not_found, "No document with id " + document_id + " in this syndicate.").at("/id");
+    bind_parameters(*q, document_id, caller.syndicate_id);
+    if (!q->executeStep()) throw record_not_found("documents", document_id, "/id");
     // read:meetings reads the minutes, as before documents were a module; read:documents any file.
     if (!any && q->getColumn(4).getString() != "minutes")
         throw DomainError(codes::insufficient_scope, "Downloading a document other than minutes needs the scope read:documents.")

@@ -4,6 +4,8 @@
 #include "core/ids.hpp"
 #include "core/text.hpp"
 #include "modules/documents/document_files.hpp"
+#include "modules/record_exists.hpp"
+#include "storage/bind.hpp"
 #include "storage/database.hpp"
 
 namespace syndic::documents {
@@ -62,20 +64,16 @@ StoredDocument require_document(Database& db, const std::string& syndicate_id, c
                                 const std::string& field, bool archived_too) {
     auto q = db.prepare(std::string("SELECT d.id, d.path, d.kind, d.size_bytes, ") + protected_sql +
                         ", d.deleted_at IS NOT NULL FROM documents d WHERE d.id = ? AND d.syndicate_id = ?");
-    q->bind(1, id);
-    q->bind(2, syndicate_id);
-    if (!q->executeStep() || (!archived_too && q->getColumn(5).getInt() != 0))
-        throw DomainError(codes::document_not_found, "No document with id " + id + " in this syndicate.").at(field);
+    bind_parameters(*q, id, syndicate_id);
+    if (!q->executeStep() || (!archived_too && q->getColumn(5).getInt() != 0)) throw record_not_found("documents", id, field);
     return {q->getColumn(0).getString(), q->getColumn(1).getString(), q->getColumn(2).getString(),
             q->getColumn(3).getInt64(), q->getColumn(4).getInt() != 0, q->getColumn(5).getInt() != 0};
 }
 
 json document_json(Database& db, const CallerContext& caller, const std::string& id) {
     auto q = db.prepare("SELECT " + columns + " FROM documents d WHERE d.id = ? AND d.syndicate_id = ?");
-    q->bind(1, id);
-    q->bind(2, caller.syndicate_id);
-    if (!q->executeStep())
-        throw DomainError(codes::document_not_found, "No document with id " + id + " in this syndicate.").at("/id");
+    bind_parameters(*q, id, caller.syndicate_id);
+    if (!q->executeStep()) throw record_not_found("documents", id, "/id");
     return row_json(db, caller, *q);
 }
 
@@ -113,16 +111,14 @@ json document_page(Database& db, const CallerContext& caller, const DocumentFilt
 std::optional<std::string> active_document_with(Database& db, const std::string& syndicate_id, const std::string& sha256) {
     auto q = db.prepare(
         "SELECT id FROM documents WHERE syndicate_id = ? AND sha256 = ? AND deleted_at IS NULL ORDER BY created_at, id LIMIT 1");
-    q->bind(1, syndicate_id);
-    q->bind(2, sha256);
+    bind_parameters(*q, syndicate_id, sha256);
     if (!q->executeStep()) return std::nullopt;
     return q->getColumn(0).getString();
 }
 
 std::optional<std::string> file_with(Database& db, const std::string& syndicate_id, const std::string& sha256) {
     auto q = db.prepare("SELECT path FROM documents WHERE syndicate_id = ? AND sha256 = ? ORDER BY created_at, id LIMIT 1");
-    q->bind(1, syndicate_id);
-    q->bind(2, sha256);
+    bind_parameters(*q, syndicate_id, sha256);
     if (!q->executeStep()) return std::nullopt;
     return q->getColumn(0).getString();
 }
@@ -132,8 +128,7 @@ void insert_document(Database& db, const std::string& syndicate_id, const NewDoc
         "INSERT INTO documents (id, syndicate_id, meeting_id, kind, draft, language, path, pages, size_bytes, sha256, "
         "title, file_name, mime_type, register_item, visibility, uploaded_by, search_text, created_at, updated_at) "
         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?18)");
-    q->bind(1, d.id);
-    q->bind(2, syndicate_id);
+    bind_parameters(*q, d.id, syndicate_id);
     if (d.meeting_id) q->bind(3, *d.meeting_id);
     q->bind(4, d.kind);
     q->bind(5, d.draft ? 1 : 0);
@@ -158,19 +153,12 @@ bool attach(Database& db, const std::string& syndicate_id, const std::string& do
     auto revive = db.prepare(
         "UPDATE document_links SET deleted_at = NULL, reason = NULL WHERE document_id = ? AND record_type = ? "
         "AND record_id = ? AND deleted_at IS NOT NULL");
-    revive->bind(1, document_id);
-    revive->bind(2, record_type);
-    revive->bind(3, record_id);
+    bind_parameters(*revive, document_id, record_type, record_id);
     if (revive->exec() > 0) return true;
     auto q = db.prepare(
         "INSERT INTO document_links (id, syndicate_id, document_id, record_type, record_id, created_at) "
         "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (document_id, record_type, record_id) DO NOTHING");
-    q->bind(1, new_record_id());
-    q->bind(2, syndicate_id);
-    q->bind(3, document_id);
-    q->bind(4, record_type);
-    q->bind(5, record_id);
-    q->bind(6, now);
+    bind_parameters(*q, new_record_id(), syndicate_id, document_id, record_type, record_id, now);
     return q->exec() > 0;
 }
 
@@ -179,16 +167,12 @@ bool detach(Database& db, const std::string& document_id, const std::optional<st
     auto q = db.prepare(
         "UPDATE document_links SET deleted_at = ?1, reason = ?2 WHERE document_id = ?3 AND record_id = ?4 "
         "AND (?5 IS NULL OR record_type = ?5) AND deleted_at IS NULL");
-    q->bind(1, now);
-    q->bind(2, reason);
-    q->bind(3, document_id);
-    q->bind(4, record_id);
+    bind_parameters(*q, now, reason, document_id, record_id);
     if (record_type) q->bind(5, *record_type);
     const int changed = q->exec();
     if (changed > 0) {
         auto touch = db.prepare("UPDATE documents SET updated_at = ? WHERE id = ?");
-        touch->bind(1, now);
-        touch->bind(2, document_id);
+        bind_parameters(*touch, now, document_id);
         touch->exec();
     }
     return changed > 0;
@@ -196,9 +180,7 @@ bool detach(Database& db, const std::string& document_id, const std::optional<st
 
 void archive(Database& db, const std::string& document_id, const std::string& reason, const std::string& now) {
     auto q = db.prepare("UPDATE documents SET deleted_at = ?1, archive_reason = ?2, updated_at = ?1 WHERE id = ?3");
-    q->bind(1, now);
-    q->bind(2, reason);
-    q->bind(3, document_id);
+    bind_parameters(*q, now, reason, document_id);
     q->exec();
 }
 

@@ -4,6 +4,7 @@
 
 #include "core/error.hpp"
 #include "storage/audit_trail.hpp"
+#include "storage/bind.hpp"
 #include "storage/database.hpp"
 
 namespace syndic::documents {
@@ -52,8 +53,7 @@ void require_target(Database& db, const CallerContext& caller, const std::string
     std::string sql = "SELECT 1 FROM " + table->name + " WHERE id = ? AND " + syndicate_column + " = ?";
     if (table->deleted_at_column >= 0) sql += " AND deleted_at IS NULL";
     auto q = db.prepare(sql);
-    q->bind(1, record_id);
-    q->bind(2, caller.syndicate_id);
+    bind_parameters(*q, record_id, caller.syndicate_id);
     if (!q->executeStep())
         throw DomainError(codes::target_not_found,
                           "No active " + record_type + " with id " + record_id + " in this syndicate to attach the document to.")

@@ -6,6 +6,9 @@
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
+#include "modules/common.hpp"
+#include "modules/record_exists.hpp"
+#include "storage/bind.hpp"
 #include "storage/database.hpp"
 
 namespace syndic::governance {
@@ -34,20 +37,9 @@ struct Decision {
     VoteTally tally;
 };
 
-std::optional<std::string> optional_text(SQLite::Statement& q, int column) {
-    if (q.getColumn(column).isNull()) return std::nullopt;
-    return q.getColumn(column).getString();
-}
-
 std::optional<std::int64_t> optional_integer(SQLite::Statement& q, int column) {
     if (q.getColumn(column).isNull()) return std::nullopt;
     return q.getColumn(column).getInt64();
-}
-
-// A meeting's stored UTC instant; a stored text that is not one is a broken database.
-Instant stored_instant(const std::string& text) {
-    if (auto t = parse_iso_instant(text)) return *t;
-    throw std::runtime_error("a stored time is not ISO 8601: " + text);
 }
 
 VoteTally read_tally(SQLite::Statement& q, int first) {
@@ -74,8 +66,7 @@ std::optional<Decision> find_decision(Database& db, const std::string& syndicate
         "r.headcount_for, r.headcount_entitled, r.voting_base_units, r.majority_of_all_votes "
         "FROM resolutions r LEFT JOIN meetings m ON m.id = r.meeting_id AND m.syndicate_id = r.syndicate_id "
         "WHERE r.id = ? AND r.syndicate_id = ?");
-    q->bind(1, id);
-    q->bind(2, syndicate_id);
+    bind_parameters(*q, id, syndicate_id);
     if (!q->executeStep()) return std::nullopt;
     Decision d;
     d.meeting_id = optional_text(*q, 0);
@@ -89,10 +80,6 @@ std::optional<Decision> find_decision(Database& db, const std::string& syndicate
     return d;
 }
 
-DomainError not_found(const std::string& id, const std::string& field) {
-    return DomainError(codes::resolution_not_found, "No resolution with id " + id + " in this syndicate.").at(field);
-}
-
 // Whether the resolution passed. A meeting's resolution: by its votes (resolution_outcome). A
 // written resolution is passed once every signature is in, which its day of decision records
 // (record_written_resolution sets it on the last signature, catalogue §3.2).
@@ -104,15 +91,12 @@ std::string outcome_of(const Decision& d) {
 }  // namespace
 
 void require_resolution_exists(const ToolCall& call, const std::string& resolution_id, const std::string& field) {
-    if (!find_decision(call.db, call.caller.syndicate_id, resolution_id)) throw not_found(resolution_id, field);
+    if (!find_decision(call.db, call.caller.syndicate_id, resolution_id))
+        throw record_not_found("resolutions", resolution_id, field);
 }
 
 void require_meeting_exists(const ToolCall& call, const std::string& meeting_id, const std::string& field) {
-    auto q = call.db.prepare("SELECT 1 FROM meetings WHERE id = ? AND syndicate_id = ?");
-    q->bind(1, meeting_id);
-    q->bind(2, call.caller.syndicate_id);
-    if (!q->executeStep())
-        throw DomainError(codes::meeting_not_found, "No meeting with id " + meeting_id + " in this syndicate.").at(field);
+    require_record_exists(call.db, call.caller.syndicate_id, "meetings", meeting_id, field);
 }
 
 Authorisation require_passed_resolution(const ToolCall& call, const std::string& resolution_id, DecisionBody body,
@@ -120,7 +104,7 @@ Authorisation require_passed_resolution(const ToolCall& call, const std::string&
     const int needed = majority_rank(minimum_majority);
     if (needed < 0) throw std::logic_error("unknown majority " + std::string(minimum_majority));
     const auto decision = find_decision(call.db, call.caller.syndicate_id, resolution_id);
-    if (!decision) throw not_found(resolution_id, field);
+    if (!decision) throw record_not_found("resolutions", resolution_id, field);
     const auto& majority = decision->tally.majority;
 
     if (body != DecisionBody::either && decision->body != body_word(body))

@@ -2,6 +2,7 @@
 
 #include <SQLiteCpp/Statement.h>
 
+#include "storage/bind.hpp"
 #include "storage/database.hpp"
 
 namespace syndic::governance {
@@ -13,8 +14,7 @@ std::vector<DirectorInOffice> directors_in_office(Database& db, const std::strin
         "WHERE d.syndicate_id = ?1 AND d.term_start <= ?2 AND (d.ended_on IS NULL OR d.ended_on > ?2) "
         "ORDER BY CASE d.role WHEN 'president' THEN 0 WHEN 'vice-president' THEN 1 WHEN 'secretary' THEN 2 "
         "WHEN 'treasurer' THEN 3 ELSE 4 END, d.name, d.id");
-    q->bind(1, syndicate_id);
-    q->bind(2, day);
+    bind_parameters(*q, syndicate_id, day);
     std::vector<DirectorInOffice> out;
     while (q->executeStep()) {
         DirectorInOffice d{q->getColumn(0).getString(), q->getColumn(1).getString(), q->getColumn(2).getString(),

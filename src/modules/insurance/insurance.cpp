@@ -37,8 +37,6 @@ namespace {
 using enum FieldType;
 const RecordTable policies{
     "insurance_policies",
-    "insurance policy",
-    codes::insurance_policy_not_found,
     {{"kind", "kind", required_text},
      {"insurer", "insurer", required_text},
      {"broker", "broker", text},

@@ -13,6 +13,7 @@
 #include "modules/meetings/rules.hpp"
 #include "modules/meetings/store.hpp"
 #include "modules/meetings/voting_roll.hpp"
+#include "modules/record_exists.hpp"
 #include "storage/database.hpp"
 
 namespace syndic::meetings {
@@ -32,7 +33,7 @@ Ballot checked_ballot(const ToolCall& call, const VotingRoll& roll, const json& 
     const auto* entry = roll.find(id);
     if (!entry) {
         if (!active_co_owner(call.db, call.caller.syndicate_id, id))
-            throw DomainError(codes::co_owner_not_found, "No active co-owner with id " + id + " in this syndicate.").at(field);
+            throw record_not_found("co_owners", id, field, RecordState::active);
         throw DomainError(codes::co_owner_not_present, "Co-owner " + id + " is not recorded present or by proxy at the meeting.")
             .at(field)
             .with("coOwnerId", id);

@@ -13,6 +13,7 @@
 #include "modules/meetings/rules.hpp"
 #include "modules/meetings/store.hpp"
 #include "modules/meetings/voting_roll.hpp"
+#include "modules/record_exists.hpp"
 #include "storage/database.hpp"
 
 namespace syndic::meetings {
@@ -69,8 +70,7 @@ json add_agenda_item(const ToolCall& call) {
     if (a.contains("requestedByCoOwnerId") && !a["requestedByCoOwnerId"].is_null()) {
         const std::string id = a["requestedByCoOwnerId"];
         if (!active_co_owner(call.db, syndicate, id))
-            throw DomainError(codes::co_owner_not_found, "No active co-owner with id " + id + " in this syndicate.")
-                .at("/requestedByCoOwnerId");
+            throw record_not_found("co_owners", id, "/requestedByCoOwnerId", RecordState::active);
         const auto days = calendar_days_between(notice_day, requested_on);
         if (days > agenda_request_days)
             throw DomainError(codes::agenda_request_too_late,

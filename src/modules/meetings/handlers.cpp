@@ -18,6 +18,7 @@
 #include "modules/meetings/rules.hpp"
 #include "modules/meetings/store.hpp"
 #include "modules/meetings/voting_roll.hpp"
+#include "modules/record_exists.hpp"
 #include "storage/database.hpp"
 
 namespace syndic {
@@ -138,9 +139,7 @@ void record_attendee(const ToolCall& call, const Meeting& m, const json& rows, s
                                "proxyHolder is given only for an attendance by proxy.");
     const auto& syndicate = call.caller.syndicate_id;
     const auto share = active_co_owner(call.db, syndicate, co_owner_id);
-    if (!share)
-        throw DomainError(meetings::codes::co_owner_not_found, "No active co-owner with id " + co_owner_id + " in this syndicate.")
-            .at(prefix + "/coOwnerId");
+    if (!share) throw record_not_found("co_owners", co_owner_id, prefix + "/coOwnerId", RecordState::active);
     upsert_attendance(call.db, syndicate, m.id, co_owner_id, *share, attendance, holder, to_utc_iso(call.clock.now()));
 }
 
@@ -163,9 +162,7 @@ json record_votes(const ToolCall& call) {
     const std::string resolution_id = a["resolutionId"];
     auto found = find_resolution(call.db, syndicate, resolution_id);
     if (found && a.contains("meetingId") && a["meetingId"] != found->meeting_id) found.reset();
-    if (!found)
-        throw DomainError(meetings::codes::resolution_not_found, "No resolution with id " + resolution_id + " in this syndicate.")
-            .at("/resolutionId");
+    if (!found) throw record_not_found("resolutions", resolution_id, "/resolutionId");
     const auto m = require_meeting(call.db, syndicate, found->meeting_id, "/resolutionId");
     require_status(m, {"notice-sent", "held"}, "recording votes");
     if (found->majority == "double")

@@ -5,6 +5,7 @@
 
 #include "auth/credentials.hpp"
 #include "core/ids.hpp"
+#include "modules/common.hpp"
 #include "modules/documents/pdf_writer.hpp"
 #include "modules/meetings/rules.hpp"
 #include "modules/meetings/voting_roll.hpp"

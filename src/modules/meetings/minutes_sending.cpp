@@ -19,6 +19,7 @@
 #include "modules/meetings/rules.hpp"
 #include "modules/meetings/store.hpp"
 #include "modules/meetings/wording.hpp"
+#include "modules/record_exists.hpp"
 #include "storage/database.hpp"
 
 namespace syndic::meetings {
@@ -55,14 +56,8 @@ json send_minutes(const ToolCall& call) {
     const auto& a = call.args;
     const auto& syndicate = call.caller.syndicate_id;
     const auto m = require_meeting(call.db, syndicate, a["meetingId"], "/meetingId");
-    if (const auto named = optional_arg<std::string>(a, "documentId")) {  // the syndicate's, before any rule
-        auto d = call.db.prepare("SELECT 1 FROM documents WHERE id = ? AND syndicate_id = ? AND deleted_at IS NULL");
-        d->bind(1, *named);
-        d->bind(2, syndicate);
-        if (!d->executeStep())
-            throw DomainError(syndic::codes::document_not_found, "No document with id " + *named + " in this syndicate.")
-                .at("/documentId");
-    }
+    if (const auto named = optional_arg<std::string>(a, "documentId"))  // the syndicate's, before any rule
+        require_record_exists(call.db, syndicate, "documents", *named, "/documentId", RecordState::active);
     require_status(m, {"held"}, "sending the minutes");
     const auto document_id = minutes_to_send(call.db, m, optional_arg<std::string>(a, "documentId"));
     const auto now = call.clock.now();

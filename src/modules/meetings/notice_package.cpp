@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "storage/bind.hpp"
 #include "storage/database.hpp"
 
 namespace syndic::meetings {
@@ -47,8 +48,7 @@ NoticePackage notice_package(Database& db, const std::string& syndicate_id, cons
         "WHERE l.syndicate_id = ?1 AND l.record_type = 'meeting' AND l.record_id IN (SELECT id FROM chain) "
         "AND l.deleted_at IS NULL AND d.deleted_at IS NULL AND d.draft = 0 "
         "GROUP BY d.id ORDER BY min(l.created_at), d.id");
-    q->bind(1, syndicate_id);
-    q->bind(2, meeting_id);
+    bind_parameters(*q, syndicate_id, meeting_id);
     NoticePackage out;
     while (q->executeStep()) {
         const auto* item = item_of_kind(q->getColumn(2).getString());

@@ -4,7 +4,9 @@
 
 #include "core/error.hpp"
 #include "core/fraction.hpp"
+#include "modules/common.hpp"
 #include "modules/meetings/codes.hpp"
+#include "modules/record_exists.hpp"
 
 namespace syndic::meetings {
 
@@ -34,9 +36,7 @@ std::optional<std::string> checked_requisition(Database& db, const std::string& 
         const std::string id = ids[i];
         for (std::size_t j = 0; j < i; ++j)
             if (ids[j] == ids[i]) throw invalid_argument(field, "is listed twice", "Co-owner " + id + " is listed twice.");
-        if (!active_co_owner(db, syndicate_id, id))
-            throw DomainError(syndic::codes::co_owner_not_found, "No active co-owner with id " + id + " in this syndicate.")
-                .at(field);
+        if (!active_co_owner(db, syndicate_id, id)) throw record_not_found("co_owners", id, field, RecordState::active);
     }
     return json{{"receivedOn", received_on}, {"coOwnerIds", ids}}.dump();
 }

@@ -10,6 +10,8 @@
 #include "modules/common.hpp"
 #include "modules/documents/filing.hpp"
 #include "modules/governance/in_office.hpp"
+#include "modules/record_exists.hpp"
+#include "storage/bind.hpp"
 #include "storage/database.hpp"
 #include "storage/settings.hpp"
 
@@ -17,18 +19,12 @@ namespace syndic::meetings {
 
 using nlohmann::json;
 
-Instant stored_instant(const std::string& text) {
-    if (auto t = parse_iso_instant(text)) return *t;
-    throw std::runtime_error("a stored time is not ISO 8601: " + text);
-}
-
 std::optional<Meeting> find_meeting(Database& db, const std::string& syndicate_id, const std::string& id) {
     auto q = db.prepare(
         "SELECT id, title, type, status, scheduled_at, location, agenda, notice_sent_at, notice_channel, "
         "notice_with_agenda, notice_justification, created_at, updated_at, adjourned_from_meeting_id, reconvened_meeting_id, "
         "quorum_rule, agenda_additions, minutes_sent_at, adjournment, notice_package, requisition FROM meetings WHERE id = ? AND syndicate_id = ?");
-    q->bind(1, id);
-    q->bind(2, syndicate_id);
+    bind_parameters(*q, id, syndicate_id);
     if (!q->executeStep()) return std::nullopt;
     Meeting m;
     m.id = q->getColumn(0).getString();
@@ -57,7 +53,7 @@ std::optional<Meeting> find_meeting(Database& db, const std::string& syndicate_i
 
 Meeting require_meeting(Database& db, const std::string& syndicate_id, const std::string& id, const std::string& field) {
     auto m = find_meeting(db, syndicate_id, id);
-    if (!m) throw DomainError(codes::meeting_not_found, "No meeting with id " + id + " in this syndicate.").at(field);
+    if (!m) throw record_not_found("meetings", id, field);
     return *m;
 }
 
@@ -86,15 +82,8 @@ void insert_meeting(Database& db, const std::string& syndicate_id, const std::st
     auto q = db.prepare(
         "INSERT INTO meetings (id, syndicate_id, title, type, scheduled_at, location, agenda, created_at, updated_at) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    q->bind(1, id);
-    q->bind(2, syndicate_id);
-    q->bind(3, m.title);
-    q->bind(4, m.type);
-    q->bind(5, to_utc_iso(m.scheduled_at));
-    q->bind(6, m.location);
-    q->bind(7, agenda_text(m.agenda));
-    q->bind(8, now);
-    q->bind(9, now);
+    bind_parameters(*q, id, syndicate_id, m.title, m.type, to_utc_iso(m.scheduled_at), m.location,
+                    agenda_text(m.agenda), now, now);
     q->exec();
 }
 
@@ -137,11 +126,6 @@ namespace {
 constexpr const char* resolution_columns =
     "id, meeting_id, position, title, description, majority_required, votes_recorded, votes_for, votes_against, "
     "votes_abstain, body, source, decided_on, ballots_recorded, headcount_for, headcount_entitled, voting_base_units, majority_of_all_votes";
-
-std::optional<std::string> optional_text(SQLite::Statement& q, int column) {
-    if (q.getColumn(column).isNull()) return std::nullopt;
-    return q.getColumn(column).getString();
-}
 
 Resolution read_resolution(SQLite::Statement& q) {
     Resolution r;
@@ -192,8 +176,7 @@ std::vector<MinutesRecord> minutes_of(Database& db, const std::string& meeting_i
 bool has_final_minutes_since(Database& db, const std::string& meeting_id, const std::string& since) {
     auto q = db.prepare(
         "SELECT 1 FROM documents WHERE meeting_id = ? AND kind = 'minutes' AND draft = 0 AND created_at >= ?");
-    q->bind(1, meeting_id);
-    q->bind(2, since);
+    bind_parameters(*q, meeting_id, since);
     return q->executeStep();
 }
 
@@ -211,15 +194,7 @@ Resolution insert_resolution(Database& db, const std::string& syndicate_id, cons
         auto q = db.prepare(
             "INSERT INTO resolutions (id, meeting_id, syndicate_id, position, title, description, majority_required, "
             "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
-        q->bind(1, id);
-        q->bind(2, meeting_id);
-        q->bind(3, syndicate_id);
-        q->bind(4, position);
-        q->bind(5, title);
-        q->bind(6, description);
-        q->bind(7, majority);
-        q->bind(8, now);
-        q->bind(9, now);
+        bind_parameters(*q, id, meeting_id, syndicate_id, position, title, description, majority, now, now);
         q->exec();
     }
     auto q = db.prepare(std::string("SELECT ") + resolution_columns + " FROM resolutions WHERE id = ?");
@@ -230,22 +205,27 @@ Resolution insert_resolution(Database& db, const std::string& syndicate_id, cons
 
 std::optional<Resolution> find_resolution(Database& db, const std::string& syndicate_id, const std::string& id) {
     auto q = db.prepare(std::string("SELECT ") + resolution_columns + " FROM resolutions WHERE id = ? AND syndicate_id = ?");
-    q->bind(1, id);
-    q->bind(2, syndicate_id);
+    bind_parameters(*q, id, syndicate_id);
     if (!q->executeStep()) return std::nullopt;
     return read_resolution(*q);
 }
+
+namespace {
+
+// The stored majority_of_all_votes: 1 or 0 where the meeting was reconvened, else NULL.
+std::optional<int> majority_of_all_votes_column(const Resolution& r) {
+    if (!r.majority_of_all_votes) return std::nullopt;
+    return *r.majority_of_all_votes ? 1 : 0;
+}
+
+}  // namespace
 
 void store_votes(Database& db, const Resolution& r, const std::string& now) {
     auto q = db.prepare(
         "UPDATE resolutions SET votes_recorded = 1, votes_for = ?, votes_against = ?, votes_abstain = ?, updated_at = ?, "
         "majority_of_all_votes = ? WHERE id = ?");
-    q->bind(1, r.votes_for.units());
-    q->bind(2, r.votes_against.units());
-    q->bind(3, r.votes_abstain.units());
-    q->bind(4, now);
-    if (r.majority_of_all_votes) q->bind(5, *r.majority_of_all_votes ? 1 : 0);
-    q->bind(6, r.id);
+    bind_parameters(*q, r.votes_for.units(), r.votes_against.units(), r.votes_abstain.units(), now,
+                    majority_of_all_votes_column(r), r.id);
     q->exec();
 }
 
@@ -273,13 +253,7 @@ void upsert_ballot(Database& db, const std::string& syndicate_id, const std::str
         "INSERT INTO ballots (resolution_id, co_owner_id, syndicate_id, choice, votes_units, cast_by, recorded_at) "
         "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (resolution_id, co_owner_id) DO UPDATE SET choice = excluded.choice, "
         "votes_units = excluded.votes_units, cast_by = excluded.cast_by, recorded_at = excluded.recorded_at");
-    q->bind(1, resolution_id);
-    q->bind(2, b.co_owner_id);
-    q->bind(3, syndicate_id);
-    q->bind(4, b.choice);
-    q->bind(5, b.votes.units());
-    q->bind(6, b.cast_by);
-    q->bind(7, now);
+    bind_parameters(*q, resolution_id, b.co_owner_id, syndicate_id, b.choice, b.votes.units(), b.cast_by, now);
     q->exec();
 }
 
@@ -288,15 +262,9 @@ void store_ballot_totals(Database& db, const Resolution& r, const std::string& n
         "UPDATE resolutions SET votes_recorded = 1, ballots_recorded = 1, votes_for = ?, votes_against = ?, "
         "votes_abstain = ?, headcount_for = ?, headcount_entitled = ?, voting_base_units = ?, "
         "majority_of_all_votes = ?, updated_at = ? WHERE id = ?");
-    q->bind(1, r.votes_for.units());
-    q->bind(2, r.votes_against.units());
-    q->bind(3, r.votes_abstain.units());
-    q->bind(4, r.headcount_for.value_or(0));
-    q->bind(5, r.headcount_entitled.value_or(0));
-    q->bind(6, r.voting_base.value_or(Fraction()).units());
-    if (r.majority_of_all_votes) q->bind(7, *r.majority_of_all_votes ? 1 : 0);
-    q->bind(8, now);
-    q->bind(9, r.id);
+    bind_parameters(*q, r.votes_for.units(), r.votes_against.units(), r.votes_abstain.units(),
+                    r.headcount_for.value_or(0), r.headcount_entitled.value_or(0),
+                    r.voting_base.value_or(Fraction()).units(), majority_of_all_votes_column(r), now, r.id);
     q->exec();
 }
 
@@ -304,8 +272,7 @@ std::optional<CoOwnerShare> active_co_owner(Database& db, const std::string& syn
     auto q = db.prepare(
         "SELECT first_name || ' ' || last_name, fraction_units FROM co_owners "
         "WHERE id = ? AND syndicate_id = ? AND deleted_at IS NULL");
-    q->bind(1, id);
-    q->bind(2, syndicate_id);
+    bind_parameters(*q, id, syndicate_id);
     if (!q->executeStep()) return std::nullopt;
     return CoOwnerShare{q->getColumn(0).getString(), q->getColumn(1).getInt64()};
 }
@@ -319,14 +286,8 @@ void upsert_attendance(Database& db, const std::string& syndicate_id, const std:
         "ON CONFLICT (meeting_id, co_owner_id) DO UPDATE SET name = excluded.name, "
         "fraction_units = excluded.fraction_units, attendance = excluded.attendance, "
         "proxy_holder = excluded.proxy_holder, recorded_at = excluded.recorded_at");
-    q->bind(1, meeting_id);
-    q->bind(2, co_owner_id);
-    q->bind(3, syndicate_id);
-    q->bind(4, share.name);
-    q->bind(5, share.fraction_units);
-    q->bind(6, attendance);
-    if (proxy_holder) q->bind(7, *proxy_holder);
-    q->bind(8, now);
+    bind_parameters(*q, meeting_id, co_owner_id, syndicate_id, share.name, share.fraction_units, attendance, proxy_holder,
+                    now);
     q->exec();
 }
 
@@ -335,12 +296,7 @@ void mark_notice_sent(Database& db, const std::string& meeting_id, const std::st
     auto q = db.prepare(
         "UPDATE meetings SET status = 'notice-sent', notice_sent_at = ?, notice_channel = ?, notice_with_agenda = ?, "
         "notice_justification = ?, updated_at = ? WHERE id = ?");
-    q->bind(1, now);
-    q->bind(2, channel);
-    q->bind(3, with_agenda ? 1 : 0);
-    if (justification) q->bind(4, *justification);
-    q->bind(5, now);
-    q->bind(6, meeting_id);
+    bind_parameters(*q, now, channel, with_agenda ? 1 : 0, justification, now, meeting_id);
     q->exec();
 }
 
@@ -372,8 +328,7 @@ void queue_message(Database& db, const std::string& syndicate_id, const OutboxMe
         "INSERT INTO outbox (id, syndicate_id, meeting_id, co_owner_id, channel, recipient, language, subject, body, "
         "created_at, updated_at, related_type, related_id, attachments) "
         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11, coalesce(?12, ?3), ?13)");
-    q->bind(1, new_record_id());
-    q->bind(2, syndicate_id);
+    bind_parameters(*q, new_record_id(), syndicate_id);
     if (!message.meeting_id.empty()) q->bind(3, message.meeting_id);
     if (!message.co_owner_id.empty()) q->bind(4, message.co_owner_id);
     q->bind(11, message.related_type);

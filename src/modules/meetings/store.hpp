@@ -80,9 +80,6 @@ struct Recipient {
     std::optional<std::string> email;
 };
 
-// A stored UTC instant; a stored text that is not one is a broken database (runtime_error).
-Instant stored_instant(const std::string& text);
-
 std::optional<Meeting> find_meeting(Database& db, const std::string& syndicate_id, const std::string& id);
 // The meeting, or MEETING_NOT_FOUND at `field`.
 Meeting require_meeting(Database& db, const std::string& syndicate_id, const std::string& id, const std::string& field);

@@ -7,6 +7,7 @@
 
 #include "modules/declaration/parameters.hpp"
 #include "modules/meetings/rules.hpp"
+#include "storage/bind.hpp"
 #include "storage/database.hpp"
 
 namespace syndic::meetings {
@@ -138,8 +139,7 @@ VotingRoll voting_roll(Database& db, const std::string& syndicate_id, const Meet
         "LEFT JOIN meeting_attendees a ON a.meeting_id = ?2 AND a.co_owner_id = c.id "
         "WHERE c.syndicate_id = ?1 AND (c.deleted_at IS NULL OR a.co_owner_id IS NOT NULL) "
         "ORDER BY c.sort_key, c.id");
-    q->bind(1, syndicate_id);
-    q->bind(2, m.id);
+    bind_parameters(*q, syndicate_id, m.id);
     while (q->executeStep()) {
         RollEntry e;
         e.co_owner_id = q->getColumn(0).getString();

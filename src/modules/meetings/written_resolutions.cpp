@@ -23,6 +23,8 @@
 #include "modules/meetings/codes.hpp"
 #include "modules/meetings/closing.hpp"
 #include "modules/meetings/store.hpp"
+#include "modules/record_exists.hpp"
+#include "storage/bind.hpp"
 #include "storage/database.hpp"
 
 namespace syndic::meetings {
@@ -63,8 +65,7 @@ DomainError refused_signer(Database& db, const std::string& syndicate, const std
     auto q = db.prepare(
         "SELECT 1 FROM co_owners WHERE id = ?1 AND syndicate_id = ?2 AND deleted_at IS NULL UNION ALL "
         "SELECT 1 FROM directors WHERE id = ?1 AND syndicate_id = ?2");
-    q->bind(1, signer_id);
-    q->bind(2, syndicate);
+    bind_parameters(*q, signer_id, syndicate);
     if (!q->executeStep())
         return DomainError(board ? governance::codes::director_not_found : syndic::codes::co_owner_not_found,
                            std::string("No ") + (board ? "director" : "active co-owner") + " with id " + signer_id +
@@ -83,8 +84,7 @@ json resolution_json(Database& db, const std::string& syndicate, const std::stri
     auto q = db.prepare(
         "SELECT id, body, title, description, majority_required, decided_on, contestable_until, sent_at, created_at, "
         "updated_at FROM resolutions WHERE id = ? AND syndicate_id = ? AND source = 'written'");
-    q->bind(1, id);
-    q->bind(2, syndicate);
+    bind_parameters(*q, id, syndicate);
     if (!q->executeStep()) throw std::logic_error("written resolution " + id + " vanished");
     const std::string body = q->getColumn(1).getString();
     json out = {{"id", id},
@@ -166,76 +166,68 @@ std::string required_text(const json& args, const char* key) {
     return nonblank_text(args[key], std::string("/") + key);
 }
 
-}  // namespace
-
-json record_written_resolution(const ToolCall& call) {
-    const auto& a = call.args;
+// Signers and signed pages must be the syndicate's, whatever else the call holds: a person who is
+// neither its co-owner nor its director is unknown here (the body says which one was meant).
+void require_signers_and_pages(const ToolCall& call, const json& signatures) {
     const auto& syndicate = call.caller.syndicate_id;
-    const auto now = to_utc_iso(call.clock.now());
-    const auto today = montreal_date(call.clock.now());
-    const auto& signatures = a.contains("signatures") ? a["signatures"] : json::array();
-    // Signers and signed pages must be the syndicate's, whatever else the call holds: a person who
-    // is neither its co-owner nor its director is unknown here (the body says which one was meant).
     for (std::size_t i = 0; i < signatures.size(); ++i) {
         const std::string signer_id = signatures[i]["signerId"];
         auto known = call.db.prepare(
             "SELECT 1 FROM co_owners WHERE id = ?1 AND syndicate_id = ?2 UNION ALL "
             "SELECT 1 FROM directors WHERE id = ?1 AND syndicate_id = ?2");
-        known->bind(1, signer_id);
-        known->bind(2, syndicate);
+        bind_parameters(*known, signer_id, syndicate);
         if (!known->executeStep())
-            throw refused_signer(call.db, syndicate, a.value("body", std::string("general")), signer_id,
+            throw refused_signer(call.db, syndicate, call.args.value("body", std::string("general")), signer_id,
                                  "/signatures/" + std::to_string(i) + "/signerId");
     }
     for (std::size_t i = 0; i < signatures.size(); ++i)
-        if (const auto document = optional_arg<std::string>(signatures[i], "documentId")) {
-            auto d = call.db.prepare("SELECT 1 FROM documents WHERE id = ? AND syndicate_id = ? AND deleted_at IS NULL");
-            d->bind(1, *document);
-            d->bind(2, syndicate);
-            if (!d->executeStep())
-                throw DomainError(syndic::codes::document_not_found, "No document with id " + *document + " in this syndicate.")
-                    .at("/signatures/" + std::to_string(i) + "/documentId");
-        }
-    std::string id, body;
-    if (const auto given = optional_arg<std::string>(a, "id")) {
-        id = *given;
-        auto q = call.db.prepare(
-            "SELECT body, decided_on FROM resolutions WHERE id = ? AND syndicate_id = ? AND source = 'written'");
-        q->bind(1, id);
-        q->bind(2, syndicate);
-        if (!q->executeStep())
-            throw DomainError(syndic::codes::resolution_not_found, "No written resolution with id " + id + " in this syndicate.")
-                .at("/id");
-        body = q->getColumn(0).getString();
-        if (!q->getColumn(1).isNull())
-            throw DomainError(codes::already_adopted, "The written resolution was adopted on " + q->getColumn(1).getString() +
-                                                          " with every signature; it takes none more.")
-                .at("/id")
-                .with("adoptedOn", q->getColumn(1).getString());
-        for (const char* key : {"body", "title", "text", "majorityRequired"})
-            if (a.contains(key))
-                throw invalid_argument(std::string("/") + key, "cannot change once recorded",
-                                       std::string(key) + " is fixed once the resolution is recorded; add signatures only.");
-    } else {
-        body = required_text(a, "body");
-        const auto title = required_text(a, "title");
-        const auto text = required_text(a, "text");
-        const auto majority = required_text(a, "majorityRequired");
-        id = new_record_id();
-        auto q = call.db.prepare(
-            "INSERT INTO resolutions (id, meeting_id, syndicate_id, position, title, description, majority_required, "
-            "created_at, updated_at, body, source) VALUES (?1, NULL, ?2, 0, ?3, ?4, ?5, ?6, ?6, ?7, 'written')");
-        q->bind(1, id);
-        q->bind(2, syndicate);
-        q->bind(3, title);
-        q->bind(4, text);
-        q->bind(5, majority);
-        q->bind(6, now);
-        q->bind(7, body);
-        q->exec();
-    }
+        if (const auto document = optional_arg<std::string>(signatures[i], "documentId"))
+            require_record_exists(call.db, syndicate, "documents", *document,
+                                  "/signatures/" + std::to_string(i) + "/documentId", RecordState::active);
+}
 
-    const auto entitled = entitled_signers(call.db, syndicate, body, today);
+// The body of the written resolution `id`, recorded and not yet adopted, to which the call only
+// adds signatures.
+std::string written_resolution_body(const ToolCall& call, const std::string& id) {
+    const auto& a = call.args;
+    auto q = call.db.prepare(
+        "SELECT body, decided_on FROM resolutions WHERE id = ? AND syndicate_id = ? AND source = 'written'");
+    bind_parameters(*q, id, call.caller.syndicate_id);
+    if (!q->executeStep())
+        throw DomainError(syndic::codes::resolution_not_found, "No written resolution with id " + id + " in this syndicate.")
+            .at("/id");
+    const auto body = q->getColumn(0).getString();
+    if (!q->getColumn(1).isNull())
+        throw DomainError(codes::already_adopted, "The written resolution was adopted on " + q->getColumn(1).getString() +
+                                                      " with every signature; it takes none more.")
+            .at("/id")
+            .with("adoptedOn", q->getColumn(1).getString());
+    for (const char* key : {"body", "title", "text", "majorityRequired"})
+        if (a.contains(key))
+            throw invalid_argument(std::string("/") + key, "cannot change once recorded",
+                                   std::string(key) + " is fixed once the resolution is recorded; add signatures only.");
+    return body;
+}
+
+// A new written resolution from the call's fields; returns its id.
+std::string insert_written_resolution(const ToolCall& call, const std::string& body, const std::string& now) {
+    const auto title = required_text(call.args, "title");
+    const auto text = required_text(call.args, "text");
+    const auto majority = required_text(call.args, "majorityRequired");
+    const auto id = new_record_id();
+    auto q = call.db.prepare(
+        "INSERT INTO resolutions (id, meeting_id, syndicate_id, position, title, description, majority_required, "
+        "created_at, updated_at, body, source) VALUES (?1, NULL, ?2, 0, ?3, ?4, ?5, ?6, ?6, ?7, 'written')");
+    bind_parameters(*q, id, call.caller.syndicate_id, title, text, majority, now, body);
+    q->exec();
+    return id;
+}
+
+// Each signature, by one entitled to sign and dated no later than today; a signer's new
+// signature replaces their earlier one.
+void record_signatures(const ToolCall& call, const std::string& id, const std::string& body, const json& signatures,
+                       const std::vector<Signer>& entitled, const std::string& today, const std::string& now) {
+    const auto& syndicate = call.caller.syndicate_id;
     for (std::size_t i = 0; i < signatures.size(); ++i) {
         const auto& s = signatures[i];
         const auto at = "/signatures/" + std::to_string(i);
@@ -250,37 +242,51 @@ json record_written_resolution(const ToolCall& call) {
             "INSERT INTO resolution_signatures (resolution_id, syndicate_id, signer_type, signer_id, name, signed_on, "
             "document_id, recorded_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT (resolution_id, signer_id) "
             "DO UPDATE SET signed_on = excluded.signed_on, document_id = excluded.document_id, recorded_at = excluded.recorded_at");
-        q->bind(1, id);
-        q->bind(2, syndicate);
-        q->bind(3, signer->type);
-        q->bind(4, signer_id);
-        q->bind(5, signer->name);
-        q->bind(6, signed_on);
-        if (document) q->bind(7, *document);
-        q->bind(8, now);
+        bind_parameters(*q, id, syndicate, signer->type, signer_id, signer->name, signed_on, document, now);
         q->exec();
     }
+}
 
+// Adopted once every one entitled has signed: effective on the last signature of those entitled
+// (art. 354), the day it bears; its text is sent to the co-owners. Returns the record as it now is.
+json adopt_when_signed(const ToolCall& call, const std::string& id, const std::string& body,
+                       const std::vector<Signer>& entitled, const std::string& today, const std::string& now) {
+    const auto& syndicate = call.caller.syndicate_id;
     auto record = resolution_json(call.db, syndicate, id, today);
-    if (record["missingSigners"].empty() && !entitled.empty()) {
-        // Effective on the last signature of those entitled (art. 354), the day it bears.
-        std::string adopted_on;
-        for (const auto& s : record["signatures"])
-            if (std::any_of(entitled.begin(), entitled.end(), [&](const Signer& e) { return e.id == s["signerId"].get<std::string>(); }))
-                adopted_on = std::max(adopted_on, s["signedOn"].get<std::string>());
-        queue_adopted_text(call.db, syndicate, id, record["title"].get<std::string>(), record["text"].get<std::string>(), body,
-                           adopted_on, now);
-        auto q = call.db.prepare(
-            "UPDATE resolutions SET decided_on = ?1, contestable_until = ?2, sent_at = ?3, updated_at = ?3 WHERE id = ?4");
-        q->bind(1, adopted_on);
-        q->bind(2, add_calendar_days(adopted_on, governance::contestation_days));
-        q->bind(3, now);
-        q->bind(4, id);
-        q->exec();
-        call.name_event("written_resolution.adopted", "resolution", id);
-        record = resolution_json(call.db, syndicate, id, today);
+    if (!record["missingSigners"].empty() || entitled.empty()) return record;
+    std::string adopted_on;
+    for (const auto& s : record["signatures"])
+        if (std::any_of(entitled.begin(), entitled.end(), [&](const Signer& e) { return e.id == s["signerId"].get<std::string>(); }))
+            adopted_on = std::max(adopted_on, s["signedOn"].get<std::string>());
+    queue_adopted_text(call.db, syndicate, id, record["title"].get<std::string>(), record["text"].get<std::string>(), body,
+                       adopted_on, now);
+    auto q = call.db.prepare(
+        "UPDATE resolutions SET decided_on = ?1, contestable_until = ?2, sent_at = ?3, updated_at = ?3 WHERE id = ?4");
+    bind_parameters(*q, adopted_on, add_calendar_days(adopted_on, governance::contestation_days), now, id);
+    q->exec();
+    call.name_event("written_resolution.adopted", "resolution", id);
+    return resolution_json(call.db, syndicate, id, today);
+}
+
+}  // namespace
+
+json record_written_resolution(const ToolCall& call) {
+    const auto& a = call.args;
+    const auto now = to_utc_iso(call.clock.now());
+    const auto today = montreal_date(call.clock.now());
+    const auto& signatures = a.contains("signatures") ? a["signatures"] : json::array();
+    require_signers_and_pages(call, signatures);
+    std::string id, body;
+    if (const auto given = optional_arg<std::string>(a, "id")) {
+        id = *given;
+        body = written_resolution_body(call, id);
+    } else {
+        body = required_text(a, "body");
+        id = insert_written_resolution(call, body, now);
     }
-    return record;
+    const auto entitled = entitled_signers(call.db, call.caller.syndicate_id, body, today);
+    record_signatures(call, id, body, signatures, entitled, today, now);
+    return adopt_when_signed(call, id, body, entitled, today, now);
 }
 
 }  // namespace syndic::meetings

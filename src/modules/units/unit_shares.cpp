@@ -5,6 +5,7 @@
 
 #include "core/error.hpp"
 #include "modules/units/units.hpp"
+#include "storage/bind.hpp"
 #include "storage/database.hpp"
 
 namespace syndic {
@@ -22,8 +23,7 @@ constexpr const char* lot_units =
 
 Fraction lot_fraction(Database& db, const std::string& syndicate_id, const std::string& lot_id) {
     auto q = db.prepare(std::string("SELECT coalesce(sum(fraction_units), 0) FROM units WHERE id IN (") + lot_units + ")");
-    q->bind(1, syndicate_id);
-    q->bind(2, lot_id);
+    bind_parameters(*q, syndicate_id, lot_id);
     q->executeStep();
     return Fraction::from_units(q->getColumn(0).getInt64());
 }
@@ -57,9 +57,7 @@ LotShare lot_share(Database& db, const std::string& syndicate_id, const std::str
     lot.fraction = lot_fraction(db, syndicate_id, lot.lot_id);
     auto q = db.prepare(std::string("SELECT coalesce(sum(fraction_units), 0) FROM co_owners WHERE unit_id IN (") +
                         lot_units + ") AND deleted_at IS NULL AND id <> ?3");
-    q->bind(1, syndicate_id);
-    q->bind(2, lot.lot_id);
-    q->bind(3, except_co_owner);
+    bind_parameters(*q, syndicate_id, lot.lot_id, except_co_owner);
     q->executeStep();
     lot.held = Fraction::from_units(q->getColumn(0).getInt64());
     return lot;
@@ -110,8 +108,7 @@ void scale_lot_co_owners(Database& db, const std::string& syndicate_id, const st
     {
         auto q = db.prepare(std::string("SELECT id, fraction_units FROM co_owners WHERE unit_id IN (") + lot_units +
                             ") AND deleted_at IS NULL ORDER BY id");
-        q->bind(1, syndicate_id);
-        q->bind(2, lot_id);
+        bind_parameters(*q, syndicate_id, lot_id);
         while (q->executeStep()) {
             const auto units = q->getColumn(1).getInt64();
             // At most 1e8 * 1e8 = 1e16, well inside 64 bits.
@@ -130,9 +127,7 @@ void scale_lot_co_owners(Database& db, const std::string& syndicate_id, const st
     for (const auto& h : holders) {
         if (h.after == h.before) continue;
         auto q = db.prepare("UPDATE co_owners SET fraction_units = ?, updated_at = ? WHERE id = ?");
-        q->bind(1, h.after);
-        q->bind(2, now);
-        q->bind(3, h.id);
+        bind_parameters(*q, h.after, now, h.id);
         q->exec();
     }
 }

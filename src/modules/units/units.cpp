@@ -12,6 +12,8 @@
 #include "core/text.hpp"
 #include "modules/common.hpp"
 #include "modules/units/unit_shares.hpp"
+#include "modules/record_exists.hpp"
+#include "storage/bind.hpp"
 #include "storage/database.hpp"
 #include "storage/references.hpp"
 
@@ -62,8 +64,7 @@ UnitRow read_unit(SQLite::Statement& q) {
 std::optional<UnitRow> find_unit(Database& db, const std::string& syndicate_id, const std::string& id) {
     auto q = db.prepare(std::string("SELECT ") + unit_columns +
                         " FROM units WHERE id = ? AND syndicate_id = ? AND deleted_at IS NULL");
-    q->bind(1, id);
-    q->bind(2, syndicate_id);
+    bind_parameters(*q, id, syndicate_id);
     if (!q->executeStep()) return std::nullopt;
     return read_unit(*q);
 }
@@ -71,7 +72,7 @@ std::optional<UnitRow> find_unit(Database& db, const std::string& syndicate_id, 
 UnitRow require_unit(Database& db, const std::string& syndicate_id, const std::string& id,
                      const std::string& field) {
     auto unit = find_unit(db, syndicate_id, id);
-    if (!unit) throw DomainError(codes::unit_not_found, "No unit with id " + id + " in this syndicate.").at(field);
+    if (!unit) throw record_not_found("units", id, field);
     return *unit;
 }
 
@@ -144,9 +145,7 @@ void set_links(Database& db, const std::string& syndicate_id, const UnitRow& uni
         del->exec();
         if (!rows.empty()) {
             auto ins = db.prepare("INSERT INTO unit_links (unit_id, syndicate_id, apartment_id) VALUES (?, ?, ?)");
-            ins->bind(1, unit.id);
-            ins->bind(2, syndicate_id);
-            ins->bind(3, rows[0].id);
+            bind_parameters(*ins, unit.id, syndicate_id, rows[0].id);
             ins->exec();
         }
         return;
@@ -174,9 +173,7 @@ void set_links(Database& db, const std::string& syndicate_id, const UnitRow& uni
     del->exec();
     for (const auto& row : rows) {
         auto ins = db.prepare("INSERT INTO unit_links (unit_id, syndicate_id, apartment_id) VALUES (?, ?, ?)");
-        ins->bind(1, row.id);
-        ins->bind(2, syndicate_id);
-        ins->bind(3, unit.id);
+        bind_parameters(*ins, row.id, syndicate_id, unit.id);
         ins->exec();
     }
 }
@@ -186,9 +183,7 @@ void require_unique_number(Database& db, const std::string& syndicate_id, const 
     auto q = db.prepare(
         "SELECT id FROM units WHERE syndicate_id = ? AND number = ? COLLATE NOCASE AND deleted_at IS NULL "
         "AND id <> ?");
-    q->bind(1, syndicate_id);
-    q->bind(2, number);
-    q->bind(3, except_id);
+    bind_parameters(*q, syndicate_id, number, except_id);
     if (q->executeStep())
         throw DomainError(codes::duplicate_unit_number, "Unit number " + number + " is already used in this syndicate.")
             .at("/number");
@@ -305,13 +300,7 @@ json create_unit(const ToolCall& call) {
         auto q = call.db.prepare(
             "INSERT INTO units (id, syndicate_id, number, type, fraction_units, created_at, updated_at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)");
-        q->bind(1, id);
-        q->bind(2, syndicate);
-        q->bind(3, number);
-        q->bind(4, a["type"].get<std::string>());
-        q->bind(5, fraction.units());
-        q->bind(6, now);
-        q->bind(7, now);
+        bind_parameters(*q, id, syndicate, number, a["type"].get<std::string>(), fraction.units(), now, now);
         q->exec();
     }
     write_unit(call.db, id, unit_fields(a), now);  // the optional fields, areas completed
@@ -394,8 +383,7 @@ json delete_unit(const ToolCall& call) {
     }
     {
         auto q = call.db.prepare("UPDATE units SET deleted_at = ?1, updated_at = ?1 WHERE id = ?2");
-        q->bind(1, to_utc_iso(call.clock.now()));
-        q->bind(2, unit.id);
+        bind_parameters(*q, to_utc_iso(call.clock.now()), unit.id);
         q->exec();
     }
     check_lots_held(call.db, syndicate, "/id");  // the apartment it was linked to keeps its co-owners
@@ -452,8 +440,7 @@ std::optional<std::string> active_unit_number(Database& db, const std::string& s
     // Other modules ask this once per row they write (a bulk of 500 co-owners): one column, not
     // the whole unit.
     auto q = db.prepare("SELECT number FROM units WHERE id = ? AND syndicate_id = ? AND deleted_at IS NULL");
-    q->bind(1, unit_id);
-    q->bind(2, syndicate_id);
+    bind_parameters(*q, unit_id, syndicate_id);
     if (!q->executeStep()) return std::nullopt;
     return q->getColumn(0).getString();
 }

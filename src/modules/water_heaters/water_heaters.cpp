@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "modules/record_table.hpp"
 #include "modules/units/units.hpp"
+#include "modules/record_exists.hpp"
 #include "storage/database.hpp"
 
 namespace syndic {
@@ -29,8 +30,6 @@ namespace {
 using enum FieldType;
 const RecordTable water_heaters{
     "water_heaters",
-    "water heater",
-    codes::water_heater_not_found,
     {{"unitId", "unit_id", reference},
      {"unitNumber", "(SELECT number FROM units u WHERE u.id = r.unit_id)", text, FieldRole::computed},
      {"brand", "brand", text},
@@ -57,19 +56,11 @@ std::string date_of(const json& record, const char* key) {
 // The rules a water heater obeys once `values` are applied to `record` (empty for a creation).
 void check_water_heater(const ToolCall& call, const json& record, json& values) {
     const auto& syndicate = call.caller.syndicate_id;
-    if (values.contains("unitId") && values["unitId"].is_string() &&
-        !active_unit_number(call.db, syndicate, values["unitId"]))
-        throw DomainError(codes::unit_not_found,
-                          "No unit with id " + values["unitId"].get<std::string>() + " in this syndicate.")
-            .at("/unitId");
+    if (values.contains("unitId") && values["unitId"].is_string())
+        require_record_exists(call.db, syndicate, "units", values["unitId"], "/unitId", RecordState::active);
     if (values.contains("replacementProofDocumentId") && values["replacementProofDocumentId"].is_string()) {
-        const auto id = values["replacementProofDocumentId"].get<std::string>();
-        auto q = call.db.prepare("SELECT 1 FROM documents WHERE id = ? AND syndicate_id = ?");
-        q->bind(1, id);
-        q->bind(2, syndicate);
-        if (!q->executeStep())
-            throw DomainError(codes::document_not_found, "No document with id " + id + " in this syndicate.")
-                .at("/replacementProofDocumentId");
+        require_record_exists(call.db, syndicate, "documents", values["replacementProofDocumentId"],
+                              "/replacementProofDocumentId");
     }
     const auto after = merged(record, values);
     const auto made = date_of(after, "manufactureDate"), installed = date_of(after, "installDate");

@@ -327,6 +327,81 @@ TEST_CASE("a savepoint that rolls back takes its changes out of the trail") {
     CHECK(e["recordId"] == "kept");
 }
 
+namespace {
+
+// The real handlers with one replaced, in a registry of their own (create_unit writes, list_units reads).
+syndic::ToolRegistry registry_with(const std::string& name, syndic::ToolHandler replacement) {
+    const syndic::ToolTable all = syndic::all_tool_handlers();
+    syndic::ToolTable table;
+    for (const auto& [n, h] : all.entries()) table.bind(n, n == name ? replacement : h);
+    return syndic::ToolRegistry(table);
+}
+
+void insert_storage_unit(syndic::Database& db, const std::string& syndicate, const char* id, const char* number) {
+    auto q = db.prepare(
+        "INSERT INTO units (id, syndicate_id, number, type, created_at, updated_at) VALUES (?, ?, ?, 'storage', 'x', 'x')");
+    q->bind(1, id);
+    q->bind(2, syndicate);
+    q->bind(3, number);
+    q->exec();
+}
+
+}  // namespace
+
+TEST_CASE("a handler that opens its own transaction fails; a named Savepoint is the part it may undo alone") {
+    AuditFixture fx;
+    const std::string rule = "a tool handler opens no transaction";
+    const auto events_before = fx.stored_events();
+    auto units = [&] { return fx.db->sql().execAndGet("SELECT group_concat(id) FROM (SELECT id FROM units ORDER BY id)").getString(); };
+
+    SUBCASE("a write: the call fails and nothing it wrote stays") {
+        auto registry = registry_with("create_unit", [&](const syndic::ToolCall& call) -> syndic::ToolResult {
+            insert_storage_unit(call.db, fx.syndicate, "before", "S-1");
+            syndic::WriteTransaction own(call.db);
+            insert_storage_unit(call.db, fx.syndicate, "inside", "S-2");
+            own.commit();
+            return json::object();
+        });
+        CHECK_THROWS_WITH_AS(registry.call("create_unit", {{"number", "S-1"}, {"type", "storage"}}, fx.admin, *fx.db, fx.clock),
+                             doctest::Contains(rule.c_str()), std::logic_error);
+        CHECK(units() == "");
+        CHECK(fx.stored_events() == events_before);
+        // The connection is out of the call: transactions open again.
+        syndic::WriteTransaction after(*fx.db);
+        after.commit();
+    }
+    SUBCASE("a read fails as well") {
+        auto registry = registry_with("list_units", [](const syndic::ToolCall& call) -> syndic::ToolResult {
+            syndic::WriteTransaction own(call.db);
+            return json::object();
+        });
+        CHECK_THROWS_WITH_AS(registry.call("list_units", json::object(), fx.admin, *fx.db, fx.clock),
+                             doctest::Contains(rule.c_str()), std::logic_error);
+    }
+    SUBCASE("a Savepoint not released undoes its part, and the call commits the rest with its trail") {
+        auto registry = registry_with("create_unit", [&](const syndic::ToolCall& call) -> syndic::ToolResult {
+            insert_storage_unit(call.db, fx.syndicate, "kept", "S-1");
+            {
+                syndic::Savepoint trial(call.db, "trial");
+                insert_storage_unit(call.db, fx.syndicate, "tried", "S-2");
+            }
+            syndic::Savepoint released(call.db, "released");
+            insert_storage_unit(call.db, fx.syndicate, "also-kept", "S-3");
+            released.release();
+            return json::object();
+        });
+        registry.call("create_unit", {{"number", "S-1"}, {"type", "storage"}}, fx.admin, *fx.db, fx.clock);
+        CHECK(units() == "also-kept,kept");
+        CHECK(fx.stored_events() == events_before + 2);  // the two units kept, not the one undone
+    }
+    SUBCASE("a Savepoint needs a transaction to be part of, and a plain name") {
+        CHECK_THROWS_AS(syndic::Savepoint(*fx.db, "alone"), std::logic_error);
+        syndic::WriteTransaction tx(*fx.db);
+        CHECK_THROWS_AS(syndic::Savepoint(*fx.db, "x; DROP TABLE units"), std::logic_error);
+        CHECK_THROWS_AS(syndic::Savepoint(*fx.db, ""), std::logic_error);
+    }
+}
+
 TEST_CASE("record types are the tables' rows, named in the singular") {
     CHECK(syndic::record_type_of("co_owners") == "co-owner");
     CHECK(syndic::record_type_of("meeting_attendees") == "meeting-attendee");
