@@ -5,7 +5,6 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <functional>
 #include <regex>
 #include <set>
 #include <stdexcept>
@@ -143,28 +142,6 @@ TEST_CASE("start-up check: every schema has a handler and every handler a schema
     SUBCASE("an empty table") {
         CHECK_THROWS_AS(ToolRegistry{ToolTable{}}, std::logic_error);
     }
-}
-
-TEST_CASE("a question one module asks and another answers, whichever registers first") {
-    using Answer = std::function<int(int)>;
-    ToolTable table;
-    const auto asked = table.question<Answer>("double it");
-    CHECK_FALSE(*asked);  // no module answers yet: the asker sees an empty answer
-    *table.question<Answer>("double it") = [](int n) { return 2 * n; };
-    REQUIRE(*asked);
-    CHECK((*asked)(21) == 42);
-    CHECK_THROWS_AS(table.question<int>("double it"), std::logic_error);
-    // The units' get_unit shows the declaration's restricted common portions (the real modules).
-    Env env;
-    const auto call = [&](const std::string& tool, const json& args) {
-        return env.registry.call(tool, args, env.admin, *env.db, env.clock);
-    };
-    const auto unit = call("create_unit", {{"number", "101"}, {"type", "apartment"}, {"fractionPercent", 100}});
-    call("set_common_portion", {{"name", "Terrasse"}, {"kind", "restricted"}, {"unitIds", json::array({unit["id"]})},
-                                    {"initial", true}});
-    const auto shown = call("get_unit", {{"id", unit["id"]}})["restrictedCommonPortions"];
-    REQUIRE(shown.size() == 1);
-    CHECK(shown[0]["name"] == "Terrasse");
 }
 
 TEST_CASE("a module subset offers only that module's tools") {

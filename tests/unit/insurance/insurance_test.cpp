@@ -19,7 +19,6 @@ namespace {
 const std::string shown_now = "2026-11-21T10:00:00-05:00";  // fixed_now() in America/Montreal
 const std::string unknown_id = "3f1c2a4e-9b7d-4e21-8a55-0d6f3b2c1e99";
 
-
 // The arguments of a property policy in force today (2026-06-01 to 2027-06-01); `extra` adds or
 // overrides fields (a null member removes the field).
 json policy_args(json extra = json::object()) {

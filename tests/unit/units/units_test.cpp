@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <variant>
@@ -203,6 +205,26 @@ TEST_CASE("get_unit") {
         CHECK_REFUSED(fx, "VALIDATION_FAILED", "get_unit", (json{{"id", apt["id"]}, {"includeLinked", "yes"}}));
         CHECK_REFUSED(fx, "VALIDATION_FAILED", "get_unit", (json{{"id", ""}}));
     }
+}
+
+// The declaration answers the units' question (ToolTable::question), so the units never include it.
+TEST_CASE("get_unit's restricted portions: a question the declaration answers, whichever registers first") {
+    using Answer = std::function<int(int)>;
+    syndic::ToolTable table;
+    const auto asked = table.question<Answer>("double it");
+    CHECK_FALSE(*asked);  // no module answers yet: the asker sees an empty answer
+    *table.question<Answer>("double it") = [](int n) { return 2 * n; };
+    REQUIRE(*asked);
+    CHECK((*asked)(21) == 42);
+    CHECK_THROWS_AS(table.question<int>("double it"), std::logic_error);
+    // The real modules: the declaration's restricted portion shows on get_unit.
+    Fixture fx;
+    const auto unit = fx.unit("101", 100);
+    fx.call("set_common_portion", {{"name", "Terrasse"}, {"kind", "restricted"}, {"unitIds", json::array({unit["id"]})},
+                                   {"initial", true}});
+    const auto shown = fx.call("get_unit", {{"id", unit["id"]}})["restrictedCommonPortions"];
+    REQUIRE(shown.size() == 1);
+    CHECK(shown[0]["name"] == "Terrasse");
 }
 
 TEST_CASE("create_unit") {
