@@ -72,8 +72,12 @@ json plausible(const json& schema, const std::string& name) {
     if (accepts(schema, "integer") || accepts(schema, "number")) return schema.value("minimum", json(1));
     if (accepts(schema, "boolean")) return false;
     const std::string pattern = schema.value("pattern", "");
+    // A date by its shape (records/date.json: the pattern and 10 characters) before a name's hint,
+    // so a date named ...At gets a date; an instant (records/instant.json) has no pattern.
+    const bool date_shaped = pattern.find("[0-9]{4}-") != std::string::npos && schema.value("maxLength", 0) == 10;
+    if (date_shaped || ends_with(name, "Date")) return "2026-06-01";
     if (ends_with(name, "At")) return "2027-03-02T19:00:00-05:00";
-    if (ends_with(name, "Date") || pattern.find("[0-9]{4}-") != std::string::npos) return "2026-06-01";
+    if (pattern.find("[0-9]{4}-") != std::string::npos) return "2026-06-01";
     if (pattern.find('@') != std::string::npos) return "sweep@example.org";
     return "Sweep";
 }
@@ -375,6 +379,11 @@ TEST_CASE("the sweep's walk finds id-like arguments in nested items and shared f
     json args = plausible(inlined(root, root), "");
     put(args, inlined(root, root), paths[0], "x");
     CHECK(args["rows"].size() == 1);
+    // A date by its shape whatever its name; an instant by its name.
+    const auto date = json::parse(R"({"type": "string", "maxLength": 10, "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"})");
+    CHECK(plausible(date, "startsAt") == "2026-06-01");
+    CHECK(plausible(json::parse(R"({"type": "string", "minLength": 1, "maxLength": 40})"), "scheduledAt") ==
+          "2027-03-02T19:00:00-05:00");
 }
 
 TEST_CASE("the sweep: every tool, called by B with A's ids, finds nothing and changes nothing") {
