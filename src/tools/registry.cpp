@@ -59,12 +59,19 @@ const valijson::Schema& compiled(std::once_flag& once, valijson::Schema& schema,
     return schema;
 }
 
+// A control character of a property name (U+0000 most of all: the fuzz target sent one) is shown
+// as the text \u0000, so a refusal's field and detail, which a bulk returns in its result, hold no
+// control character; such a name is never a property, so it is only ever shown, never looked up.
 std::string pointer_token(std::string token) {
     std::string out;
     for (char c : token) {
         if (c == '~') out += "~0";
         else if (c == '/') out += "~1";
-        else out += c;
+        else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+            char escaped[8];
+            std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+            out += escaped;
+        } else out += c;
     }
     return out;
 }

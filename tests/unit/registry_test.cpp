@@ -319,6 +319,14 @@ TEST_CASE("validation: VALIDATION_FAILED lists JSON Pointers") {
     }
 }
 
+TEST_CASE("validation: a property name with a control character is shown escaped, never raw") {
+    Env env;
+    const auto e = env.error("list_units", {{std::string("fl\0or", 5), 1}});
+    CHECK(e.code() == "VALIDATION_FAILED");
+    CHECK(e.field() == "/fl\\u0000or");
+    CHECK(e.detail().find('\0') == std::string::npos);
+}
+
 TEST_CASE("validation: the fields with codes of their own") {
     Env env;
     const auto unit = env.registry.call("create_unit", {{"number", "101"}, {"type", "apartment"}}, env.admin, *env.db,
