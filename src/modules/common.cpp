@@ -17,20 +17,20 @@ std::string nonblank_text(const nlohmann::json& value, const std::string& field)
     return text;
 }
 
-std::optional<std::string> time_bound(const nlohmann::json& args, const char* key, bool end_of_day) {
-    auto it = args.find(key);
-    if (it == args.end() || it->is_null()) return std::nullopt;
-    const auto text = it->get<std::string>();
+std::optional<std::string> time_bound(const Arguments& args, const char* key, bool end_of_day) {
+    const auto given = args.optional_text(key);
+    if (!given) return std::nullopt;
+    const auto& text = *given;
     if (auto day = montreal_day_start(text, end_of_day ? 1 : 0))
         return to_utc_iso(end_of_day ? *day - std::chrono::milliseconds(1) : *day);
     if (auto instant = parse_iso_instant(text)) return to_utc_iso(*instant);
-    const std::string field = std::string("/") + key;
+    const std::string field = args.pointer(key);
     throw invalid_argument(field, "is not an ISO 8601 date-time with an offset",
                            std::string(key) + " must be an ISO 8601 date-time with an offset, e.g. 2026-12-15T19:00:00-05:00.");
 }
 
-PageRequest page_request(const nlohmann::json& args) {
-    return {args.value("page", std::int64_t{1}), args.value("pageSize", std::int64_t{50})};
+PageRequest page_request(const Arguments& args) {
+    return {args.integer_or("page", 1), args.integer_or("pageSize", 50)};
 }
 
 nlohmann::json page_envelope(nlohmann::json data, const PageRequest& page, std::int64_t total) {

@@ -16,6 +16,7 @@
 #include "core/clock.hpp"
 #include "core/fraction.hpp"
 #include "core/json_writer.hpp"
+#include "tools/arguments.hpp"
 
 namespace syndic {
 
@@ -30,10 +31,10 @@ struct PageRequest {
 // A list's from/to filter as a stored UTC instant: an ISO 8601 date-time with an offset, or a day
 // in Montreal ("2026-12-15": its first moment for `from`, its last for `to`); nullopt when absent,
 // VALIDATION_FAILED at /<key> for anything else.
-std::optional<std::string> time_bound(const nlohmann::json& args, const char* key, bool end_of_day);
+std::optional<std::string> time_bound(const Arguments& args, const char* key, bool end_of_day);
 
 // page (default 1) and pageSize (default 50); their ranges are the schema's to enforce.
-PageRequest page_request(const nlohmann::json& args);
+PageRequest page_request(const Arguments& args);
 // {"data": [...], "pagination": {"page", "pageSize", "total"}}
 nlohmann::json page_envelope(nlohmann::json data, const PageRequest& page, std::int64_t total);
 
@@ -76,13 +77,5 @@ inline nlohmann::json percent(Fraction f) {
 // The trimmed text of a string argument that must not be blank; VALIDATION_FAILED at `field`
 // when only (Unicode) spaces remain.
 std::string nonblank_text(const nlohmann::json& value, const std::string& field);
-
-// The value of an optional argument, for binding: absent and null both give nullopt.
-template <typename T>
-std::optional<T> optional_arg(const nlohmann::json& args, const char* key) {
-    auto it = args.find(key);
-    if (it == args.end() || it->is_null()) return std::nullopt;
-    return it->get<T>();
-}
 
 }  // namespace syndic

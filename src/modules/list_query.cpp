@@ -12,10 +12,10 @@ namespace syndic {
 
 using nlohmann::json;
 
-std::optional<std::string> date_argument(const json& args, const char* key) {
-    auto value = optional_arg<std::string>(args, key);
+std::optional<std::string> date_argument(const Arguments& args, const char* key) {
+    auto value = args.optional_text(key);
     if (value && !is_calendar_date(*value))
-        throw invalid_argument(std::string("/") + key, "is not a calendar date",
+        throw invalid_argument(args.pointer(key), "is not a calendar date",
                                std::string(key) + " must be a date that exists, as YYYY-MM-DD.");
     return value;
 }
@@ -29,18 +29,20 @@ struct Bound {
     std::optional<std::int64_t> integer;
 };
 
-Bound bound_value(const json& args, const ListParameter& p) {
+Bound bound_value(const Arguments& args, const ListParameter& p) {
     Bound b{std::string(":") + p.name, std::nullopt, std::nullopt};
-    json given = args.contains(p.name) ? args[p.name] : json();
+    json given = args.value(p.name);
     if (given.is_null() && p.when_absent) given = json::parse(p.when_absent);
     if (given.is_null()) return b;
+    const json effective{{p.name, given}};  // the argument, or its default when absent
+    const Arguments value(effective, nullptr, args.pointer());
     switch (p.value) {
-        case ListValue::text: b.text = given.get<std::string>(); break;
-        case ListValue::boolean: b.integer = given.get<bool>() ? 1 : 0; break;
-        case ListValue::folded_search: b.text = fold_for_search(trim(given.get<std::string>())); break;
-        case ListValue::date: b.text = date_argument(json{{p.name, given}}, p.name); break;
-        case ListValue::from_instant: b.text = time_bound(json{{p.name, given}}, p.name, false); break;
-        case ListValue::to_instant: b.text = time_bound(json{{p.name, given}}, p.name, true); break;
+        case ListValue::text: b.text = value.text(p.name); break;
+        case ListValue::boolean: b.integer = value.flag(p.name, false) ? 1 : 0; break;
+        case ListValue::folded_search: b.text = fold_for_search(trim(value.text(p.name))); break;
+        case ListValue::date: b.text = date_argument(value, p.name); break;
+        case ListValue::from_instant: b.text = time_bound(value, p.name, false); break;
+        case ListValue::to_instant: b.text = time_bound(value, p.name, true); break;
     }
     return b;
 }
@@ -49,9 +51,10 @@ Bound bound_value(const json& args, const ListParameter& p) {
 
 json list_page(const ToolCall& call, const std::string& columns, const std::string& from_where, const std::string& order,
                std::initializer_list<ListParameter> parameters, const std::function<json(SQLite::Statement&)>& row) {
-    const auto page = page_request(call.args);
+    const auto args = call.arguments();
+    const auto page = page_request(args);
     std::vector<Bound> values;  // read (and refused) before any SQL runs
-    for (const auto& p : parameters) values.push_back(bound_value(call.args, p));
+    for (const auto& p : parameters) values.push_back(bound_value(args, p));
     json data = json::array();
     const auto total = read_page(
         call.db, "SELECT count(*) " + from_where,

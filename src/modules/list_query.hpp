@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 
+#include "tools/arguments.hpp"
 #include "tools/registry.hpp"
 
 namespace syndic {
@@ -41,6 +42,6 @@ nlohmann::json list_page(const ToolCall& call, const std::string& columns, const
 
 // An optional date argument: nullopt when absent or null, VALIDATION_FAILED at /<key> unless it is a
 // calendar day that exists ("YYYY-MM-DD").
-std::optional<std::string> date_argument(const nlohmann::json& args, const char* key);
+std::optional<std::string> date_argument(const Arguments& args, const char* key);
 
 }  // namespace syndic

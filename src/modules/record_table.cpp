@@ -87,20 +87,19 @@ const RecordField* field_named(const RecordTable& t, const std::string& name) {
 
 // The stored fields an argument object sets, dates checked and text trimmed, keyed by field name
 // (null clears). Hidden fields are the module's rules' to add.
-json stored_values(const RecordTable& table, const json& args) {
+json stored_values(const RecordTable& table, const Arguments& args) {
     json values = json::object();
     for (const auto& f : table.fields) {
         if (f.role != FieldRole::stored) continue;
-        const auto it = args.find(f.name);
-        if (it == args.end()) continue;
-        json v = *it;
+        if (!args.has(f.name)) continue;
+        json v = args.value(f.name);
         if (v.is_string() && f.type == FieldType::text) {
             v = trim(v.get<std::string>());
             if (v.get_ref<const std::string&>().empty()) v = nullptr;
         }
-        if (v.is_string() && f.type == FieldType::required_text) v = nonblank_text(v, std::string("/") + f.name);
+        if (v.is_string() && f.type == FieldType::required_text) v = args.nonblank(f.name);
         if (v.is_string() && f.type == FieldType::date && !is_calendar_date(v.get<std::string>()))
-            throw invalid_argument(std::string("/") + f.name, "is not a calendar date",
+            throw invalid_argument(args.pointer(f.name), "is not a calendar date",
                                    std::string(f.name) + " must be a date that exists, as YYYY-MM-DD.");
         values[f.name] = std::move(v);
     }
@@ -161,7 +160,7 @@ json require_record(const ToolCall& call, const RecordTable& table, const std::s
 
 json list_records(const ToolCall& call, const RecordTable& table, const std::string& where, const std::string& order,
                   const std::function<void(SQLite::Statement&)>& bind) {
-    const auto page = page_request(call.args);
+    const auto page = page_request(call.arguments());
     const std::string day = today(call);
     const std::string filters =
         " WHERE r.syndicate_id = ?1 AND r.deleted_at IS NULL" + (where.empty() ? "" : " AND (" + where + ")");
@@ -187,15 +186,15 @@ json merged(json record, const json& values) {
 
 
 json create_from_arguments(const ToolCall& call, const RecordTable& table, const RecordRules& rules) {
-    auto values = stored_values(table, call.args);
+    auto values = stored_values(table, call.arguments());
     rules(call, json::object(), values);
     return require_record(call, table, insert_record(call, table, values));
 }
 
 json update_from_arguments(const ToolCall& call, const RecordTable& table, const RecordRules& rules) {
-    const std::string id = call.args["id"];
+    const std::string id = call.arguments().text("id");
     const auto record = require_record(call, table, id);
-    auto values = stored_values(table, call.args);
+    auto values = stored_values(table, call.arguments());
     rules(call, record, values);
     if (!values.empty()) update_record(call, table, id, values);
     return require_record(call, table, id);

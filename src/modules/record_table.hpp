@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/arguments.hpp"
 #include "tools/registry.hpp"
 
 namespace syndic {

@@ -418,12 +418,19 @@ const Tool& ToolRegistry::find(std::string_view name) const {
 
 static void check_tool_arguments(const Tool& tool, const json& args);
 
+// A tool of the catalogue, offered or not; std::out_of_range if none.
+static const Tool& catalogued(const std::vector<std::unique_ptr<Tool>>& catalogue, std::string_view name) {
+    for (const auto& t : catalogue)
+        if (t->info.name == name) return *t;
+    throw std::out_of_range("unknown tool: " + std::string(name));
+}
+
 void ToolRegistry::check_arguments(std::string_view name, const json& args) const {
-    const Tool* tool = nullptr;
-    for (const auto& t : catalogue_)
-        if (t->info.name == name) tool = t.get();
-    if (!tool) throw std::out_of_range("unknown tool: " + std::string(name));
-    check_tool_arguments(*tool, args);
+    check_tool_arguments(catalogued(catalogue_, name), args);
+}
+
+const json& ToolRegistry::input_schema(std::string_view name) const {
+    return catalogued(catalogue_, name).document["inputSchema"];
 }
 
 // check_arguments, for a tool found.
@@ -489,15 +496,14 @@ ToolResult ToolRegistry::run(const Tool& tool, const json& args, const CallerCon
         // is this one, and a failure anywhere in the handler rolls it back whole.
         if (tool.info.read_only) {
             const HandlerScope in_handler(db);
-            return tool.handler(ToolCall{normalized, caller, db, clock, *this, control});
+            return tool.handler(ToolCall{normalized, caller, db, clock, *this, control, nullptr, &tool.document["inputSchema"]});
         }
 
         // A write and its audit events are committed together, or not at all.
         WriteTransaction tx(db);
         ChangeRecorder recorder(db);
         std::vector<NamedEvent> named;
-        ToolCall call{normalized, caller, db, clock, *this, control};
-        call.named_events = &named;
+        ToolCall call{normalized, caller, db, clock, *this, control, &named, &tool.document["inputSchema"]};
         auto result = [&] {
             const HandlerScope in_handler(db);
             return tool.handler(call);

@@ -22,6 +22,7 @@ namespace syndic {
 
 class Database;
 class ToolRegistry;
+class Arguments;  // tools/arguments.hpp
 struct NamedEvent;  // events/event_log.hpp
 
 // What a long call may use to talk back: progress (empty when the caller asked for none) and
@@ -40,6 +41,10 @@ struct ToolCall {
     const CallControl& control;
 
     std::vector<NamedEvent>* named_events = nullptr;  // null for a read-only call
+    const nlohmann::json* input_schema = nullptr;     // the tool's; null: any key may be read
+
+    // The arguments, read by name against the tool's input schema (tools/arguments.hpp).
+    Arguments arguments() const;
 
     void report_progress(double done, double total) const;
     void throw_if_cancelled() const;  // DomainError CANCELLED
@@ -154,6 +159,9 @@ public:
     // Validates arguments against a tool's input schema (also for rows of a bulk call); throws
     // DomainError VALIDATION_FAILED, or the "x-error-code" of the failing field (INVALID_EMAIL...).
     void check_arguments(std::string_view name, const nlohmann::json& args) const;
+    // A tool's input schema as its file writes it, offered or not (a bulk call's rows are read against
+    // the single tool's); std::out_of_range if there is no such tool.
+    const nlohmann::json& input_schema(std::string_view name) const;
 
     // When on, every result is checked against the tool's outputSchema (tests turn it on).
     void set_check_outputs(bool on) { check_outputs_ = on; }

@@ -84,12 +84,12 @@ json list_users_tool(const ToolCall& call) {
 }
 
 json update_user(const ToolCall& call) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     const auto& syndicate = call.caller.syndicate_id;
-    const std::string id = a["id"];
+    const std::string id = a.text("id");
     const auto user = require_user(call.db, syndicate, id);
-    const bool stays_admin = a.value("role", user["role"].get<std::string>()) == "admin" &&
-                             !a.value("disabled", user["disabled"].get<bool>());
+    const bool stays_admin = a.text_or("role", user["role"].get<std::string>()) == "admin" &&
+                             !a.flag("disabled", user["disabled"].get<bool>());
     if (user["role"] == "admin" && !user["disabled"].get<bool>() && !stays_admin)
         refuse_last_admin(call.db, syndicate, id, "This change to " + user["email"].get<std::string>());
     const auto now = to_utc_iso(call.clock.now());
@@ -98,13 +98,13 @@ json update_user(const ToolCall& call) {
         "disabled_at = CASE WHEN ?4 IS NULL THEN disabled_at WHEN ?4 = 1 THEN coalesce(disabled_at, ?5) ELSE NULL END "
         "WHERE id = ?6");
     for (const auto& [n, key] : {std::pair{1, "role"}, {2, "language"}})
-        if (const auto v = optional_arg<std::string>(a, key)) q->bind(n, *v);
-    if (a.contains("name")) q->bind(3, nonblank_text(a["name"], "/name"));
-    if (const auto d = optional_arg<bool>(a, "disabled")) q->bind(4, *d ? 1 : 0);
+        if (const auto v = a.optional_text(key)) q->bind(n, *v);
+    if (a.has("name")) q->bind(3, a.nonblank("name"));
+    if (const auto d = a.optional_flag("disabled")) q->bind(4, *d ? 1 : 0);
     q->bind(5, now);
     q->bind(6, id);
     q->exec();
-    if (a.value("disabled", false) && !user["disabled"].get<bool>()) {
+    if (a.flag("disabled", false) && !user["disabled"].get<bool>()) {
         // As `users disable`: the browser sessions and the applications' refresh tokens end with it.
         for (const char* sql : {"UPDATE user_sessions SET ended_at = ?1 WHERE user_id = ?2 AND ended_at IS NULL",
                                 "UPDATE oauth_refresh_tokens SET revoked_at = ?1 WHERE user_id = ?2 AND revoked_at IS NULL"}) {
@@ -124,7 +124,7 @@ json list_api_keys_tool(const ToolCall& call) {
 
 json revoke_api_key_tool(const ToolCall& call) {
     const auto& syndicate = call.caller.syndicate_id;
-    const std::string id = call.args["id"];
+    const std::string id = call.arguments().text("id");
     const auto key = require_key(call.db, syndicate, id);
     if (!key["revokedAt"].is_null())
         throw DomainError(codes::api_key_not_found, "The API key " + key["prefix"].get<std::string>() + " is already revoked.")

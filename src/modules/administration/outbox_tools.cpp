@@ -62,11 +62,11 @@ json list_outbox_messages(const ToolCall& call) {
 }
 
 json update_outbox_message(const ToolCall& call) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     const auto& syndicate = call.caller.syndicate_id;
-    const std::string id = a["id"];
+    const std::string id = a.text("id");
     const auto current = require_message(call.db, syndicate, id);
-    const std::string from = current["status"], to = a["status"];
+    const std::string from = current["status"], to = a.text("status");
     const bool allowed = (from == "queued" && (to == "sent" || to == "failed" || to == "cancelled")) ||
                          (from == "failed" && to == "queued");
     if (!allowed)
@@ -75,13 +75,13 @@ json update_outbox_message(const ToolCall& call) {
                               " (queued → sent, failed or cancelled; failed → queued).")
             .at("/status")
             .with("status", from);
-    if (a.contains("error") && to != "failed")
+    if (a.has("error") && to != "failed")
         throw DomainError(codes::validation_failed, "error is given only with status failed.").at("/error");
-    if (a.contains("sentAt") && to != "sent")
+    if (a.has("sentAt") && to != "sent")
         throw DomainError(codes::validation_failed, "sentAt is given only with status sent.").at("/sentAt");
     std::string sent_at = to_utc_iso(call.clock.now());
-    if (a.contains("sentAt")) {
-        const auto at = parse_iso_instant(a["sentAt"].get<std::string>());
+    if (a.has("sentAt")) {
+        const auto at = parse_iso_instant(a.text("sentAt"));
         if (!at) throw DomainError(codes::validation_failed, "sentAt is not an ISO 8601 instant with an offset.").at("/sentAt");
         sent_at = to_utc_iso(*at);
     }
@@ -89,7 +89,7 @@ json update_outbox_message(const ToolCall& call) {
         "UPDATE outbox SET status = ?1, error = ?2, sent_at = ?3, next_attempt_at = NULL, lease_owner = NULL, "
         "lease_until = NULL, updated_at = ?4 WHERE id = ?5 AND syndicate_id = ?6");
     q->bind(1, to);
-    if (to == "failed") q->bind(2, a.contains("error") ? a["error"].get<std::string>() : std::string("reported failed"));
+    if (to == "failed") q->bind(2, a.has("error") ? a.text("error") : std::string("reported failed"));
     else if (to == "queued" && current["error"].is_string()) q->bind(2, current["error"].get<std::string>());  // kept
     else q->bind(2);
     if (to == "sent") q->bind(3, sent_at);

@@ -57,7 +57,8 @@ json update_settings(const ToolCall& call) {
     const auto& syndicate = call.caller.syndicate_id;
     const auto before = settings_json(call.db, syndicate);
     const auto now = to_utc_iso(call.clock.now());
-    for (const auto& [name, given] : call.args.items()) {
+    const auto args = call.arguments();
+    for (const auto& [name, given] : args.values().items()) {
         if (name == "syndicateName") {
             auto q = call.db.prepare("UPDATE syndicates SET name = ?1 WHERE id = ?2 AND name <> ?1");
             bind_parameters(*q, nonblank_text(given, "/syndicateName"), syndicate);

@@ -69,11 +69,11 @@ void check_events(const json& events) {
 std::string prefix_of(const std::string& secret) { return secret.substr(0, 12); }
 
 json create_webhook(const ToolCall& call) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     const auto& syndicate = call.caller.syndicate_id;
-    const std::string url = a["url"];
+    const std::string url = a.text("url");
     check_url(url);
-    check_events(a["events"]);
+    check_events(a.value("events"));
     auto n = call.db.prepare("SELECT count(*) FROM webhooks WHERE syndicate_id = ? AND deleted_at IS NULL");
     n->bind(1, syndicate);
     n->executeStep();
@@ -88,22 +88,22 @@ json create_webhook(const ToolCall& call) {
     auto q = call.db.prepare(
         "INSERT INTO webhooks (id, syndicate_id, url, events, active, description, secret_generation, secret_prefix, "
         "created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 1, ?5, 1, ?6, ?7, ?7)");
-    bind_parameters(*q, id, syndicate, url, a["events"].dump(), optional_arg<std::string>(a, "description"),
+    bind_parameters(*q, id, syndicate, url, a.value("events").dump(), a.optional_text("description"),
                     prefix_of(secret), now);
     q->exec();
     return {{"webhook", require_webhook(call.db, syndicate, id)}, {"secret", secret}};
 }
 
 json update_webhook(const ToolCall& call) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     const auto& syndicate = call.caller.syndicate_id;
-    const std::string id = a["id"];
+    const std::string id = a.text("id");
     const auto current = require_webhook(call.db, syndicate, id);
-    if (a.contains("url")) check_url(a["url"]);
-    if (a.contains("events")) check_events(a["events"]);
+    if (a.has("url")) check_url(a.text("url"));
+    if (a.has("events")) check_events(a.value("events"));
     const auto now = call.clock.now();
-    const bool rotate = a.value("rotateSecret", false);
-    const bool resume = a.value("active", current["active"].get<bool>()) && !current["active"].get<bool>();
+    const bool rotate = a.flag("rotateSecret", false);
+    const bool resume = a.flag("active", current["active"].get<bool>()) && !current["active"].get<bool>();
     std::string secret;
     std::int64_t generation = 0;
     if (rotate) {
@@ -122,22 +122,11 @@ json update_webhook(const ToolCall& call) {
         "secret_generation = CASE WHEN ?7 THEN ?8 ELSE secret_generation END, "
         "secret_prefix = CASE WHEN ?7 THEN ?9 ELSE secret_prefix END, "
         "previous_secret_until = CASE WHEN ?7 THEN ?10 ELSE previous_secret_until END, updated_at = ?11 WHERE id = ?12");
-    if (a.contains("url")) q->bind(1, a["url"].get<std::string>());
-    else q->bind(1);
-    if (a.contains("events")) q->bind(2, a["events"].dump());
-    else q->bind(2);
-    q->bind(3, a.contains("description") ? 1 : 0);
-    if (const auto d = optional_arg<std::string>(a, "description")) q->bind(4, *d);
-    else q->bind(4);
-    if (a.contains("active")) q->bind(5, a["active"].get<bool>() ? 1 : 0);
-    else q->bind(5);
-    q->bind(6, resume ? 1 : 0);
-    q->bind(7, rotate ? 1 : 0);
-    q->bind(8, generation);
-    q->bind(9, rotate ? prefix_of(secret) : std::string());
-    q->bind(10, to_utc_iso(now + std::chrono::hours(24)));
-    q->bind(11, to_utc_iso(now));
-    q->bind(12, id);
+    const auto events = a.has("events") ? std::optional(a.value("events").dump()) : std::nullopt;
+    const auto active = a.optional_flag("active");
+    bind_parameters(*q, a.optional_text("url"), events, a.has("description") ? 1 : 0, a.optional_text("description"),
+                    active ? std::optional(*active ? 1 : 0) : std::nullopt, resume ? 1 : 0, rotate ? 1 : 0, generation,
+                    rotate ? prefix_of(secret) : std::string(), to_utc_iso(now + std::chrono::hours(24)), to_utc_iso(now), id);
     q->exec();
     json result = {{"webhook", require_webhook(call.db, syndicate, id)}};
     if (rotate) result["secret"] = secret;
@@ -146,7 +135,7 @@ json update_webhook(const ToolCall& call) {
 
 json delete_webhook(const ToolCall& call) {
     const auto& syndicate = call.caller.syndicate_id;
-    const std::string id = call.args["id"];
+    const std::string id = call.arguments().text("id");
     const auto webhook = require_webhook(call.db, syndicate, id);
     const auto now = to_utc_iso(call.clock.now());
     auto d = call.db.prepare(
@@ -187,9 +176,9 @@ json require_delivery(Database& db, const std::string& syndicate_id, const std::
 }
 
 json list_webhook_deliveries(const ToolCall& call) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     // Deliveries of an archived webhook are still listed.
-    if (const auto webhook = optional_arg<std::string>(a, "webhookId"))
+    if (const auto webhook = a.optional_text("webhookId"))
         require_record_exists(call.db, call.caller.syndicate_id, "webhooks", *webhook, "/webhookId");
     return list_page(call, delivery_columns,
                      "FROM webhook_deliveries d WHERE d.syndicate_id = :syndicate "
@@ -203,7 +192,7 @@ json list_webhook_deliveries(const ToolCall& call) {
 
 json redeliver_webhook_delivery(const ToolCall& call) {
     const auto& syndicate = call.caller.syndicate_id;
-    const std::string id = call.args["id"];
+    const std::string id = call.arguments().text("id");
     const auto delivery = require_delivery(call.db, syndicate, id);
     const std::string status = delivery["status"];
     if (status != "failed" && status != "abandoned")

@@ -12,13 +12,13 @@ using nlohmann::json;
 namespace {
 
 json list_audit_events(const ToolCall& call) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     const auto page = page_request(a);
-    const auto record_id = optional_arg<std::string>(a, "recordId");
-    const auto record_type = optional_arg<std::string>(a, "recordType");
-    const auto tool = optional_arg<std::string>(a, "tool");
-    const auto actor_id = optional_arg<std::string>(a, "actorId");
-    const auto action = optional_arg<std::string>(a, "action");
+    const auto record_id = a.optional_text("recordId");
+    const auto record_type = a.optional_text("recordType");
+    const auto tool = a.optional_text("tool");
+    const auto actor_id = a.optional_text("actorId");
+    const auto action = a.optional_text("action");
     const auto from = time_bound(a, "from", false);
     const auto to = time_bound(a, "to", true);
 

@@ -45,7 +45,7 @@ json directors_insurance(Database& db, const std::string& syndicate_id, const st
 
 json get_board(const ToolCall& call) {
     const auto& syndicate = call.caller.syndicate_id;
-    const auto as_of = date_argument(call.args, "asOf").value_or(today(call));
+    const auto as_of = date_argument(call.arguments(), "asOf").value_or(today(call));
     const auto rules = board_rules(call.db, syndicate);
 
     // The directors in office that day: their term begun, their mandate not yet ended.

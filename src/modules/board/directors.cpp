@@ -147,19 +147,19 @@ std::optional<std::string> appointed_term_end(const ToolCall& call, const BoardR
                     .with("vacatedTermEnd", *vacated);
             if (!term_end) term_end = vacated;
         }
-    if (!call.args.contains("termEnd") && !term_end && rules.term_years) term_end = add_years(term_start, *rules.term_years);
+    if (!call.arguments().has("termEnd") && !term_end && rules.term_years) term_end = add_years(term_start, *rules.term_years);
     return term_end;
 }
 
 }  // namespace
 
 json appoint_director(const ToolCall& call) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     const auto& syndicate = call.caller.syndicate_id;
-    const auto co_owner_id = optional_arg<std::string>(a, "coOwnerId");
-    const auto resolution_id = optional_arg<std::string>(a, "resolutionId");
-    const std::string role = a["role"];
-    const std::string appointed_by = a["appointedBy"];
+    const auto co_owner_id = a.optional_text("coOwnerId");
+    const auto resolution_id = a.optional_text("resolutionId");
+    const std::string role = a.text("role");
+    const std::string appointed_by = a.text("appointedBy");
 
     // Every record named exists, before any rule.
     std::optional<CoOwnerContact> co_owner;
@@ -170,7 +170,7 @@ json appoint_director(const ToolCall& call) {
     const auto term_given = date_argument(a, "termEnd");
     require_term_order(term_start, term_given);
     const auto rules = board_rules(call.db, syndicate);
-    auto name = text_arg(a, "name");
+    auto name = a.patch_text("name");
     check_appointee(call, rules, co_owner_id, co_owner, name);
     check_appointing_decision(call, rules, appointed_by, resolution_id);
 
@@ -186,8 +186,8 @@ json appoint_director(const ToolCall& call) {
     const auto term_end = appointed_term_end(call, rules, appointed_by, term_start, term_given);
 
     if (!name || name->empty()) name = co_owner->name;
-    auto email = text_arg(a, "email");
-    auto phone = text_arg(a, "phone");
+    auto email = a.patch_text("email");
+    auto phone = a.patch_text("phone");
     if (!email && co_owner) email = co_owner->email;
     if (!phone && co_owner) phone = co_owner->phone;
 
@@ -203,9 +203,9 @@ json appoint_director(const ToolCall& call) {
 }
 
 json update_director(const ToolCall& call) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     const auto& syndicate = call.caller.syndicate_id;
-    const std::string id = a["id"];
+    const std::string id = a.text("id");
 
     const auto status = require_director(call.db, syndicate, id, "/id");
     const auto current = director_json(call.db, syndicate, id, today(call));
@@ -214,7 +214,7 @@ json update_director(const ToolCall& call) {
                                                     current["endedOn"].get<std::string>() + "; it is kept as it was.")
             .at("/id")
             .with("endedOn", current["endedOn"].get<std::string>());
-    if (a.contains("role")) check_single_office(call.db, syndicate, a["role"], id, "/role");
+    if (a.has("role")) check_single_office(call.db, syndicate, a.text("role"), id, "/role");
     const auto term_end = date_argument(a, "termEnd");
     const std::string term_start = current["termStart"];
     if (term_end && *term_end < term_start)
@@ -228,15 +228,15 @@ json update_director(const ToolCall& call) {
     std::string sets;
     std::vector<std::optional<std::string>> values;
     auto change = [&](const char* key, const char* column, const std::optional<std::string>& value) {
-        if (!a.contains(key)) return;
+        if (!a.has(key)) return;
         const json shown = value && !value->empty() ? json(*value) : json(nullptr);
         if (shown == current[key]) return;
         sets += std::string(column) + " = ?, ";
         values.push_back(value);
     };
-    if (a.contains("role")) change("role", "role", a["role"].get<std::string>());
-    change("email", "email", text_arg(a, "email"));
-    change("phone", "phone", text_arg(a, "phone"));
+    if (a.has("role")) change("role", "role", a.text("role"));
+    change("email", "email", a.patch_text("email"));
+    change("phone", "phone", a.patch_text("phone"));
     change("termEnd", "term_end", term_end);
     if (!sets.empty()) {
         auto q = call.db.prepare("UPDATE directors SET " + sets + "updated_at = ? WHERE id = ?");
@@ -250,12 +250,12 @@ json update_director(const ToolCall& call) {
 }
 
 json end_director_mandate(const ToolCall& call) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     const auto& syndicate = call.caller.syndicate_id;
-    const std::string id = a["id"];
-    const std::string reason = a["endReason"];
-    const auto resolution_id = optional_arg<std::string>(a, "resolutionId");
-    const auto document_id = optional_arg<std::string>(a, "documentId");
+    const std::string id = a.text("id");
+    const std::string reason = a.text("endReason");
+    const auto resolution_id = a.optional_text("resolutionId");
+    const auto document_id = a.optional_text("documentId");
 
     const auto status = require_director(call.db, syndicate, id, "/id");
     if (resolution_id) governance::require_resolution_exists(call, *resolution_id, "/resolutionId");

@@ -44,13 +44,13 @@ json read_disclosure(SQLite::Statement& q) {
 }  // namespace
 
 json record_interest_disclosure(const ToolCall& call) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     const auto& syndicate = call.caller.syndicate_id;
-    const std::string director_id = a["directorId"];
-    const std::string subject_type = a["subjectType"];
-    const auto subject_id = optional_arg<std::string>(a, "subjectId");
-    const auto meeting_id = optional_arg<std::string>(a, "meetingId");
-    const auto document_id = optional_arg<std::string>(a, "documentId");
+    const std::string director_id = a.text("directorId");
+    const std::string subject_type = a.text("subjectType");
+    const auto subject_id = a.optional_text("subjectId");
+    const auto meeting_id = a.optional_text("meetingId");
+    const auto document_id = a.optional_text("documentId");
 
     // Every record named exists, before any rule.
     require_director(call.db, syndicate, director_id, "/directorId");
@@ -81,8 +81,8 @@ json record_interest_disclosure(const ToolCall& call) {
         "INSERT INTO interest_disclosures (id, syndicate_id, director_id, disclosed_on, subject_type, subject_id, nature, "
         "value_cents, meeting_id, document_id, active, created_at, updated_at) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?12, ?12)");
-    bind_parameters(*q, id, syndicate, director_id, disclosed_on, subject_type, subject_id, nonblank_text(a["nature"], "/nature"),
-                    optional_arg<std::int64_t>(a, "valueCents"), meeting_id, document_id, a.value("active", true) ? 1 : 0,
+    bind_parameters(*q, id, syndicate, director_id, disclosed_on, subject_type, subject_id, a.nonblank("nature"),
+                    a.optional_integer("valueCents"), meeting_id, document_id, a.flag("active", true) ? 1 : 0,
                     now);
     q->exec();
 

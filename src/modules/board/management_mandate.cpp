@@ -80,11 +80,11 @@ json mandate_in_force(Database& db, const std::string& syndicate_id, const std::
 }
 
 json set_management_mandate(const ToolCall& call) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     const auto& syndicate = call.caller.syndicate_id;
-    const std::string resolution_id = a["resolutionId"];
-    const auto contractor_id = optional_arg<std::string>(a, "contractorId");
-    const auto document_id = optional_arg<std::string>(a, "documentId");
+    const std::string resolution_id = a.text("resolutionId");
+    const auto contractor_id = a.optional_text("contractorId");
+    const auto document_id = a.optional_text("documentId");
 
     // Every record named exists, before any rule.
     governance::require_resolution_exists(call, resolution_id, "/resolutionId");
@@ -133,12 +133,12 @@ json set_management_mandate(const ToolCall& call) {
               "fee_cents_per_month, delegated_powers, resolution_id, document_id, status, created_at, updated_at, "
               "syndicate_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?14, ?15)");
     // The texts that may be refused, in the order they were read.
-    const auto manager_name = nonblank_text(a["managerName"], "/managerName");
+    const auto manager_name = a.nonblank("managerName");
     json powers = json::array();
-    for (const auto& p : a["delegatedPowers"]) powers.push_back(nonblank_text(p, "/delegatedPowers"));
-    bind_parameters(*q, id, manager_name, nonempty_text(text_arg(a, "firm")), nonempty_text(contractor_id),
-                    nonempty_text(text_arg(a, "email")), nonempty_text(text_arg(a, "phone")), start_on, nonempty_text(end_on),
-                    optional_arg<std::int64_t>(a, "feeCentsPerMonth"), powers.dump(), resolution_id,
+    for (const auto& p : a.value("delegatedPowers")) powers.push_back(nonblank_text(p, "/delegatedPowers"));
+    bind_parameters(*q, id, manager_name, nonempty_text(a.patch_text("firm")), nonempty_text(contractor_id),
+                    nonempty_text(a.patch_text("email")), nonempty_text(a.patch_text("phone")), start_on, nonempty_text(end_on),
+                    a.optional_integer("feeCentsPerMonth"), powers.dump(), resolution_id,
                     nonempty_text(document_id), status, now, syndicate);
     q->exec();
     return mandate_by_id(call.db, id, day);

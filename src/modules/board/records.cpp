@@ -30,13 +30,6 @@ constexpr const char* director_columns =
 
 }  // namespace
 
-std::optional<std::string> text_arg(const json& args, const char* key) {
-    const auto it = args.find(key);
-    if (it == args.end()) return std::nullopt;
-    if (it->is_null()) return std::string();
-    return trim(it->get<std::string>());
-}
-
 std::optional<std::string> overdue_since(Database& db, const std::string& syndicate_id, const std::string& co_owner_id,
                                          const std::string& as_of) {
     const auto standing = accounting::co_owner_standing(db, syndicate_id, co_owner_id, as_of);

@@ -38,8 +38,6 @@ std::optional<std::string> overdue_since(Database& db, const std::string& syndic
                                          const std::string& as_of);
 // The first day such arrears are more than 3 months old: due day + 3 months + 1 day.
 std::string disqualified_from(const std::string& overdue_since);
-// The trimmed text of an optional text argument: absent stays nullopt, null or blank clears.
-std::optional<std::string> text_arg(const nlohmann::json& args, const char* key);
 // DOCUMENT_NOT_FOUND at `field` unless the syndicate has it (not archived).
 void require_document(Database& db, const std::string& syndicate_id, const std::string& id, const std::string& field);
 

@@ -162,27 +162,31 @@ std::string sort_key(const std::string& first, const std::string& last) {
 }
 
 json nullable_trimmed(const json& v) { return v.is_null() ? json(nullptr) : json(trim(v.get<std::string>())); }
+// A JSON text as a value to bind: NULL for null.
+std::optional<std::string> text_or_null(const json& v) {
+    return v.is_string() ? std::optional(v.get<std::string>()) : std::nullopt;
+}
 
-// Creates one co-owner from validated arguments; `prefix` is the JSON Pointer of the row. Every
+// Creates one co-owner from validated arguments (a bulk call's row at its own pointer). Every
 // check comes before the writes (the former primary's demotion, the one INSERT; a trigger notes the
 // new row for the search index, co-owners migration 002). Returns its id; `duplicate` names a co-owner it
 // probably repeats.
-std::string insert_co_owner(Database& db, const Clock& clock, const std::string& syndicate_id, const json& a,
-                            const std::string& prefix, std::optional<std::string>& duplicate) {
-    const std::string unit_id = a["unitId"];
-    require_record_exists(db, syndicate_id, "units", unit_id, prefix + "/unitId", RecordState::active);
-    const bool primary = a.value("isPrimary", false);
+std::string insert_co_owner(Database& db, const Clock& clock, const std::string& syndicate_id, const Arguments& a,
+                            std::optional<std::string>& duplicate) {
+    const std::string unit_id = a.text("unitId");
+    require_record_exists(db, syndicate_id, "units", unit_id, a.pointer("unitId"), RecordState::active);
+    const bool primary = a.flag("isPrimary", false);
     const auto former_primary =
-        primary ? other_primary(db, unit_id, "", prefix + "/isPrimary", a.value("takeOverPrimary", false)) : std::nullopt;
+        primary ? other_primary(db, unit_id, "", a.pointer("isPrimary"), a.flag("takeOverPrimary", false)) : std::nullopt;
     // The co-owners of a unit share its fraction; a sole co-owner holds it all by default.
     const auto lot = lot_share(db, syndicate_id, unit_id);
-    const auto fraction = a.contains("fractionPercent") ? Fraction::from_percent(a["fractionPercent"].get<double>())
+    const auto fraction = a.has("fractionPercent") ? Fraction::from_percent(a.number("fractionPercent"))
                                                         : unheld_fraction(lot);
-    check_co_owner_fraction(lot, fraction, prefix + "/fractionPercent");
+    check_co_owner_fraction(lot, fraction, a.pointer("fractionPercent"));
 
-    const std::string first = nonblank_text(a["firstName"], prefix + "/firstName");
-    const std::string last = nonblank_text(a["lastName"], prefix + "/lastName");
-    const json email = nullable_trimmed(a.value("email", json(nullptr)));
+    const std::string first = a.nonblank("firstName");
+    const std::string last = a.nonblank("lastName");
+    const json email = nullable_trimmed(a.value("email"));
     duplicate = possible_duplicate(db, unit_id, first, last, email, "");
     const std::string id = new_record_id();
     const std::string now = to_utc_iso(clock.now());
@@ -191,20 +195,14 @@ std::string insert_co_owner(Database& db, const Clock& clock, const std::string&
         "INSERT INTO co_owners (id, syndicate_id, unit_id, first_name, last_name, email, phone, fraction_units, "
         "is_resident, is_primary, language, has_portal_access, search_text, sort_key, created_at, updated_at) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    bind_parameters(*q, id, syndicate_id, unit_id, first, last);
-    if (email.is_string()) q->bind(6, email.get<std::string>());
-    if (auto phone = optional_arg<std::string>(a, "phone")) q->bind(7, trim(*phone));
-    q->bind(8, fraction.units());
-    q->bind(9, a.value("isResident", false) ? 1 : 0);
-    q->bind(10, primary ? 1 : 0);
+    const auto phone = a.optional_text("phone");
     // Not given: the syndicate's setting defaultLanguage (administration), French unless changed.
-    q->bind(11, a.contains("language") ? a["language"].get<std::string>()
-                                       : get_setting(db, syndicate_id, "defaultLanguage").get<std::string>());
-    q->bind(12, a.value("hasPortalAccess", false) ? 1 : 0);
-    q->bind(13, search_text(first, last, email));
-    q->bind(14, sort_key(first, last));
-    q->bind(15, now);
-    q->bind(16, now);
+    const auto language = a.has("language") ? a.text("language")
+                                            : get_setting(db, syndicate_id, "defaultLanguage").get<std::string>();
+    bind_parameters(*q, id, syndicate_id, unit_id, first, last, text_or_null(email),
+                    phone ? std::optional(trim(*phone)) : std::nullopt, fraction.units(), a.flag("isResident", false) ? 1 : 0,
+                    primary ? 1 : 0, language, a.flag("hasPortalAccess", false) ? 1 : 0, search_text(first, last, email),
+                    sort_key(first, last), now, now);
     q->exec();
     return id;
 }
@@ -305,14 +303,14 @@ std::int64_t write_matching_page(const ToolCall& call, const CoOwnerFilters& f, 
 // search has three characters or more, and the total from co_owner_tallies when neither a unit
 // nor a search narrows the list. The page's rowids come first, so only the rows shown are read.
 ToolResult list_co_owners(const ToolCall& call) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     const auto page = page_request(a);
     CoOwnerFilters f;
     f.syndicate_id = call.caller.syndicate_id;
-    f.unit_id = optional_arg<std::string>(a, "unitId");
-    if (a.contains("search")) f.search = fold_for_search(nonblank_text(a["search"], "/search"));
-    f.portal = optional_arg<bool>(a, "hasPortalAccess");
-    f.archived = a.value("includeArchived", false);
+    f.unit_id = a.optional_text("unitId");
+    if (a.has("search")) f.search = fold_for_search(a.nonblank("search"));
+    f.portal = a.optional_flag("hasPortalAccess");
+    f.archived = a.flag("includeArchived", false);
     f.trigram_search = f.search && code_point_count(*f.search) >= 3;
 
     // Without a unit or a search the register order is read from its index, named because the
@@ -357,7 +355,7 @@ ToolResult list_co_owners(const ToolCall& call) {
 }
 
 ToolResult get_co_owner(const ToolCall& call) {
-    const std::string& id = call.args["id"].get_ref<const std::string&>();
+    const std::string& id = call.arguments().text("id");
     auto q = call.db.prepare(std::string(co_owner_select) + "WHERE c.id = ? AND c.syndicate_id = ?");
     bind_parameters(*q, id, call.caller.syndicate_id);
     if (!q->executeStep()) throw record_not_found("co_owners", id, "/id");
@@ -369,39 +367,39 @@ ToolResult get_co_owner(const ToolCall& call) {
 
 json create_co_owner(const ToolCall& call) {
     std::optional<std::string> duplicate;
-    const auto id = insert_co_owner(call.db, call.clock, call.caller.syndicate_id, call.args, "", duplicate);
+    const auto id = insert_co_owner(call.db, call.clock, call.caller.syndicate_id, call.arguments(), duplicate);
     json result = require_co_owner(call.db, call.caller.syndicate_id, id).record;
     if (duplicate) result["possibleDuplicateOf"] = *duplicate;
     return result;
 }
 
 json update_co_owner(const ToolCall& call) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     const auto& syndicate = call.caller.syndicate_id;
-    const auto current = require_active_co_owner(call.db, syndicate, a["id"]);
+    const auto current = require_active_co_owner(call.db, syndicate, a.text("id"));
     const json& before = current.record;
 
-    const std::string unit_id = a.value("unitId", current.unit_id);
-    if (a.contains("unitId")) require_record_exists(call.db, syndicate, "units", unit_id, "/unitId", RecordState::active);
-    const bool primary = a.value("isPrimary", current.is_primary);
+    const std::string unit_id = a.text_or("unitId", current.unit_id);
+    if (a.has("unitId")) require_record_exists(call.db, syndicate, "units", unit_id, "/unitId", RecordState::active);
+    const bool primary = a.flag("isPrimary", current.is_primary);
     const auto former_primary =
-        primary && (a.contains("isPrimary") || a.contains("unitId"))
-            ? other_primary(call.db, unit_id, current.id, a.contains("isPrimary") ? "/isPrimary" : "/unitId",
-                            a.value("takeOverPrimary", false) && a.value("isPrimary", false))
+        primary && (a.has("isPrimary") || a.has("unitId"))
+            ? other_primary(call.db, unit_id, current.id, a.has("isPrimary") ? "/isPrimary" : "/unitId",
+                            a.flag("takeOverPrimary", false) && a.flag("isPrimary", false))
             : std::nullopt;
 
     const std::string first =
-        a.contains("firstName") ? nonblank_text(a["firstName"], "/firstName") : before["firstName"].get<std::string>();
+        a.has("firstName") ? a.nonblank("firstName") : before["firstName"].get<std::string>();
     const std::string last =
-        a.contains("lastName") ? nonblank_text(a["lastName"], "/lastName") : before["lastName"].get<std::string>();
-    const json email = a.contains("email") ? nullable_trimmed(a["email"]) : before["email"];
-    const json phone = a.contains("phone") ? nullable_trimmed(a["phone"]) : before["phone"];
-    const auto fraction = Fraction::from_percent(a.value("fractionPercent", before["fractionPercent"].get<double>()));
-    if (a.contains("fractionPercent") || a.contains("unitId"))
+        a.has("lastName") ? a.nonblank("lastName") : before["lastName"].get<std::string>();
+    const json email = a.has("email") ? nullable_trimmed(a.value("email")) : before["email"];
+    const json phone = a.has("phone") ? nullable_trimmed(a.value("phone")) : before["phone"];
+    const auto fraction = Fraction::from_percent(a.optional_number("fractionPercent").value_or(before["fractionPercent"].get<double>()));
+    if (a.has("fractionPercent") || a.has("unitId"))
         check_co_owner_fraction(lot_share(call.db, syndicate, unit_id, current.id), fraction,
-                                a.contains("fractionPercent") ? "/fractionPercent" : "/unitId");
+                                a.has("fractionPercent") ? "/fractionPercent" : "/unitId");
 
-    const bool names_changed = a.contains("firstName") || a.contains("lastName") || a.contains("email") || a.contains("unitId");
+    const bool names_changed = a.has("firstName") || a.has("lastName") || a.has("email") || a.has("unitId");
     const auto duplicate =
         names_changed ? possible_duplicate(call.db, unit_id, first, last, email, current.id) : std::nullopt;
     const auto now = to_utc_iso(call.clock.now());
@@ -410,18 +408,11 @@ json update_co_owner(const ToolCall& call) {
         "UPDATE co_owners SET unit_id = ?, first_name = ?, last_name = ?, email = ?, phone = ?, fraction_units = ?, "
         "is_resident = ?, is_primary = ?, language = ?, has_portal_access = ?, search_text = ?, sort_key = ?, "
         "updated_at = ? WHERE id = ?");
-    bind_parameters(*q, unit_id, first, last);
-    if (email.is_string()) q->bind(4, email.get<std::string>());
-    if (phone.is_string()) q->bind(5, phone.get<std::string>());
-    q->bind(6, fraction.units());
-    q->bind(7, a.value("isResident", before["isResident"].get<bool>()) ? 1 : 0);
-    q->bind(8, primary ? 1 : 0);
-    q->bind(9, a.value("language", before["language"].get<std::string>()));
-    q->bind(10, a.value("hasPortalAccess", before["hasPortalAccess"].get<bool>()) ? 1 : 0);
-    q->bind(11, search_text(first, last, email));
-    q->bind(12, sort_key(first, last));
-    q->bind(13, now);
-    q->bind(14, current.id);
+    bind_parameters(*q, unit_id, first, last, text_or_null(email), text_or_null(phone), fraction.units(),
+                    a.flag("isResident", before["isResident"].get<bool>()) ? 1 : 0, primary ? 1 : 0,
+                    a.text_or("language", before["language"].get<std::string>()),
+                    a.flag("hasPortalAccess", before["hasPortalAccess"].get<bool>()) ? 1 : 0, search_text(first, last, email),
+                    sort_key(first, last), now, current.id);
     q->exec();
     json result = require_co_owner(call.db, syndicate, current.id).record;
     if (duplicate) result["possibleDuplicateOf"] = *duplicate;
@@ -430,7 +421,7 @@ json update_co_owner(const ToolCall& call) {
 
 json delete_co_owner(const ToolCall& call) {
     const auto& syndicate = call.caller.syndicate_id;
-    const auto current = require_active_co_owner(call.db, syndicate, call.args["id"]);
+    const auto current = require_active_co_owner(call.db, syndicate, call.arguments().text("id"));
     const bool had_portal_access = current.record["hasPortalAccess"].get<bool>();
     auto q = call.db.prepare(
         "UPDATE co_owners SET deleted_at = ?1, updated_at = ?1, has_portal_access = 0 WHERE id = ?2");
@@ -443,7 +434,7 @@ json delete_co_owner(const ToolCall& call) {
 
 json restore_co_owner(const ToolCall& call) {
     const auto& syndicate = call.caller.syndicate_id;
-    const auto current = require_co_owner(call.db, syndicate, call.args["id"]);
+    const auto current = require_co_owner(call.db, syndicate, call.arguments().text("id"));
     if (!current.archived)
         throw DomainError(codes::not_archived, "Co-owner " + current.id + " is not archived.").at("/id");
     if (!active_unit_number(call.db, syndicate, current.unit_id))
@@ -461,7 +452,8 @@ json restore_co_owner(const ToolCall& call) {
 }
 
 json bulk_create_co_owners(const ToolCall& call) {
-    const auto& rows = call.args["coOwners"];
+    const auto& rows = call.arguments().value("coOwners");
+    const auto& row_schema = call.registry.input_schema("create_co_owner");
     if (rows.size() > bulk_limit)
         throw DomainError(codes::bulk_limit_exceeded, "At most " + std::to_string(bulk_limit) +
                                                           " co-owners per call; this one has " +
@@ -479,7 +471,7 @@ json bulk_create_co_owners(const ToolCall& call) {
             // A row's checks all come before its one INSERT, which SQLite applies whole or not at
             // all: no savepoint per row.
             std::optional<std::string> duplicate;
-            const auto id = insert_co_owner(call.db, call.clock, call.caller.syndicate_id, rows[i], prefix, duplicate);
+            const auto id = insert_co_owner(call.db, call.clock, call.caller.syndicate_id, Arguments(rows[i], &row_schema, prefix), duplicate);
             created.push_back({{"index", i}, {"id", id}});
             if (duplicate) created.back()["possibleDuplicateOf"] = *duplicate;
         } catch (const DomainError& e) {

@@ -82,16 +82,16 @@ void check_contractor(const ToolCall& call, const nlohmann::json& record, nlohma
 }
 
 nlohmann::json list_contractors(const ToolCall& call) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     return list_records(call, contractors,
                         // search_text is sort_key (the name), a line feed, then the trade.
                         "(?2 IS NULL OR instr(r.search_text, ?2) > 0) AND "
                         "(?3 IS NULL OR instr(substr(r.search_text, length(r.sort_key) + 2), ?3) > 0) AND "
                         "(?4 IS NULL OR (r.insurance_expiry <= " SYNDIC_TODAY ") = ?4)",
                         "r.sort_key, r.id", [&](SQLite::Statement& q) {
-                            if (a.contains("search")) q.bind(2, fold_for_search(trim(a["search"].get<std::string>())));
-                            if (a.contains("trade")) q.bind(3, fold_for_search(trim(a["trade"].get<std::string>())));
-                            if (a.contains("insuranceExpired")) q.bind(4, a["insuranceExpired"].get<bool>() ? 1 : 0);
+                            if (a.has("search")) q.bind(2, fold_for_search(trim(a.text("search"))));
+                            if (a.has("trade")) q.bind(3, fold_for_search(trim(a.text("trade"))));
+                            if (a.has("insuranceExpired")) q.bind(4, a.flag("insuranceExpired", false) ? 1 : 0);
                         });
 }
 
@@ -99,7 +99,7 @@ nlohmann::json create_contractor(const ToolCall& call) { return create_from_argu
 
 nlohmann::json update_contractor(const ToolCall& call) { return update_from_arguments(call, contractors, check_contractor); }
 
-nlohmann::json delete_contractor(const ToolCall& call) { return archive_record(call, contractors, call.args["id"]); }
+nlohmann::json delete_contractor(const ToolCall& call) { return archive_record(call, contractors, call.arguments().text("id")); }
 
 }  // namespace
 

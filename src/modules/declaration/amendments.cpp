@@ -66,23 +66,23 @@ std::string joined(const std::vector<std::string>& items) {
 
 // Registration of an amendment already adopted: its deed, number, day and document.
 json register_amendment(const ToolCall& call, const std::string& id) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     const auto& syndicate = call.caller.syndicate_id;
     for (const char* key : {"part", "summary", "resolutionId", "consents", "fractionChanges", "destinationChange"})
-        if (a.contains(key))
-            throw invalid_argument(std::string("/") + key, "cannot change once adopted",
+        if (a.has(key))
+            throw invalid_argument(a.pointer(key), "cannot change once adopted",
                                    std::string("An adopted amendment keeps its decision: only its registration "
                                                "(deedSignedOn, registrationNumber, registeredOn, documentId) is added; ") +
                                        key + " cannot be given with id.");
     auto current = amendment_json(call.db, syndicate, id);
     json merged = current;
     for (const char* key : {"deedSignedOn", "registrationNumber", "registeredOn", "documentId"})
-        if (a.contains(key)) merged[key] = a[key].is_string() ? json(trim(a[key].get<std::string>())) : a[key];
+        if (a.has(key)) merged[key] = a.given(key) ? json(trim(a.text(key))) : json(nullptr);
     const bool registered = merged["registrationNumber"].is_string() && merged["registeredOn"].is_string();
     if (current["status"] == "registered" && !registered)
         throw DomainError(codes::invalid_status_transition,
                           "The amendment is registered; its registration number and day cannot be cleared.")
-            .at(a.contains("registrationNumber") ? "/registrationNumber" : "/registeredOn")
+            .at(a.has("registrationNumber") ? "/registrationNumber" : "/registeredOn")
             .with("status", "registered");
     auto q = call.db.prepare(
         "UPDATE declaration_amendments SET deed_signed_on = ?, registration_number = ?, registered_on = ?, "
@@ -99,57 +99,54 @@ json register_amendment(const ToolCall& call, const std::string& id) {
 // The records an amendment names, each checked to exist before any rule: the consenting
 // co-owners and their documents, the units whose fractions change (each once), the document.
 struct AmendmentRecords {
-    json consents;
+    std::set<std::string> consenting;  // the co-owners whose written consent is given
     std::vector<Change> changes;
 };
 
 AmendmentRecords require_amendment_records(const ToolCall& call) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     const auto& syndicate = call.caller.syndicate_id;
-    AmendmentRecords named{a.value("consents", json::array()), {}};
-    const auto& consents = named.consents;
-    for (std::size_t i = 0; i < consents.size(); ++i) {
-        const std::string co_owner = consents[i]["coOwnerId"];
+    AmendmentRecords named;
+    for (const auto& consent : a.rows("consents")) {
+        const std::string& co_owner = consent.text("coOwnerId");
         if (!co_owners::is_active_co_owner(call.db, syndicate, co_owner))
-            throw record_not_found("co_owners", co_owner, "/consents/" + std::to_string(i) + "/coOwnerId", RecordState::active);
-        if (consents[i].contains("documentId") && !consents[i]["documentId"].is_null())
-            require_record_exists(call.db, syndicate, "documents", consents[i]["documentId"],
-                                  "/consents/" + std::to_string(i) + "/documentId");
+            throw record_not_found("co_owners", co_owner, consent.pointer("coOwnerId"), RecordState::active);
+        named.consenting.insert(co_owner);
+        if (const auto document = consent.optional_text("documentId"))
+            require_record_exists(call.db, syndicate, "documents", *document, consent.pointer("documentId"));
     }
-    const auto changes_arg = a.value("fractionChanges", json::array());
     std::set<std::string> changed_units;
-    for (std::size_t i = 0; i < changes_arg.size(); ++i) {
-        const std::string unit = changes_arg[i]["unitId"];
-        const std::string field = "/fractionChanges/" + std::to_string(i);
+    for (const auto& change : a.rows("fractionChanges")) {
+        const std::string& unit = change.text("unitId");
         const auto number = active_unit_number(call.db, syndicate, unit);
-        if (!number) throw record_not_found("units", unit, field + "/unitId");
+        if (!number) throw record_not_found("units", unit, change.pointer("unitId"));
         if (!changed_units.insert(unit).second)
-            throw invalid_argument(field + "/unitId", "is named twice", "Unit " + *number + " is named twice in fractionChanges.");
+            throw invalid_argument(change.pointer("unitId"), "is named twice", "Unit " + *number + " is named twice in fractionChanges.");
         auto q = call.db.prepare("SELECT fraction_units FROM units WHERE id = ?");
         q->bind(1, unit);
         q->executeStep();
         named.changes.push_back({unit, *number, Fraction::from_units(q->getColumn(0).getInt64()),
-                                 Fraction::from_percent(changes_arg[i]["after"].get<double>())});
+                                 Fraction::from_percent(change.number("after"))});
     }
-    if (a.contains("documentId") && !a["documentId"].is_null())
-        require_record_exists(call.db, syndicate, "documents", a["documentId"], "/documentId");
+    if (a.has("documentId") && !a.is_null("documentId"))
+        require_record_exists(call.db, syndicate, "documents", a.text("documentId"), "/documentId");
     return named;
 }
 
 // The co-owners' decision a new amendment rests on: a passed resolution of the general meeting to
 // the majority its part needs, and at a reconvened meeting also the majority of all votes.
 governance::Authorisation require_adopting_decision(const ToolCall& call, const std::optional<std::string>& resolution_id) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     for (const char* key : {"part", "summary"})
-        if (!a.contains(key))
-            throw invalid_argument(std::string("/") + key, "is required for a new amendment",
+        if (!a.has(key))
+            throw invalid_argument(a.pointer(key), "is required for a new amendment",
                                    std::string("A new amendment needs its ") + key + ".");
     if (!resolution_id)
         throw DomainError(codes::resolution_required,
                           "An amendment of the declaration is adopted by the co-owners: give the passed resolution "
                           "(resolutionId).")
             .at("/resolutionId");
-    const auto needed = majority_needed(a["part"].get<std::string>(), a.value("destinationChange", false));
+    const auto needed = majority_needed(a.text("part"), a.flag("destinationChange", false));
     auto decision = governance::require_passed_resolution(call, *resolution_id, governance::DecisionBody::general, needed,
                                                          "/resolutionId");
     // At a meeting reconvened for want of quorum, art. 1097 and 1098 matters also need the
@@ -166,9 +163,8 @@ governance::Authorisation require_adopting_decision(const ToolCall& call, const 
 }
 
 // Art. 1102: each co-owner whose unit's relative value changes consents in writing.
-void require_fraction_consents(const ToolCall& call, const json& consents, const std::vector<Change>& changes) {
-    std::set<std::string> consenting;
-    for (const auto& c : consents) consenting.insert(c["coOwnerId"].get<std::string>());
+void require_fraction_consents(const ToolCall& call, const std::set<std::string>& consenting,
+                               const std::vector<Change>& changes) {
     std::vector<std::string> units_lacking, numbers_lacking, co_owners_lacking;
     for (const auto& c : changes) {
         if (c.after == c.before) continue;
@@ -234,22 +230,22 @@ void apply_fraction_changes(const ToolCall& call, const std::vector<Change>& cha
 // The amendment's row, its consents and its fraction changes; returns its id.
 std::string insert_amendment(const ToolCall& call, const governance::Authorisation& decision, const AmendmentRecords& named,
                              const std::string& now) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     const auto& syndicate = call.caller.syndicate_id;
     const auto id = new_record_id();
     {
         auto q = call.db.prepare(
             "INSERT INTO declaration_amendments (id, syndicate_id, part, summary, resolution_id, decided_on, "
             "contestable_until, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'adopted', ?, ?)");
-        bind_parameters(*q, id, syndicate, a["part"].get<std::string>(), nonblank_text(a["summary"], "/summary"),
+        bind_parameters(*q, id, syndicate, a.text("part"), a.nonblank("summary"),
                         decision.resolution_id, decision.decided_on, decision.contestable_until, now, now);
         q->exec();
     }
-    for (const auto& c : named.consents) {
+    for (const auto& c : call.arguments().rows("consents")) {
         auto q = call.db.prepare(
             "INSERT INTO amendment_consents (amendment_id, co_owner_id, syndicate_id, document_id) VALUES (?, ?, ?, ?) "
             "ON CONFLICT DO NOTHING");
-        bind_parameters(*q, id, c["coOwnerId"].get<std::string>(), syndicate, optional_arg<std::string>(c, "documentId"));
+        bind_parameters(*q, id, c.text("coOwnerId"), syndicate, c.optional_text("documentId"));
         q->exec();
     }
     for (const auto& c : named.changes) {
@@ -265,34 +261,35 @@ std::string insert_amendment(const ToolCall& call, const governance::Authorisati
 // The new amendment as recorded; with its registration when the call gave it at once (an
 // amendment recorded after the fact).
 json recorded_amendment(const ToolCall& call, const std::string& id) {
-    const auto& a = call.args;
-    if (!(a.contains("registrationNumber") || a.contains("registeredOn") || a.contains("deedSignedOn") ||
-          a.contains("documentId")))
+    const auto a = call.arguments();
+    if (!(a.has("registrationNumber") || a.has("registeredOn") || a.has("deedSignedOn") ||
+          a.has("documentId")))
         return amendment_json(call.db, call.caller.syndicate_id, id);
     json only = json::object();
     for (const char* key : {"deedSignedOn", "registrationNumber", "registeredOn", "documentId"})
-        if (a.contains(key)) only[key] = a[key];
-    const ToolCall registration{only, call.caller, call.db, call.clock, call.registry, call.control};
+        if (a.has(key)) only[key] = a.value(key);
+    const ToolCall registration{only,         call.caller,        call.db,          call.clock,
+                                call.registry, call.control, call.named_events, call.input_schema};
     return register_amendment(registration, id);
 }
 
 }  // namespace
 
 json record_declaration_amendment(const ToolCall& call) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     const auto& syndicate = call.caller.syndicate_id;
 
     // Every record named exists, before any rule.
-    if (a.contains("id")) require_amendment(call.db, syndicate, a["id"], "/id");
-    const auto resolution_id = optional_arg<std::string>(a, "resolutionId");
+    if (a.has("id")) require_amendment(call.db, syndicate, a.text("id"), "/id");
+    const auto resolution_id = a.optional_text("resolutionId");
     if (resolution_id) governance::require_resolution_exists(call, *resolution_id, "/resolutionId");
     const auto named = require_amendment_records(call);
     for (const char* key : {"deedSignedOn", "registeredOn"}) date_argument(a, key);
 
-    if (a.contains("id")) return register_amendment(call, a["id"]);
+    if (a.has("id")) return register_amendment(call, a.text("id"));
 
     const auto decision = require_adopting_decision(call, resolution_id);
-    require_fraction_consents(call, named.consents, named.changes);
+    require_fraction_consents(call, named.consenting, named.changes);
     const std::string now = to_utc_iso(call.clock.now());
     apply_fraction_changes(call, named.changes, now);
     const auto id = insert_amendment(call, decision, named, now);

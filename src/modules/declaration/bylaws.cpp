@@ -82,10 +82,10 @@ std::optional<std::string> active_article_holder(Database& db, const std::string
 }
 
 // The text of a field given, or the version's, or VALIDATION_FAILED when a new article lacks it.
-std::string field_or(const json& args, const json& current, const char* key) {
-    if (args.contains(key)) return nonblank_text(args[key], std::string("/") + key);
+std::string field_or(const Arguments& args, const json& current, const char* key) {
+    if (args.has(key)) return args.nonblank(key);
     if (!current.is_null()) return current[key];
-    throw invalid_argument(std::string("/") + key, "is required for a new article",
+    throw invalid_argument(args.pointer(key), "is required for a new article",
                            std::string("A new by-law article needs its ") + key + ".");
 }
 
@@ -99,7 +99,7 @@ struct BylawAdoption {
 
 BylawAdoption bylaw_adoption(const ToolCall& call, const std::optional<std::string>& resolution_id,
                      const std::optional<std::string>& deposited_on) {
-    if (call.args.value("initial", false)) {
+    if (call.arguments().flag("initial", false)) {
         require_admin(call, "transcribe the registered by-laws (initial)");
         if (resolution_id)
             throw invalid_argument("/resolutionId", "is not for the registered original",
@@ -159,18 +159,18 @@ json list_bylaws(const ToolCall& call) {
 }
 
 json set_bylaw(const ToolCall& call) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     const auto& syndicate = call.caller.syndicate_id;
-    const bool repeal = a.value("repeal", false);
-    const auto resolution_id = optional_arg<std::string>(a, "resolutionId");
+    const bool repeal = a.flag("repeal", false);
+    const auto resolution_id = a.optional_text("resolutionId");
 
     // Every record named exists, before any rule.
     json current = nullptr;
-    if (a.contains("id")) {
-        current = find_bylaw(call.db, syndicate, a["id"]);
+    if (a.has("id")) {
+        current = find_bylaw(call.db, syndicate, a.text("id"));
         if (current.is_null() || current["status"] != "active")
             throw DomainError(codes::bylaw_not_found,
-                              "No by-law article in force with id " + a["id"].get<std::string>() + " in this syndicate.")
+                              "No by-law article in force with id " + a.text("id") + " in this syndicate.")
                 .at("/id");
     }
     if (resolution_id) governance::require_resolution_exists(call, *resolution_id, "/resolutionId");
@@ -192,10 +192,10 @@ json set_bylaw(const ToolCall& call) {
     const auto article = field_or(a, current, "article");
     const auto title = field_or(a, current, "title");
     const auto text = field_or(a, current, "text");
-    if (!a.contains("category") && current.is_null())
+    if (!a.has("category") && current.is_null())
         throw invalid_argument("/category", "is required for a new article", "A new by-law article needs its category.");
-    const std::string category = a.contains("category") ? a["category"] : current["category"];
-    const json penalty = a.contains("penaltyCents") ? a["penaltyCents"] : (current.is_null() ? json(nullptr) : current["penaltyCents"]);
+    const std::string category = a.has("category") ? a.text("category") : current["category"].get<std::string>();
+    const json penalty = a.has("penaltyCents") ? a.value("penaltyCents") : (current.is_null() ? json(nullptr) : current["penaltyCents"]);
     if (!penalty.is_null() && !penalties_allowed(call.db, syndicate))
         throw DomainError(codes::penalties_not_allowed,
                           "The declaration does not provide for penalties (penaltiesAllowed is false): a by-law cannot "

@@ -134,13 +134,14 @@ namespace {
 // The units a restricted portion is for: those given (each an active unit of the syndicate, named
 // once), else the portion's own.
 std::vector<std::string> portion_unit_ids(const ToolCall& call, const json& current) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     std::vector<std::string> unit_ids;
-    if (a.contains("unitIds")) {
+    if (a.has("unitIds")) {
         std::set<std::string> seen;
-        for (std::size_t i = 0; i < a["unitIds"].size(); ++i) {
-            const std::string id = a["unitIds"][i];
-            require_record_exists(call.db, call.caller.syndicate_id, "units", id, "/unitIds/" + std::to_string(i),
+        const auto ids = a.texts("unitIds");
+        for (std::size_t i = 0; i < ids.size(); ++i) {
+            const std::string& id = ids[i];
+            require_record_exists(call.db, call.caller.syndicate_id, "units", id, a.pointer("unitIds") + "/" + std::to_string(i),
                                   RecordState::active);
             if (seen.insert(id).second) unit_ids.push_back(id);
         }
@@ -156,16 +157,16 @@ struct PortionFields {
     bool restricted;
 };
 
-PortionFields portion_fields(const json& a, const json& current, const std::vector<std::string>& unit_ids) {
-    if (current.is_null() && !a.contains("name"))
+PortionFields portion_fields(const Arguments& a, const json& current, const std::vector<std::string>& unit_ids) {
+    if (current.is_null() && !a.has("name"))
         throw invalid_argument("/name", "is required for a new common portion", "A new common portion needs its name.");
-    if (current.is_null() && !a.contains("kind"))
+    if (current.is_null() && !a.has("kind"))
         throw invalid_argument("/kind", "is required for a new common portion",
                                "A new common portion needs its kind: general or restricted.");
     PortionFields f;
-    f.name = a.contains("name") ? nonblank_text(a["name"], "/name") : current["name"].get<std::string>();
-    f.kind = (a.contains("kind") ? a["kind"] : current["kind"]).get<std::string>();
-    f.description = a.contains("description") ? trim(a["description"].get<std::string>())
+    f.name = a.has("name") ? a.nonblank("name") : current["name"].get<std::string>();
+    f.kind = a.has("kind") ? a.text("kind") : current["kind"].get<std::string>();
+    f.description = a.has("description") ? trim(a.text("description"))
                     : current.is_null()       ? std::string()
                                               : current["description"].get<std::string>();
     f.restricted = f.kind == "restricted";
@@ -176,7 +177,7 @@ PortionFields portion_fields(const json& a, const json& current, const std::vect
         throw invalid_argument("/unitIds", "is not for a general portion",
                                "A general common portion is every co-owner's: it has no list of units.");
     f.ordinary = f.restricted ? "users" : "all";
-    f.major = a.contains("majorCostsTo")                              ? a["majorCostsTo"].get<std::string>()
+    f.major = a.has("majorCostsTo")                              ? a.text("majorCostsTo")
               : (!current.is_null() && current["kind"] == f.kind) ? current["majorCostsTo"].get<std::string>()
                                                                   : f.ordinary;
     if (!f.restricted && f.major == "users")
@@ -250,23 +251,23 @@ json archive_portion(const ToolCall& call, const json& current, const std::strin
 }  // namespace
 
 json set_common_portion(const ToolCall& call) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     const auto& syndicate = call.caller.syndicate_id;
-    const bool initial = a.value("initial", false);
+    const bool initial = a.flag("initial", false);
 
     // Every record named exists, before any rule.
     json current = nullptr;
-    if (a.contains("id")) {
-        current = find_portion(call.db, syndicate, a["id"], true);
-        if (current.is_null()) throw record_not_found("common_portions", a["id"], "/id");
+    if (a.has("id")) {
+        current = find_portion(call.db, syndicate, a.text("id"), true);
+        if (current.is_null()) throw record_not_found("common_portions", a.text("id"), "/id");
     }
-    const auto amendment_id = optional_arg<std::string>(a, "amendmentId");
+    const auto amendment_id = a.optional_text("amendmentId");
     if (amendment_id) require_amendment(call.db, syndicate, *amendment_id, "/amendmentId");
     const auto unit_ids = portion_unit_ids(call, current);
     if (initial) require_admin(call, "transcribe the registered declaration's common portions (initial)");
     const std::string now = to_utc_iso(call.clock.now());
 
-    if (a.value("archive", false)) return archive_portion(call, current, now);
+    if (a.flag("archive", false)) return archive_portion(call, current, now);
 
     const auto f = portion_fields(a, current, unit_ids);
     auto before = current.is_null() || current["kind"] != "restricted" ? std::vector<std::string>{}

@@ -36,7 +36,7 @@ struct Share {
 // savepoint to undo them.
 json rebalance_fractions(const ToolCall& call) {
     const auto& syndicate = call.caller.syndicate_id;
-    const bool dry_run = call.args.value("dryRun", false);
+    const bool dry_run = call.arguments().flag("dryRun", false);
 
     std::vector<Share> shares;
     {

@@ -218,15 +218,15 @@ json get_declaration(const ToolCall& call) {
 }
 
 json update_declaration(const ToolCall& call) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     const auto& syndicate = call.caller.syndicate_id;
     const std::string now = to_utc_iso(call.clock.now());
 
     json current = json::object();
     read_particulars(call.db, syndicate, current);
-    if (a.contains("developer")) check_developer(call, a["developer"]);
-    if (a.contains("fiscalYearStart")) {
-        const std::string start = a["fiscalYearStart"];
+    if (a.has("developer")) check_developer(call, a.value("developer"));
+    if (a.has("fiscalYearStart")) {
+        const std::string start = a.text("fiscalYearStart");
         if (!is_month_day(start))
             throw invalid_argument("/fiscalYearStart", "is not a day of every year",
                                    "fiscalYearStart must be a day every year has, as MM-DD (e.g. 04-01; not 02-29).");
@@ -236,9 +236,9 @@ json update_declaration(const ToolCall& call) {
                 .at("/fiscalYearStart")
                 .with("fiscalYearStart", current["fiscalYearStart"].get<std::string>());
     }
-    if (a.contains("boardSize")) {
-        const auto& size = a["boardSize"];
-        if (size.contains("max") && !size["max"].is_null() && size["max"].get<std::int64_t>() < size["min"].get<std::int64_t>())
+    const auto board_size = a.object("boardSize");
+    if (a.has("boardSize")) {
+        if (board_size.given("max") && board_size.integer("max") < board_size.integer("min"))
             throw invalid_argument("/boardSize/max", "is less than min", "boardSize.max cannot be less than boardSize.min.");
     }
 
@@ -250,24 +250,24 @@ json update_declaration(const ToolCall& call) {
     std::string sets;
     std::vector<std::pair<const Particular*, json>> bound;
     for (const auto& p : particulars) {
-        if (!a.contains(p.name)) continue;
-        if (p.kind == Kind::date && a[p.name].is_string() && !is_calendar_date(a[p.name].get<std::string>()))
-            throw invalid_argument(std::string("/") + p.name, "is not a calendar date",
+        if (!a.has(p.name)) continue;
+        if (p.kind == Kind::date && a.given(p.name) && !is_calendar_date(a.text(p.name)))
+            throw invalid_argument(a.pointer(p.name), "is not a calendar date",
                                    std::string(p.name) + " must be a date that exists, as YYYY-MM-DD.");
         sets += std::string(p.column) + " = ?, ";
-        bound.emplace_back(&p, p.kind == Kind::text ? text_value(a[p.name]) : a[p.name]);
+        bound.emplace_back(&p, p.kind == Kind::text ? text_value(a.value(p.name)) : a.value(p.name));
     }
     static const Particular board_min{"boardSize.min", "board_size_min", Kind::integer};
     static const Particular board_max{"boardSize.max", "board_size_max", Kind::integer};
     static const Particular developer{"developer", "developer", Kind::json_value};
-    if (a.contains("boardSize")) {
+    if (a.has("boardSize")) {
         sets += "board_size_min = ?, board_size_max = ?, ";
-        bound.emplace_back(&board_min, a["boardSize"]["min"]);
-        bound.emplace_back(&board_max, a["boardSize"].value("max", json(nullptr)));
+        bound.emplace_back(&board_min, board_size.value("min"));
+        bound.emplace_back(&board_max, board_size.value("max"));
     }
-    if (a.contains("developer")) {
+    if (a.has("developer")) {
         sets += "developer = ?, ";
-        json value = a["developer"];
+        json value = a.value("developer");
         if (value.is_object() && !value.contains("coOwnerIds")) value["coOwnerIds"] = json::array();
         if (value.is_object() && !value.contains("residenceUnitId")) value["residenceUnitId"] = nullptr;
         bound.emplace_back(&developer, value);
@@ -280,10 +280,10 @@ json update_declaration(const ToolCall& call) {
     q->exec();
 
     json warnings = json::array();
-    if (a.contains("quorumPercent")) {
-        set_setting(call.db, syndicate, quorum_setting, a["quorumPercent"], now);
-        if (a["quorumPercent"].get<double>() < 50)
-            warnings.push_back("A quorum of " + Fraction::from_percent(a["quorumPercent"].get<double>()).to_string() +
+    if (a.has("quorumPercent")) {
+        set_setting(call.db, syndicate, quorum_setting, a.value("quorumPercent"), now);
+        if (a.number("quorumPercent") < 50)
+            warnings.push_back("A quorum of " + Fraction::from_percent(a.number("quorumPercent")).to_string() +
                                "% is below a majority of the votes (art. 1089); kept as the declaration says, but a "
                                "declaration is known to require more, not less.");
     }

@@ -26,11 +26,11 @@ using nlohmann::json;
 namespace documents {
 namespace {
 
-std::string required_with_content(const json& a, const char* key) {
-    if (!a.contains(key))
-        throw invalid_argument(std::string("/") + key, "is required with contentBase64",
+std::string required_with_content(const Arguments& a, const char* key) {
+    if (!a.given(key))
+        throw invalid_argument(a.pointer(key), "is required with contentBase64",
                                std::string(key) + " is required when contentBase64 is given.");
-    return a[key].get<std::string>();
+    return a.text(key);
 }
 
 // The new file's document: its bytes checked, written under <data dir>/documents/ (or the stored
@@ -40,9 +40,9 @@ struct Stored {
     bool reused = false;
 };
 Stored store_content(const ToolCall& call, const std::string& now) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     const auto& syndicate = call.caller.syndicate_id;
-    const auto& text = a["contentBase64"].get_ref<const std::string&>();
+    const auto& text = a.text("contentBase64");
     auto bytes = decode_base64(text);
     if (!bytes)
         throw invalid_argument("/contentBase64", "is not base64",
@@ -77,9 +77,9 @@ Stored store_content(const ToolCall& call, const std::string& now) {
         call.db.remove_on_rollback(d.path);
         d.sha256 = written.sha256;
     }
-    d.language = optional_arg<std::string>(a, "language");
-    d.register_item = optional_arg<std::string>(a, "registerItem");
-    d.visibility = a.value("visibility", std::string("board"));
+    d.language = a.optional_text("language");
+    d.register_item = a.optional_text("registerItem");
+    d.visibility = a.text_or("visibility", "board");
     d.uploaded_by = call.caller.api_key_id;
     d.created_at = now;
     insert_document(call.db, syndicate, d);
@@ -87,16 +87,16 @@ Stored store_content(const ToolCall& call, const std::string& now) {
 }
 
 json attach_document(const ToolCall& call) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     const auto& syndicate = call.caller.syndicate_id;
-    const std::string record_type = a["recordType"], record_id = a["recordId"];
+    const std::string record_type = a.text("recordType"), record_id = a.text("recordId");
     const auto now = to_utc_iso(call.clock.now());
     require_target(call.db, call.caller, record_type, record_id);
-    if (a.contains("documentId") == a.contains("contentBase64"))
-        throw invalid_argument(a.contains("documentId") ? "/documentId" : "/contentBase64", "give one of contentBase64 and documentId",
+    if (a.has("documentId") == a.has("contentBase64"))
+        throw invalid_argument(a.has("documentId") ? "/documentId" : "/contentBase64", "give one of contentBase64 and documentId",
                                "Give contentBase64 (a new file) or documentId (a stored document), not both and not neither.");
-    const auto [id, reused] = a.contains("documentId")
-                                  ? Stored{require_document(call.db, syndicate, a["documentId"], "/documentId", false).id, true}
+    const auto [id, reused] = a.has("documentId")
+                                  ? Stored{require_document(call.db, syndicate, a.text("documentId"), "/documentId", false).id, true}
                                   : store_content(call, now);
     attach(call.db, syndicate, id, record_type, record_id, now);
     auto out = document_json(call.db, call.caller, id);
@@ -105,18 +105,18 @@ json attach_document(const ToolCall& call) {
 }
 
 json list_documents(const ToolCall& call) {
-    const auto& a = call.args;
-    DocumentFilter f{optional_arg<std::string>(a, "recordType"), optional_arg<std::string>(a, "recordId"),
-                     optional_arg<std::string>(a, "kind"),       optional_arg<std::string>(a, "registerItem"),
-                     std::nullopt,                                a.value("includeArchived", false)};
-    if (a.contains("search")) f.search = trim(a["search"].get<std::string>());
+    const auto a = call.arguments();
+    DocumentFilter f{a.optional_text("recordType"), a.optional_text("recordId"),
+                     a.optional_text("kind"),       a.optional_text("registerItem"),
+                     std::nullopt,                                a.flag("includeArchived", false)};
+    if (a.has("search")) f.search = trim(a.text("search"));
     return document_page(call.db, call.caller, f, page_request(a));
 }
 
 json get_document(const ToolCall& call) {
-    const std::string id = call.args["id"];
+    const std::string id = call.arguments().text("id");
     auto out = document_json(call.db, call.caller, id);
-    if (!call.args.value("includeContent", false)) return out;
+    if (!call.arguments().flag("includeContent", false)) return out;
     const auto stored = require_document(call.db, call.caller.syndicate_id, id, "/id", true);
     if (stored.size_bytes > static_cast<std::int64_t>(max_file_bytes))
         throw DomainError(codes::document_too_large, "The file has " + std::to_string(stored.size_bytes) +
@@ -133,12 +133,12 @@ json get_document(const ToolCall& call) {
 }
 
 json archive_document(const ToolCall& call) {
-    const auto& a = call.args;
-    const std::string id = a["id"];
-    const auto reason = nonblank_text(a["reason"], "/reason");
+    const auto a = call.arguments();
+    const std::string id = a.text("id");
+    const auto reason = a.nonblank("reason");
     const auto now = to_utc_iso(call.clock.now());
     const auto stored = require_document(call.db, call.caller.syndicate_id, id, "/id", false);
-    if (a.contains("recordType") && !a.contains("recordId"))
+    if (a.has("recordType") && !a.has("recordId"))
         throw invalid_argument("/recordId", "is required with recordType",
                                "recordId names the record to detach the document from; recordType alone names none.");
     if (stored.is_protected)
@@ -147,9 +147,9 @@ json archive_document(const ToolCall& call) {
                               ") is a legal record the register keeps (art. 1070 C.c.Q.): it cannot be archived or detached.")
             .at("/id")
             .with("kind", stored.kind);
-    if (a.contains("recordId")) {
-        const std::string record_id = a["recordId"];
-        const auto record_type = optional_arg<std::string>(a, "recordType");
+    if (a.has("recordId")) {
+        const std::string record_id = a.text("recordId");
+        const auto record_type = a.optional_text("recordType");
         if (!detach(call.db, id, record_type, record_id, reason, now)) {
             auto e = DomainError(codes::link_not_found, "Document " + id + " is not attached to " +
                                                             (record_type ? *record_type + " " : std::string("record ")) +

@@ -86,20 +86,16 @@ json document_page(Database& db, const CallerContext& caller, const DocumentFilt
         " AND l.deleted_at IS NULL AND (?2 IS NULL OR l.record_type = ?2) AND (?3 IS NULL OR l.record_id = ?3)))"
         " AND (?4 IS NULL OR d.kind = ?4) AND (?5 IS NULL OR d.register_item = ?5)"
         " AND (?6 IS NULL OR instr(d.search_text, ?6) > 0 OR instr(d.search_text, ?7) > 0)";
+    std::optional<std::string> folded, lower;
+    if (f.search) {
+        folded = fold_for_search(*f.search);
+        lower = *f.search;
+        for (auto& c : *lower)
+            if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    }
     const auto bind = [&](SQLite::Statement& q) {
-        q.bind(1, caller.syndicate_id);
-        if (f.record_type) q.bind(2, *f.record_type);
-        if (f.record_id) q.bind(3, *f.record_id);
-        if (f.kind) q.bind(4, *f.kind);
-        if (f.register_item) q.bind(5, *f.register_item);
-        if (f.search) {
-            q.bind(6, fold_for_search(*f.search));
-            std::string lower = *f.search;
-            for (auto& c : lower)
-                if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-            q.bind(7, lower);
-        }
-        q.bind(8, f.include_archived ? 1 : 0);
+        bind_parameters(q, caller.syndicate_id, f.record_type, f.record_id, f.kind, f.register_item, folded, lower,
+                        f.include_archived ? 1 : 0);
     };
     json data = json::array();
     const auto total = read_page(db, "SELECT count(*)" + where,
@@ -128,23 +124,9 @@ void insert_document(Database& db, const std::string& syndicate_id, const NewDoc
         "INSERT INTO documents (id, syndicate_id, meeting_id, kind, draft, language, path, pages, size_bytes, sha256, "
         "title, file_name, mime_type, register_item, visibility, uploaded_by, search_text, created_at, updated_at) "
         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?18)");
-    bind_parameters(*q, d.id, syndicate_id);
-    if (d.meeting_id) q->bind(3, *d.meeting_id);
-    q->bind(4, d.kind);
-    q->bind(5, d.draft ? 1 : 0);
-    if (d.language) q->bind(6, *d.language);
-    q->bind(7, d.path);
-    if (d.pages) q->bind(8, *d.pages);
-    q->bind(9, d.size_bytes);
-    q->bind(10, d.sha256);
-    q->bind(11, d.title);
-    q->bind(12, d.file_name);
-    q->bind(13, d.mime_type);
-    if (d.register_item) q->bind(14, *d.register_item);
-    q->bind(15, d.visibility);
-    if (!d.uploaded_by.empty()) q->bind(16, d.uploaded_by);
-    q->bind(17, fold_for_search(d.title) + "\n" + fold_for_search(d.file_name));
-    q->bind(18, d.created_at);
+    bind_parameters(*q, d.id, syndicate_id, d.meeting_id, d.kind, d.draft ? 1 : 0, d.language, d.path, d.pages, d.size_bytes,
+                    d.sha256, d.title, d.file_name, d.mime_type, d.register_item, d.visibility, nonempty_text(d.uploaded_by),
+                    fold_for_search(d.title) + "\n" + fold_for_search(d.file_name), d.created_at);
     q->exec();
 }
 

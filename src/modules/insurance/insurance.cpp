@@ -95,17 +95,17 @@ void check_policy(const ToolCall& call, const nlohmann::json& record, nlohmann::
 }
 
 nlohmann::json list_insurance_policies(const ToolCall& call) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     return list_records(call, policies,
                         "(?2 IS NULL OR r.kind = ?2) AND (?3 IS NULL OR " STATUS " = ?3) AND (?4 IS NULL OR " EXPIRING_SOON
                         " = ?4) AND (?5 IS NULL OR " APPRAISAL_OUTDATED " = ?5)",
                         // Policies in force or to come, soonest end first; then the expired, latest first.
                         EXPIRED ", CASE WHEN " EXPIRED " THEN NULL ELSE r.end_date END, r.end_date DESC, r.kind, r.id",
                         [&](SQLite::Statement& q) {
-                            if (a.contains("kind")) q.bind(2, a["kind"].get<std::string>());
-                            if (a.contains("status")) q.bind(3, a["status"].get<std::string>());
-                            if (a.contains("expiringSoon")) q.bind(4, a["expiringSoon"].get<bool>() ? 1 : 0);
-                            if (a.contains("appraisalOutdated")) q.bind(5, a["appraisalOutdated"].get<bool>() ? 1 : 0);
+                            if (a.has("kind")) q.bind(2, a.text("kind"));
+                            if (a.has("status")) q.bind(3, a.text("status"));
+                            if (a.has("expiringSoon")) q.bind(4, a.flag("expiringSoon", false) ? 1 : 0);
+                            if (a.has("appraisalOutdated")) q.bind(5, a.flag("appraisalOutdated", false) ? 1 : 0);
                         });
 }
 
@@ -113,7 +113,7 @@ nlohmann::json create_insurance_policy(const ToolCall& call) { return create_fro
 
 nlohmann::json update_insurance_policy(const ToolCall& call) { return update_from_arguments(call, policies, check_policy); }
 
-nlohmann::json delete_insurance_policy(const ToolCall& call) { return archive_record(call, policies, call.args["id"]); }
+nlohmann::json delete_insurance_policy(const ToolCall& call) { return archive_record(call, policies, call.arguments().text("id")); }
 
 }  // namespace
 

@@ -24,11 +24,9 @@ namespace {
 
 // The voter of one ballot row, checked: listed once, a co-owner of the syndicate, recorded present
 // or by proxy, not suspended. Returns the ballot weighed by the roll.
-Ballot checked_ballot(const ToolCall& call, const VotingRoll& roll, const json& rows, std::size_t i,
-                      std::set<std::string>& seen) {
-    const auto& row = rows[i];
-    const std::string field = "/ballots/" + std::to_string(i) + "/coOwnerId";
-    const std::string id = row["coOwnerId"];
+Ballot checked_ballot(const ToolCall& call, const VotingRoll& roll, const Arguments& row, std::set<std::string>& seen) {
+    const std::string field = row.pointer("coOwnerId");
+    const std::string& id = row.text("coOwnerId");
     if (!seen.insert(id).second) throw invalid_argument(field, "is listed twice", "Co-owner " + id + " is listed twice.");
     const auto* entry = roll.find(id);
     if (!entry) {
@@ -52,17 +50,17 @@ Ballot checked_ballot(const ToolCall& call, const VotingRoll& roll, const json& 
         if (entry->overdue_since) refusal.with("overdueSince", *entry->overdue_since);
         throw refusal;
     }
-    return Ballot{id, row["choice"].get<std::string>(), *entry->attendance == "proxy" ? "proxy" : "owner", entry->votes};
+    return Ballot{id, row.text("choice"), *entry->attendance == "proxy" ? "proxy" : "owner", entry->votes};
 }
 
 }  // namespace
 
 json record_ballots(const ToolCall& call) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     const auto& syndicate = call.caller.syndicate_id;
-    const std::string resolution_id = a["resolutionId"];
+    const std::string resolution_id = a.text("resolutionId");
     auto found = find_resolution(call.db, syndicate, resolution_id);
-    if (found && a.contains("meetingId") && a["meetingId"] != found->meeting_id) found.reset();
+    if (found && a.has("meetingId") && a.text("meetingId") != found->meeting_id) found.reset();
     if (!found || found->meeting_id.empty())
         throw DomainError(codes::resolution_not_found, "No resolution of a meeting with id " + resolution_id +
                                                            " in this syndicate.")
@@ -72,12 +70,11 @@ json record_ballots(const ToolCall& call) {
     const auto now = call.clock.now();
     const auto roll = voting_roll(call.db, syndicate, m, roll_day(m, now));
 
-    const auto& rows = a["ballots"];
     std::set<std::string> seen;
     std::vector<Ballot> cast;
-    for (std::size_t i = 0; i < rows.size(); ++i) cast.push_back(checked_ballot(call, roll, rows, i, seen));
+    for (const auto& row : a.rows("ballots")) cast.push_back(checked_ballot(call, roll, row, seen));
     const std::string stamp = to_utc_iso(now);
-    if (a.value("replace", true)) delete_ballots(call.db, found->id);
+    if (a.flag("replace", true)) delete_ballots(call.db, found->id);
     for (const auto& b : cast) upsert_ballot(call.db, syndicate, found->id, b, stamp);
 
     // The totals of every ballot now recorded; what a double majority is measured against, now.

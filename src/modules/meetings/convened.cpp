@@ -45,18 +45,18 @@ json without_email_json(const QueuedNotices& notices) {
 }  // namespace
 
 json add_agenda_item(const ToolCall& call) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     const auto& syndicate = call.caller.syndicate_id;
-    auto m = require_meeting(call.db, syndicate, a["meetingId"], "/meetingId");
+    auto m = require_meeting(call.db, syndicate, a.text("meetingId"), "/meetingId");
     require_general(m, "adding a question to the agenda (art. 1088)");
     require_status(m, {"notice-sent"}, "adding a question to the agenda");
-    const std::string text = nonblank_text(a["text"], "/text");
+    const std::string text = a.nonblank("text");
     const auto now = call.clock.now();
     const std::string today = montreal_date(now);
     const std::string notice_day = montreal_date(stored_instant(*m.notice_sent_at));
     std::string requested_on = today;
-    if (a.contains("requestedOn")) {
-        requested_on = a["requestedOn"].get<std::string>();
+    if (a.has("requestedOn")) {
+        requested_on = a.text("requestedOn");
         if (!is_calendar_date(requested_on))
             throw invalid_argument("/requestedOn", "is not a calendar date", "requestedOn must be a day, YYYY-MM-DD.");
         if (requested_on > today)
@@ -67,8 +67,8 @@ json add_agenda_item(const ToolCall& call) {
                                    "requestedOn (" + requested_on + ") is before the notice was sent (" + notice_day + ").");
     }
     json requester = nullptr;
-    if (a.contains("requestedByCoOwnerId") && !a["requestedByCoOwnerId"].is_null()) {
-        const std::string id = a["requestedByCoOwnerId"];
+    if (a.has("requestedByCoOwnerId") && !a.is_null("requestedByCoOwnerId")) {
+        const std::string id = a.text("requestedByCoOwnerId");
         if (!active_co_owner(call.db, syndicate, id))
             throw record_not_found("co_owners", id, "/requestedByCoOwnerId", RecordState::active);
         const auto days = calendar_days_between(notice_day, requested_on);
@@ -101,19 +101,19 @@ json add_agenda_item(const ToolCall& call) {
 }
 
 json adjourn_meeting(const ToolCall& call) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     const auto& syndicate = call.caller.syndicate_id;
-    const auto m = require_meeting(call.db, syndicate, a["meetingId"], "/meetingId");
+    const auto m = require_meeting(call.db, syndicate, a.text("meetingId"), "/meetingId");
     require_status(m, {"notice-sent", "held"}, "adjourning the meeting");
     if (m.reconvened_meeting_id)
         throw DomainError(codes::invalid_status_transition,
                           "Meeting " + m.id + " was already adjourned; it reconvenes as meeting " + *m.reconvened_meeting_id + ".")
             .at("/meetingId")
             .with("status", m.status);
-    const std::string reason = a["reason"];
+    const std::string reason = a.text("reason");
     std::optional<std::string> justification;
-    if (a.contains("justification") && !a["justification"].is_null()) {
-        justification = trim(a["justification"].get<std::string>());
+    if (a.has("justification") && !a.is_null("justification")) {
+        justification = trim(a.text("justification"));
         if (justification->empty()) justification.reset();
     }
     if (reason == "other" && !justification)
@@ -130,7 +130,7 @@ json adjourn_meeting(const ToolCall& call) {
                 .with("total", q.total().to_percent())
                 .with("required", q.required.to_percent());
     }
-    const auto when = parse_iso_instant(a["reconveneAt"].get<std::string>());
+    const auto when = parse_iso_instant(a.text("reconveneAt"));
     if (!when)
         throw invalid_argument("/reconveneAt", "is not an ISO 8601 date-time with an offset",
                                "reconveneAt must be an ISO 8601 date-time with an offset, e.g. 2027-01-12T19:00:00-05:00.");
@@ -143,7 +143,7 @@ json adjourn_meeting(const ToolCall& call) {
     // its quorum (art. 1089 para 2); after another reason, the ordinary quorum.
     const std::string id = new_record_id(), stamp = to_utc_iso(now);
     insert_meeting(call.db, syndicate, id,
-                   NewMeeting{m.title, m.type, nonblank_text(a["location"], "/location"), *when, m.agenda}, stamp);
+                   NewMeeting{m.title, m.type, a.nonblank("location"), *when, m.agenda}, stamp);
     set_meeting_column(call.db, id, "adjourned_from_meeting_id", m.id);
     if (reason != "other") set_meeting_column(call.db, id, "quorum_rule", "adjourned");
     for (const auto& r : resolutions_of(call.db, m.id))

@@ -43,10 +43,10 @@ std::vector<std::string> agenda_arg(const json& items) {
 }
 
 json list_meetings(const ToolCall& call) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     const auto& syndicate = call.caller.syndicate_id;
     const auto page = page_request(a);
-    const MeetingFilter filter{optional_arg<std::string>(a, "status"), optional_arg<std::string>(a, "type"),
+    const MeetingFilter filter{a.optional_text("status"), a.optional_text("type"),
                                time_bound(a, "from", false), time_bound(a, "to", true)};
     std::vector<std::string> ids;
     const auto total = meeting_ids_page(call.db, syndicate, filter, page, ids);
@@ -56,48 +56,48 @@ json list_meetings(const ToolCall& call) {
 }
 
 json get_meeting(const ToolCall& call) {
-    return for_caller(full_meeting(call.db, call.caller.syndicate_id, call.args["id"], call.clock.now()), call.caller);
+    return for_caller(full_meeting(call.db, call.caller.syndicate_id, call.arguments().text("id"), call.clock.now()), call.caller);
 }
 
 json create_meeting(const ToolCall& call) {
-    const auto& a = call.args;
-    const auto when = scheduled_instant(a["scheduledAt"], "/scheduledAt");
+    const auto a = call.arguments();
+    const auto when = scheduled_instant(a.value("scheduledAt"), "/scheduledAt");
     const std::string id = new_record_id(), now = to_utc_iso(call.clock.now());
-    const auto agenda = agenda_arg(a.value("agenda", json::array()));
-    const NewMeeting m{nonblank_text(a["title"], "/title"), a["type"].get<std::string>(),
-                       nonblank_text(a["location"], "/location"), when, agenda};
+    const auto agenda = agenda_arg(a.value("agenda"));
+    const NewMeeting m{a.nonblank("title"), a.text("type"),
+                       a.nonblank("location"), when, agenda};
     insert_meeting(call.db, call.caller.syndicate_id, id, m, now);
     json result = full_meeting(call.db, call.caller.syndicate_id, id, call.clock.now());
     return result;
 }
 
 json update_meeting(const ToolCall& call) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     const auto& syndicate = call.caller.syndicate_id;
-    const auto m = require_meeting(call.db, syndicate, a["id"], "/id");
+    const auto m = require_meeting(call.db, syndicate, a.text("id"), "/id");
     MeetingChange change;
-    if (a.contains("status") && a["status"] != m.status) change.status = a["status"].get<std::string>();
-    change.title = a.contains("title");
-    change.location = a.contains("location");
-    change.agenda = a.contains("agenda");
-    change.scheduled_at = a.contains("scheduledAt");
-    change.type = a.contains("type");
-    change.requisition = a.contains("requisition");
+    if (a.has("status") && a.text("status") != m.status) change.status = a.text("status");
+    change.title = a.has("title");
+    change.location = a.has("location");
+    change.agenda = a.has("agenda");
+    change.scheduled_at = a.has("scheduledAt");
+    change.type = a.has("type");
+    change.requisition = a.has("requisition");
     check_change(call.db, m, change);
     // A requisition given is checked whole; one kept while the type changes must suit the new type.
-    const std::string type = change.type ? a["type"].get<std::string>() : m.type;
+    const std::string type = change.type ? a.text("type") : m.type;
     std::optional<std::string> requisition;
     if (change.requisition)
-        requisition = checked_requisition(call.db, syndicate, type, a["requisition"], montreal_date(call.clock.now()));
+        requisition = checked_requisition(call.db, syndicate, type, a.value("requisition"), montreal_date(call.clock.now()));
     else if (change.type && m.requisition)
         require_requisitioned_type(type);
 
-    if (change.title) set_meeting_column(call.db, m.id, "title", nonblank_text(a["title"], "/title"));
-    if (change.location) set_meeting_column(call.db, m.id, "location", nonblank_text(a["location"], "/location"));
-    if (change.type) set_meeting_column(call.db, m.id, "type", a["type"].get<std::string>());
+    if (change.title) set_meeting_column(call.db, m.id, "title", a.nonblank("title"));
+    if (change.location) set_meeting_column(call.db, m.id, "location", a.nonblank("location"));
+    if (change.type) set_meeting_column(call.db, m.id, "type", a.text("type"));
     if (change.scheduled_at)
-        set_meeting_column(call.db, m.id, "scheduled_at", to_utc_iso(scheduled_instant(a["scheduledAt"], "/scheduledAt")));
-    if (change.agenda) set_meeting_column(call.db, m.id, "agenda", agenda_text(agenda_arg(a["agenda"])));
+        set_meeting_column(call.db, m.id, "scheduled_at", to_utc_iso(scheduled_instant(a.value("scheduledAt"), "/scheduledAt")));
+    if (change.agenda) set_meeting_column(call.db, m.id, "agenda", agenda_text(agenda_arg(a.value("agenda"))));
     if (change.requisition) set_meeting_column(call.db, m.id, "requisition", requisition);
     if (change.status) set_meeting_column(call.db, m.id, "status", *change.status);
     if (change.status == "held") call.name_event("meeting.held", "meeting", m.id);
@@ -107,11 +107,11 @@ json update_meeting(const ToolCall& call) {
 }
 
 json add_resolution(const ToolCall& call) {
-    const auto& a = call.args;
-    const auto m = require_meeting(call.db, call.caller.syndicate_id, a["meetingId"], "/meetingId");
+    const auto a = call.arguments();
+    const auto m = require_meeting(call.db, call.caller.syndicate_id, a.text("meetingId"), "/meetingId");
     require_status(m, {"draft", "notice-sent", "held"}, "adding a resolution");
-    const auto r = insert_resolution(call.db, call.caller.syndicate_id, m.id, new_record_id(), nonblank_text(a["title"], "/title"),
-                                     trim(a.value("description", std::string())), a["majorityRequired"].get<std::string>(),
+    const auto r = insert_resolution(call.db, call.caller.syndicate_id, m.id, new_record_id(), a.nonblank("title"),
+                                     trim(a.text_or("description", "")), a.text("majorityRequired"),
                                      to_utc_iso(call.clock.now()));
     touch(call.db, m.id, call.clock);
     json result = resolution_json(r, &m);
@@ -120,34 +120,31 @@ json add_resolution(const ToolCall& call) {
 
 // One attendee row of record_attendance, checked: listed once, a proxy holder exactly for an
 // attendance by proxy, an active co-owner of the syndicate.
-void record_attendee(const ToolCall& call, const Meeting& m, const json& rows, std::size_t i) {
+void record_attendee(const ToolCall& call, const Meeting& m, const std::vector<Arguments>& rows, std::size_t i) {
     const auto& row = rows[i];
-    const std::string prefix = "/attendees/" + std::to_string(i);
-    const std::string co_owner_id = row["coOwnerId"];
+    const std::string& co_owner_id = row.text("coOwnerId");
     for (std::size_t j = 0; j < i; ++j)
-        if (rows[j]["coOwnerId"] == row["coOwnerId"])
-            throw invalid_argument(prefix + "/coOwnerId", "is listed twice", "Co-owner " + co_owner_id + " is listed twice.");
-    const std::string attendance = row["attendance"];
-    std::optional<std::string> holder;
-    if (row.contains("proxyHolder") && !row["proxyHolder"].is_null())
-        holder = nonblank_text(row["proxyHolder"], prefix + "/proxyHolder");
+        if (rows[j].text("coOwnerId") == co_owner_id)
+            throw invalid_argument(row.pointer("coOwnerId"), "is listed twice", "Co-owner " + co_owner_id + " is listed twice.");
+    const std::string& attendance = row.text("attendance");
+    const auto holder = row.optional_nonblank("proxyHolder");
     if (attendance == "proxy" && !holder)
-        throw invalid_argument(prefix + "/proxyHolder", "is required when attendance is proxy",
+        throw invalid_argument(row.pointer("proxyHolder"), "is required when attendance is proxy",
                                "An attendance by proxy needs the proxyHolder's name.");
     if (attendance != "proxy" && holder)
-        throw invalid_argument(prefix + "/proxyHolder", "is only for attendance proxy",
+        throw invalid_argument(row.pointer("proxyHolder"), "is only for attendance proxy",
                                "proxyHolder is given only for an attendance by proxy.");
     const auto& syndicate = call.caller.syndicate_id;
     const auto share = active_co_owner(call.db, syndicate, co_owner_id);
-    if (!share) throw record_not_found("co_owners", co_owner_id, prefix + "/coOwnerId", RecordState::active);
+    if (!share) throw record_not_found("co_owners", co_owner_id, row.pointer("coOwnerId"), RecordState::active);
     upsert_attendance(call.db, syndicate, m.id, co_owner_id, *share, attendance, holder, to_utc_iso(call.clock.now()));
 }
 
 json record_attendance(const ToolCall& call) {
     const auto& syndicate = call.caller.syndicate_id;
-    const auto m = require_meeting(call.db, syndicate, call.args["meetingId"], "/meetingId");
+    const auto m = require_meeting(call.db, syndicate, call.arguments().text("meetingId"), "/meetingId");
     require_status(m, {"notice-sent", "held"}, "recording attendance");
-    const auto& rows = call.args["attendees"];
+    const auto rows = call.arguments().rows("attendees");
     for (std::size_t i = 0; i < rows.size(); ++i) record_attendee(call, m, rows, i);
     touch(call.db, m.id, call.clock);
     call.name_event("meeting.attendance_recorded", "meeting", m.id);
@@ -157,11 +154,11 @@ json record_attendance(const ToolCall& call) {
 }
 
 json record_votes(const ToolCall& call) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     const auto& syndicate = call.caller.syndicate_id;
-    const std::string resolution_id = a["resolutionId"];
+    const std::string resolution_id = a.text("resolutionId");
     auto found = find_resolution(call.db, syndicate, resolution_id);
-    if (found && a.contains("meetingId") && a["meetingId"] != found->meeting_id) found.reset();
+    if (found && a.has("meetingId") && a.text("meetingId") != found->meeting_id) found.reset();
     if (!found) throw record_not_found("resolutions", resolution_id, "/resolutionId");
     const auto m = require_meeting(call.db, syndicate, found->meeting_id, "/resolutionId");
     require_status(m, {"notice-sent", "held"}, "recording votes");
@@ -174,9 +171,9 @@ json record_votes(const ToolCall& call) {
 
     Resolution voted = *found;
     voted.recorded = true;
-    voted.votes_for = Fraction::from_percent(a["votesFor"].get<double>());
-    voted.votes_against = Fraction::from_percent(a["votesAgainst"].get<double>());
-    voted.votes_abstain = Fraction::from_percent(a["votesAbstain"].get<double>());
+    voted.votes_for = Fraction::from_percent(a.number("votesFor"));
+    voted.votes_against = Fraction::from_percent(a.number("votesAgainst"));
+    voted.votes_abstain = Fraction::from_percent(a.number("votesAbstain"));
     check_votes(call.db, syndicate, m, voted, call.clock.now());
     // At a reconvened meeting, whether those present or represented hold a majority of all votes
     // now: absolute resolutions are rejected without it (art. 1089 para 2; rules.hpp outcome).
@@ -191,19 +188,19 @@ json record_votes(const ToolCall& call) {
 }
 
 json send_meeting_notice(const ToolCall& call) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     const auto& syndicate = call.caller.syndicate_id;
-    auto m = require_meeting(call.db, syndicate, a["meetingId"], "/meetingId");
+    auto m = require_meeting(call.db, syndicate, a.text("meetingId"), "/meetingId");
     require_status(m, {"draft"}, "sending the notice");
     const auto now = call.clock.now();
     std::optional<std::string> justification;
-    if (a.contains("justification") && !a["justification"].is_null()) {
-        justification = trim(a["justification"].get<std::string>());
+    if (a.has("justification") && !a.is_null("justification")) {
+        justification = trim(a.text("justification"));
         if (justification->empty()) justification.reset();
     }
     m.justification = check_notice_period(m, now, justification);
-    const std::string channel = a.value("sendBy", std::string("email"));
-    const bool with_agenda = a.value("includeAgenda", true);
+    const std::string channel = a.text_or("sendBy", "email");
+    const bool with_agenda = a.flag("includeAgenda", true);
     // The annual meeting's notice carries the art. 1087 package: what is attached to the meeting
     // now, fixed on the meeting as sent.
     const auto package = m.type == "aga" ? notice_package(call.db, syndicate, m.id) : NoticePackage{};
@@ -216,17 +213,17 @@ json send_meeting_notice(const ToolCall& call) {
 }
 
 json calculate_quorum(const ToolCall& call) {
-    const auto m = require_meeting(call.db, call.caller.syndicate_id, call.args["meetingId"], "/meetingId");
+    const auto m = require_meeting(call.db, call.caller.syndicate_id, call.arguments().text("meetingId"), "/meetingId");
     return quorum_json(quorum_of(call.db, call.caller.syndicate_id, m, call.clock.now()));
 }
 
 json get_voting_roll(const ToolCall& call) {
     const auto& syndicate = call.caller.syndicate_id;
-    const auto m = require_meeting(call.db, syndicate, call.args["meetingId"], "/meetingId");
+    const auto m = require_meeting(call.db, syndicate, call.arguments().text("meetingId"), "/meetingId");
     std::string as_of = roll_day(m, call.clock.now());
-    if (call.args.contains("asOf")) {
+    if (call.arguments().has("asOf")) {
         // A day, or an instant read as its Montreal day.
-        const std::string given = call.args["asOf"];
+        const std::string given = call.arguments().text("asOf");
         if (const auto t = parse_iso_instant(given)) as_of = montreal_date(*t);
         else if (is_calendar_date(given)) as_of = given;
         else
@@ -237,11 +234,11 @@ json get_voting_roll(const ToolCall& call) {
 }
 
 json generate_minutes(const ToolCall& call) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     const auto& syndicate = call.caller.syndicate_id;
-    const auto m = require_meeting(call.db, syndicate, a["meetingId"], "/meetingId");
-    const bool draft = a.value("draft", false);
-    const std::string language = a.value("language", std::string("fr"));
+    const auto m = require_meeting(call.db, syndicate, a.text("meetingId"), "/meetingId");
+    const bool draft = a.flag("draft", false);
+    const std::string language = a.text_or("language", "fr");
     if (!draft) require_status(m, {"held", "minutes-sent"}, "final minutes (draft: false)");
     call.report_progress(0, 2);
     call.name_event("meeting.minutes_generated", "meeting", m.id);

@@ -53,17 +53,17 @@ std::string minutes_to_send(Database& db, const Meeting& m, const std::optional<
 }  // namespace
 
 json send_minutes(const ToolCall& call) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     const auto& syndicate = call.caller.syndicate_id;
-    const auto m = require_meeting(call.db, syndicate, a["meetingId"], "/meetingId");
-    if (const auto named = optional_arg<std::string>(a, "documentId"))  // the syndicate's, before any rule
+    const auto m = require_meeting(call.db, syndicate, a.text("meetingId"), "/meetingId");
+    if (const auto named = a.optional_text("documentId"))  // the syndicate's, before any rule
         require_record_exists(call.db, syndicate, "documents", *named, "/documentId", RecordState::active);
     require_status(m, {"held"}, "sending the minutes");
-    const auto document_id = minutes_to_send(call.db, m, optional_arg<std::string>(a, "documentId"));
+    const auto document_id = minutes_to_send(call.db, m, a.optional_text("documentId"));
     const auto now = call.clock.now();
     const auto now_text = to_utc_iso(now);
     const std::string name = syndicate_name(call.db, syndicate);
-    const std::string channel = a.value("sendBy", std::string("email"));  // the only channel there is today
+    const std::string channel = a.text_or("sendBy", "email");  // the only channel there is today
 
     std::int64_t queued = 0;
     json without_email = json::array();

@@ -63,11 +63,7 @@ std::int64_t meeting_ids_page(Database& db, const std::string& syndicate_id, con
         " FROM meetings WHERE syndicate_id = ?1 AND (?2 IS NULL OR status = ?2) AND (?3 IS NULL OR type = ?3) "
         "AND (?4 IS NULL OR scheduled_at >= ?4) AND (?5 IS NULL OR scheduled_at <= ?5)";
     auto bind_filters = [&](SQLite::Statement& q) {
-        q.bind(1, syndicate_id);
-        if (filter.status) q.bind(2, *filter.status);
-        if (filter.type) q.bind(3, *filter.type);
-        if (filter.from) q.bind(4, *filter.from);
-        if (filter.to) q.bind(5, *filter.to);
+        bind_parameters(q, syndicate_id, filter.status, filter.type, filter.from, filter.to);
     };
     return read_page(db, "SELECT count(*)" + where, "SELECT id" + where + " ORDER BY scheduled_at DESC, id LIMIT ?100 OFFSET ?101",
                      page, bind_filters, [&](SQLite::Statement& q) { ids.push_back(q.getColumn(0).getString()); });
@@ -328,18 +324,9 @@ void queue_message(Database& db, const std::string& syndicate_id, const OutboxMe
         "INSERT INTO outbox (id, syndicate_id, meeting_id, co_owner_id, channel, recipient, language, subject, body, "
         "created_at, updated_at, related_type, related_id, attachments) "
         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11, coalesce(?12, ?3), ?13)");
-    bind_parameters(*q, new_record_id(), syndicate_id);
-    if (!message.meeting_id.empty()) q->bind(3, message.meeting_id);
-    if (!message.co_owner_id.empty()) q->bind(4, message.co_owner_id);
-    q->bind(11, message.related_type);
-    if (!message.related_id.empty()) q->bind(12, message.related_id);
-    q->bind(13, message.attachments);
-    q->bind(5, message.channel);
-    q->bind(6, message.recipient);
-    q->bind(7, message.language);
-    q->bind(8, message.subject);
-    q->bind(9, message.body);
-    q->bind(10, now);
+    bind_parameters(*q, new_record_id(), syndicate_id, nonempty_text(message.meeting_id), nonempty_text(message.co_owner_id),
+                    message.channel, message.recipient, message.language, message.subject, message.body, now,
+                    message.related_type, nonempty_text(message.related_id), message.attachments);
     q->exec();
 }
 

@@ -159,37 +159,36 @@ std::int64_t queue_adopted_text(Database& db, const std::string& syndicate, cons
 }
 
 // The fields of a new written resolution, VALIDATION_FAILED for one missing.
-std::string required_text(const json& args, const char* key) {
-    if (!args.contains(key) || args[key].is_null())
-        throw invalid_argument(std::string("/") + key, "is required for a new written resolution",
+std::string required_text(const Arguments& args, const char* key) {
+    if (!args.given(key))
+        throw invalid_argument(args.pointer(key), "is required for a new written resolution",
                                std::string("A new written resolution needs its ") + key + " (no id given).");
-    return nonblank_text(args[key], std::string("/") + key);
+    return args.nonblank(key);
 }
 
 // Signers and signed pages must be the syndicate's, whatever else the call holds: a person who is
 // neither its co-owner nor its director is unknown here (the body says which one was meant).
-void require_signers_and_pages(const ToolCall& call, const json& signatures) {
+void require_signers_and_pages(const ToolCall& call, const std::vector<Arguments>& signatures) {
     const auto& syndicate = call.caller.syndicate_id;
-    for (std::size_t i = 0; i < signatures.size(); ++i) {
-        const std::string signer_id = signatures[i]["signerId"];
+    for (const auto& signature : signatures) {
+        const std::string& signer_id = signature.text("signerId");
         auto known = call.db.prepare(
             "SELECT 1 FROM co_owners WHERE id = ?1 AND syndicate_id = ?2 UNION ALL "
             "SELECT 1 FROM directors WHERE id = ?1 AND syndicate_id = ?2");
         bind_parameters(*known, signer_id, syndicate);
         if (!known->executeStep())
-            throw refused_signer(call.db, syndicate, call.args.value("body", std::string("general")), signer_id,
-                                 "/signatures/" + std::to_string(i) + "/signerId");
+            throw refused_signer(call.db, syndicate, call.arguments().text_or("body", "general"), signer_id,
+                                 signature.pointer("signerId"));
     }
-    for (std::size_t i = 0; i < signatures.size(); ++i)
-        if (const auto document = optional_arg<std::string>(signatures[i], "documentId"))
-            require_record_exists(call.db, syndicate, "documents", *document,
-                                  "/signatures/" + std::to_string(i) + "/documentId", RecordState::active);
+    for (const auto& signature : signatures)
+        if (const auto document = signature.optional_text("documentId"))
+            require_record_exists(call.db, syndicate, "documents", *document, signature.pointer("documentId"), RecordState::active);
 }
 
 // The body of the written resolution `id`, recorded and not yet adopted, to which the call only
 // adds signatures.
 std::string written_resolution_body(const ToolCall& call, const std::string& id) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     auto q = call.db.prepare(
         "SELECT body, decided_on FROM resolutions WHERE id = ? AND syndicate_id = ? AND source = 'written'");
     bind_parameters(*q, id, call.caller.syndicate_id);
@@ -203,17 +202,18 @@ std::string written_resolution_body(const ToolCall& call, const std::string& id)
             .at("/id")
             .with("adoptedOn", q->getColumn(1).getString());
     for (const char* key : {"body", "title", "text", "majorityRequired"})
-        if (a.contains(key))
-            throw invalid_argument(std::string("/") + key, "cannot change once recorded",
+        if (a.has(key))
+            throw invalid_argument(a.pointer(key), "cannot change once recorded",
                                    std::string(key) + " is fixed once the resolution is recorded; add signatures only.");
     return body;
 }
 
 // A new written resolution from the call's fields; returns its id.
 std::string insert_written_resolution(const ToolCall& call, const std::string& body, const std::string& now) {
-    const auto title = required_text(call.args, "title");
-    const auto text = required_text(call.args, "text");
-    const auto majority = required_text(call.args, "majorityRequired");
+    const auto a = call.arguments();
+    const auto title = required_text(a, "title");
+    const auto text = required_text(a, "text");
+    const auto majority = required_text(a, "majorityRequired");
     const auto id = new_record_id();
     auto q = call.db.prepare(
         "INSERT INTO resolutions (id, meeting_id, syndicate_id, position, title, description, majority_required, "
@@ -225,19 +225,18 @@ std::string insert_written_resolution(const ToolCall& call, const std::string& b
 
 // Each signature, by one entitled to sign and dated no later than today; a signer's new
 // signature replaces their earlier one.
-void record_signatures(const ToolCall& call, const std::string& id, const std::string& body, const json& signatures,
+void record_signatures(const ToolCall& call, const std::string& id, const std::string& body,
+                       const std::vector<Arguments>& signatures,
                        const std::vector<Signer>& entitled, const std::string& today, const std::string& now) {
     const auto& syndicate = call.caller.syndicate_id;
-    for (std::size_t i = 0; i < signatures.size(); ++i) {
-        const auto& s = signatures[i];
-        const auto at = "/signatures/" + std::to_string(i);
-        const std::string signer_id = s["signerId"];
+    for (const auto& s : signatures) {
+        const std::string& signer_id = s.text("signerId");
         const auto signer = std::find_if(entitled.begin(), entitled.end(), [&](const Signer& e) { return e.id == signer_id; });
-        if (signer == entitled.end()) throw refused_signer(call.db, syndicate, body, signer_id, at + "/signerId");
+        if (signer == entitled.end()) throw refused_signer(call.db, syndicate, body, signer_id, s.pointer("signerId"));
         const auto signed_on = date_argument(s, "signedOn").value();
         if (signed_on > today)
-            throw invalid_argument(at + "/signedOn", "is after today", "A signature cannot be dated after today.");
-        const auto document = optional_arg<std::string>(s, "documentId");
+            throw invalid_argument(s.pointer("signedOn"), "is after today", "A signature cannot be dated after today.");
+        const auto document = s.optional_text("documentId");
         auto q = call.db.prepare(
             "INSERT INTO resolution_signatures (resolution_id, syndicate_id, signer_type, signer_id, name, signed_on, "
             "document_id, recorded_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT (resolution_id, signer_id) "
@@ -271,13 +270,13 @@ json adopt_when_signed(const ToolCall& call, const std::string& id, const std::s
 }  // namespace
 
 json record_written_resolution(const ToolCall& call) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     const auto now = to_utc_iso(call.clock.now());
     const auto today = montreal_date(call.clock.now());
-    const auto& signatures = a.contains("signatures") ? a["signatures"] : json::array();
+    const auto signatures = a.rows("signatures");
     require_signers_and_pages(call, signatures);
     std::string id, body;
-    if (const auto given = optional_arg<std::string>(a, "id")) {
+    if (const auto given = a.optional_text("id")) {
         id = *given;
         body = written_resolution_body(call, id);
     } else {

@@ -194,32 +194,32 @@ struct UnitFields {
     std::vector<std::pair<std::string, json>> columns;  // column name, value (null clears)
 };
 
-UnitFields unit_fields(const json& args) {
+UnitFields unit_fields(const Arguments& args) {
     UnitFields f;
     auto copy = [&](const char* key, const char* column) {
-        if (args.contains(key)) f.columns.emplace_back(column, args[key]);
+        if (args.has(key)) f.columns.emplace_back(column, args.value(key));
     };
-    if (args.contains("number")) f.columns.emplace_back("number", nonblank_text(args["number"], "/number"));
+    if (args.has("number")) f.columns.emplace_back("number", args.nonblank("number"));
     copy("type", "type");
     copy("floor", "floor");
     copy("bedrooms", "bedrooms");
     copy("bathrooms", "bathrooms");
-    if (args.contains("cadastralLot"))
+    if (args.has("cadastralLot"))
         f.columns.emplace_back("cadastral_lot",
-                               args["cadastralLot"].is_null() ? json(nullptr) : json(trim(args["cadastralLot"].get<std::string>())));
-    const bool ft = args.contains("areaSqFt"), m = args.contains("areaSqM");
-    if (ft) f.columns.emplace_back("area_sq_ft", args["areaSqFt"]);
-    if (m) f.columns.emplace_back("area_sq_m", args["areaSqM"]);
+                               args.is_null("cadastralLot") ? json(nullptr) : json(trim(args.text("cadastralLot"))));
+    const bool ft = args.has("areaSqFt"), m = args.has("areaSqM");
+    if (ft) f.columns.emplace_back("area_sq_ft", args.value("areaSqFt"));
+    if (m) f.columns.emplace_back("area_sq_m", args.value("areaSqM"));
     if (ft && !m)
-        f.columns.emplace_back("area_sq_m", args["areaSqFt"].is_null()
+        f.columns.emplace_back("area_sq_m", args.is_null("areaSqFt")
                                                 ? json(nullptr)
-                                                : json(round2(args["areaSqFt"].get<double>() * square_metres_per_square_foot)));
+                                                : json(round2(args.number("areaSqFt") * square_metres_per_square_foot)));
     if (m && !ft)
-        f.columns.emplace_back("area_sq_ft", args["areaSqM"].is_null()
+        f.columns.emplace_back("area_sq_ft", args.is_null("areaSqM")
                                                  ? json(nullptr)
-                                                 : json(round2(args["areaSqM"].get<double>() / square_metres_per_square_foot)));
-    if (args.contains("fractionPercent"))
-        f.columns.emplace_back("fraction_units", Fraction::from_percent(args["fractionPercent"].get<double>()).units());
+                                                 : json(round2(args.number("areaSqM") / square_metres_per_square_foot)));
+    if (args.has("fractionPercent"))
+        f.columns.emplace_back("fraction_units", Fraction::from_percent(args.number("fractionPercent")).units());
     return f;
 }
 
@@ -245,12 +245,12 @@ void write_unit(Database& db, const std::string& id, const UnitFields& fields, c
 }
 
 json list_units(const ToolCall& call) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     const auto page = page_request(a);
-    const auto type = optional_arg<std::string>(a, "type");
-    const auto floor = optional_arg<std::int64_t>(a, "floor");
-    const auto search = a.contains("search") ? std::optional(nonblank_text(a["search"], "/search")) : std::nullopt;
-    const bool include_linked = a.value("includeLinked", false);
+    const auto type = a.optional_text("type");
+    const auto floor = a.optional_integer("floor");
+    const auto search = a.has("search") ? std::optional(a.nonblank("search")) : std::nullopt;
+    const bool include_linked = a.flag("includeLinked", false);
 
     const std::string where =
         " FROM units WHERE syndicate_id = ?1 AND deleted_at IS NULL AND (?2 IS NULL OR type = ?2) "
@@ -273,9 +273,10 @@ json list_units(const ToolCall& call) {
 }
 
 json get_unit(const ToolCall& call, const RestrictedPortionsOfUnit& restricted_portions) {
-    auto unit = require_unit(call.db, call.caller.syndicate_id, call.args["id"], "/id");
-    const std::string id = call.args["id"];
-    auto out = unit_json(call.db, call.caller.syndicate_id, std::move(unit), call.args.value("includeLinked", false));
+    const auto a = call.arguments();
+    const std::string& id = a.text("id");
+    auto unit = require_unit(call.db, call.caller.syndicate_id, id, "/id");
+    auto out = unit_json(call.db, call.caller.syndicate_id, std::move(unit), a.flag("includeLinked", false));
     json portions = json::array();
     if (restricted_portions)  // answered by the declaration module when it is built
         for (const auto& p : restricted_portions(call.db, call.caller.syndicate_id, id))
@@ -285,13 +286,13 @@ json get_unit(const ToolCall& call, const RestrictedPortionsOfUnit& restricted_p
 }
 
 json create_unit(const ToolCall& call) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     const auto& syndicate = call.caller.syndicate_id;
-    const std::string number = nonblank_text(a["number"], "/number");
+    const std::string number = a.nonblank("number");
     require_unique_number(call.db, syndicate, number, "");
 
     const auto before = unit_fraction_sum(call.db, syndicate).sum;
-    const auto fraction = Fraction::from_percent(a.value("fractionPercent", 0.0));
+    const auto fraction = Fraction::from_percent(a.optional_number("fractionPercent").value_or(0.0));
     check_fraction_sum(before, before + fraction);
 
     const std::string id = new_record_id();
@@ -300,13 +301,13 @@ json create_unit(const ToolCall& call) {
         auto q = call.db.prepare(
             "INSERT INTO units (id, syndicate_id, number, type, fraction_units, created_at, updated_at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)");
-        bind_parameters(*q, id, syndicate, number, a["type"].get<std::string>(), fraction.units(), now, now);
+        bind_parameters(*q, id, syndicate, number, a.text("type"), fraction.units(), now, now);
         q->exec();
     }
     write_unit(call.db, id, unit_fields(a), now);  // the optional fields, areas completed
     auto unit = require_unit(call.db, syndicate, id, "/id");
-    if (a.contains("linkedUnits")) {
-        set_links(call.db, syndicate, unit, a["linkedUnits"].get<std::vector<std::string>>());
+    if (a.has("linkedUnits")) {
+        set_links(call.db, syndicate, unit, a.texts("linkedUnits"));
         check_lots_held(call.db, syndicate, "/linkedUnits");
     }
     json result = unit_json(call.db, syndicate, std::move(unit), false);
@@ -314,34 +315,34 @@ json create_unit(const ToolCall& call) {
 }
 
 json update_unit(const ToolCall& call) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     const auto& syndicate = call.caller.syndicate_id;
-    const auto unit = require_unit(call.db, syndicate, a["id"], "/id");
+    const auto unit = require_unit(call.db, syndicate, a.text("id"), "/id");
 
-    if (a.contains("number")) {
-        const std::string number = nonblank_text(a["number"], "/number");
+    if (a.has("number")) {
+        const std::string number = a.nonblank("number");
         require_unique_number(call.db, syndicate, number, unit.id);
     }
-    if (a.contains("type") && a["type"] != unit.type && !linked_ids(call.db, unit.id).empty())
+    if (a.has("type") && a.text("type") != unit.type && !linked_ids(call.db, unit.id).empty())
         throw DomainError(codes::link_conflict, "Unit " + unit.number +
                                                     " is linked to other units; remove its links before changing its type.")
             .at("/type");
     const auto lot = lot_share(call.db, syndicate, unit.id);
     Fraction lot_after = lot.fraction;
-    if (a.contains("fractionPercent")) {
-        const auto fraction = Fraction::from_percent(a["fractionPercent"].get<double>());
+    if (a.has("fractionPercent")) {
+        const auto fraction = Fraction::from_percent(a.number("fractionPercent"));
         const auto before = unit_fraction_sum(call.db, syndicate).sum;
         check_fraction_sum(before, before - unit.fraction + fraction);
         lot_after = lot.fraction - unit.fraction + fraction;
     }
     const auto now = to_utc_iso(call.clock.now());
     const auto fields = unit_fields(a);
-    if (!fields.columns.empty() || a.contains("linkedUnits")) write_unit(call.db, unit.id, fields, now);
+    if (!fields.columns.empty() || a.has("linkedUnits")) write_unit(call.db, unit.id, fields, now);
     // The unit's co-owners keep their share of its lot when its fraction changes.
     scale_lot_co_owners(call.db, syndicate, lot.lot_id, lot.fraction, lot_after, now);
     auto updated = require_unit(call.db, syndicate, unit.id, "/id");
-    if (a.contains("linkedUnits")) {
-        set_links(call.db, syndicate, updated, a["linkedUnits"].get<std::vector<std::string>>());
+    if (a.has("linkedUnits")) {
+        set_links(call.db, syndicate, updated, a.texts("linkedUnits"));
         check_lots_held(call.db, syndicate, "/linkedUnits");
     }
     json result = unit_json(call.db, syndicate, std::move(updated), false);
@@ -372,7 +373,7 @@ void refuse_if_in_use(Database& db, const std::string& syndicate, const UnitRow&
 
 json delete_unit(const ToolCall& call) {
     const auto& syndicate = call.caller.syndicate_id;
-    const auto unit = require_unit(call.db, syndicate, call.args["id"], "/id");
+    const auto unit = require_unit(call.db, syndicate, call.arguments().text("id"), "/id");
     refuse_if_in_use(call.db, syndicate, unit);
     const auto before = unit_fraction_sum(call.db, syndicate).sum;
     check_fraction_sum(before, before - unit.fraction, "/id");

@@ -80,15 +80,15 @@ void check_water_heater(const ToolCall& call, const json& record, json& values) 
 }
 
 json list_water_heaters(const ToolCall& call) {
-    const auto& a = call.args;
+    const auto a = call.arguments();
     return list_records(call, water_heaters,
                         "(?2 IS NULL OR r.unit_id = ?2) AND (?3 IS NULL OR " STATUS " = ?3) AND "
                         "(?4 IS NULL OR (r.unit_id IS NULL) = ?4)",
                         REPLACE_BY " IS NULL, " REPLACE_BY ", (SELECT number FROM units u WHERE u.id = r.unit_id), r.id",
                         [&](SQLite::Statement& q) {
-                            if (a.contains("unitId")) q.bind(2, a["unitId"].get<std::string>());
-                            if (a.contains("status")) q.bind(3, a["status"].get<std::string>());
-                            if (a.contains("commonPortions")) q.bind(4, a["commonPortions"].get<bool>() ? 1 : 0);
+                            if (a.has("unitId")) q.bind(2, a.text("unitId"));
+                            if (a.has("status")) q.bind(3, a.text("status"));
+                            if (a.has("commonPortions")) q.bind(4, a.flag("commonPortions", false) ? 1 : 0);
                         });
 }
 
@@ -96,7 +96,7 @@ json create_water_heater(const ToolCall& call) { return create_from_arguments(ca
 
 json update_water_heater(const ToolCall& call) { return update_from_arguments(call, water_heaters, check_water_heater); }
 
-json delete_water_heater(const ToolCall& call) { return archive_record(call, water_heaters, call.args["id"]); }
+json delete_water_heater(const ToolCall& call) { return archive_record(call, water_heaters, call.arguments().text("id")); }
 
 }  // namespace
 
