@@ -8,6 +8,7 @@
 #include "core/text.hpp"
 #include "modules/common.hpp"
 #include "modules/meetings/codes.hpp"
+#include "modules/meetings/frozen_roll.hpp"
 #include "modules/meetings/notices.hpp"
 #include "modules/meetings/presenter.hpp"
 #include "modules/meetings/rules.hpp"
@@ -120,12 +121,15 @@ json adjourn_meeting(const ToolCall& call) {
         throw invalid_argument("/justification", "is required when reason is other",
                                "An adjournment for another reason than quorum needs its justification.");
     const auto now = call.clock.now();
-    if (reason == "no-quorum") {
+    require_meeting_day(m, now, "adjourning it", "/meetingId");  // adjourning holds it
+    // Want of quorum, from the start or lost by departures (recorded absent first): checked alike.
+    if (reason == "no-quorum" || reason == "quorum-lost") {
         const auto q = quorum_of(call.db, syndicate, m, now);
         if (q.reached())
             throw DomainError(codes::quorum_reached,
                               "The meeting has its quorum (" + q.total().to_string() + "% present or represented, " +
-                                  q.required.to_string() + "% required): it cannot be adjourned for want of quorum.")
+                                  q.required.to_string() + "% required): it cannot be adjourned for want of quorum" +
+                                  (reason == "quorum-lost" ? " (record the departures as absent first)." : "."))
                 .at("/reason")
                 .with("total", q.total().to_percent())
                 .with("required", q.required.to_percent());
@@ -145,7 +149,8 @@ json adjourn_meeting(const ToolCall& call) {
     insert_meeting(call.db, syndicate, id,
                    NewMeeting{m.title, m.type, a.nonblank("location"), *when, m.agenda}, stamp);
     set_meeting_column(call.db, id, "adjourned_from_meeting_id", m.id);
-    if (reason != "other") set_meeting_column(call.db, id, "quorum_rule", "adjourned");
+    // A reconvened board meeting keeps the board's quorum (art. 1089 is for co-owners' meetings).
+    if (reason != "other" && m.type != "board") set_meeting_column(call.db, id, "quorum_rule", "adjourned");
     for (const auto& r : resolutions_of(call.db, m.id))
         if (outcome(r) == "pending")
             insert_resolution(call.db, syndicate, id, new_record_id(), r.title, r.description, r.majority, stamp);
@@ -153,7 +158,10 @@ json adjourn_meeting(const ToolCall& call) {
     set_meeting_column(call.db, m.id, "reconvened_meeting_id", id);
     set_meeting_column(call.db, m.id, "adjournment",
                        json{{"reason", reason}, {"justification", justification ? json(*justification) : json(nullptr)}}.dump());
-    if (m.status != "held") set_meeting_column(call.db, m.id, "status", "held");
+    if (m.status != "held") {
+        freeze_roll(call.db, syndicate, m, now);  // held with the roll it has
+        set_meeting_column(call.db, m.id, "status", "held");
+    }
     touch(call.db, m.id, call.clock);
     call.name_event("meeting.adjourned", "meeting", m.id);
     return {{"adjourned", for_caller(full_meeting(call.db, syndicate, m.id, now), call.caller)},
