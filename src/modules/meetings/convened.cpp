@@ -7,6 +7,8 @@
 #include "core/ids.hpp"
 #include "core/text.hpp"
 #include "modules/common.hpp"
+#include "modules/list_query.hpp"
+#include "storage/bind.hpp"
 #include "modules/meetings/codes.hpp"
 #include "modules/meetings/frozen_roll.hpp"
 #include "modules/meetings/notices.hpp"
@@ -27,6 +29,24 @@ namespace {
 // on or before D + N (catalogue §0): requested on the 5th day after the notice's day is in time,
 // on the 6th too late.
 constexpr std::int64_t agenda_request_days = 5;
+// A notice sent by mail is taken as received 3 days after it was sent (art. 1088 [verify]).
+constexpr int mail_receipt_days = 3;
+
+// The day a co-owner received the meeting's notice (art. 1088 counts from receipt): the day it was
+// sent when it went to them by e-mail (a message queued for them with the notice), 3 days later
+// when they had no e-mail and it went by mail; `given` (noticeReceivedOn) overrides both.
+std::string notice_received_on(Database& db, const Meeting& m, const std::string& co_owner_id, const Arguments& a) {
+    const std::string sent_day = montreal_date(stored_instant(*m.notice_sent_at));
+    if (const auto given = date_argument(a, "noticeReceivedOn")) {
+        if (*given < sent_day)
+            throw invalid_argument(a.pointer("noticeReceivedOn"), "is before the notice was sent",
+                                   "noticeReceivedOn (" + *given + ") is before the notice was sent (" + sent_day + ").");
+        return *given;
+    }
+    auto q = db.prepare("SELECT 1 FROM outbox WHERE meeting_id = ? AND co_owner_id = ? AND created_at <= ?");
+    bind_parameters(*q, m.id, co_owner_id, *m.notice_sent_at);
+    return q->executeStep() ? sent_day : add_calendar_days(sent_day, mail_receipt_days);
+}
 
 void require_general(const Meeting& m, const std::string& act) {
     if (m.type == "aga" || m.type == "aga-special") return;
@@ -72,17 +92,19 @@ json add_agenda_item(const ToolCall& call) {
         const std::string id = a.text("requestedByCoOwnerId");
         if (!active_co_owner(call.db, syndicate, id))
             throw record_not_found("co_owners", id, "/requestedByCoOwnerId", RecordState::active);
-        const auto days = calendar_days_between(notice_day, requested_on);
+        const auto received = notice_received_on(call.db, m, id, a);
+        const auto days = calendar_days_between(received, requested_on);
         if (days > agenda_request_days)
             throw DomainError(codes::agenda_request_too_late,
-                              "The notice was sent on " + notice_day + "; a co-owner may add a question within " +
-                                  std::to_string(agenda_request_days) + " days (art. 1088), and this request of " +
-                                  requested_on + " comes " + std::to_string(days) +
-                                  " days after. The board may still add it (omit requestedByCoOwnerId).")
+                              "The notice was sent on " + notice_day + " and received on " + received +
+                                  "; a co-owner may add a question within " + std::to_string(agenda_request_days) +
+                                  " days of receiving it (art. 1088), and this request of " + requested_on + " comes " +
+                                  std::to_string(days) + " days after. The board may still add it (omit requestedByCoOwnerId).")
                 .at("/requestedOn")
                 .with("daysSinceNotice", days)
                 .with("maximumDays", agenda_request_days)
-                .with("noticeSentOn", notice_day);
+                .with("noticeSentOn", notice_day)
+                .with("noticeReceivedOn", received);
         requester = id;
     }
 

@@ -106,6 +106,23 @@ TEST_CASE("add_agenda_item: a co-owner's request within 5 days of the notice, da
         CHECK(fx.error("add_agenda_item", {{"meetingId", m["id"]}, {"text", "Q"}, {"requestedOn", "2026-12-02"}}).code() ==
               "VALIDATION_FAILED");
     }
+    SUBCASE("counted from receipt: a notice by mail (no e-mail) is received 3 days after it was sent") {
+        fx.clock.set(*syndic::parse_iso_instant("2026-11-29T12:00:00-05:00"));
+        // Marc has no e-mail: received on 11-24, so 11-29 is his fifth day; John's e-mail came on 11-21.
+        CHECK_NOTHROW(agenda_item(fx, m, {{"requestedByCoOwnerId", fx.marc["id"]}}));
+        const json john = {{"meetingId", m["id"]}, {"text", "Q"}, {"requestedByCoOwnerId", fx.john["id"]}};
+        CHECK_REFUSED(fx, "AGENDA_REQUEST_TOO_LATE", "add_agenda_item", john);
+        CHECK(whole_figure(fx.error("add_agenda_item", john), "daysSinceNotice") == 8);
+        fx.clock.set(*syndic::parse_iso_instant("2026-11-30T12:00:00-05:00"));
+        const json marc = {{"meetingId", m["id"]}, {"text", "Q"}, {"requestedByCoOwnerId", fx.marc["id"]}};
+        CHECK_REFUSED(fx, "AGENDA_REQUEST_TOO_LATE", "add_agenda_item", marc);
+        // noticeReceivedOn overrides both (John's e-mail read on the 26th), never before the sending.
+        json read_late = john;
+        read_late["noticeReceivedOn"] = "2026-11-26";
+        CHECK_NOTHROW(fx.call("add_agenda_item", read_late));
+        read_late["noticeReceivedOn"] = "2026-11-20";
+        CHECK(fx.error("add_agenda_item", read_late).field() == "/noticeReceivedOn");
+    }
 }
 
 TEST_CASE("add_agenda_item: refusals") {
