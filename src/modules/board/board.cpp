@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "modules/board/tools.hpp"
+#include "modules/co_owners/co_owners.hpp"
 #include "modules/common.hpp"
 #include "storage/bind.hpp"
 #include "storage/database.hpp"
@@ -93,6 +94,8 @@ void register_board_module(ToolTable& table) {
     table.bind("record_interest_disclosure", board::record_interest_disclosure);
     table.bind("list_interest_disclosures", board::list_interest_disclosures);
     table.bind("set_management_mandate", board::set_management_mandate);
+    // delete_co_owner: a director who is no longer a co-owner leaves the board (co_owners.hpp).
+    table.question<CoOwnerArchivedAnswers>(co_owner_archived_question)->push_back(board::end_mandates_of_former_co_owner);
 }
 
 }  // namespace syndic

@@ -53,4 +53,9 @@ nlohmann::json mandate_in_force(Database& db, const std::string& syndicate_id, c
 // board.cpp
 nlohmann::json get_board(const ToolCall& call);
 
+// ownership.cpp: the answer to the co-owners' question "a co-owner record is archived"
+// (co_owners.hpp): the mandates that end because the director is no longer a co-owner, as
+// {"directorMandatesEnded": [directors]}, or null.
+nlohmann::json end_mandates_of_former_co_owner(const ToolCall& call, const std::string& co_owner_id);
+
 }  // namespace syndic::board

@@ -428,7 +428,9 @@ json update_co_owner(const ToolCall& call) {
     return result;
 }
 
-json delete_co_owner(const ToolCall& call) {
+// Archives the record, then asks the modules built on the register what follows (the board: a
+// director who is no longer a co-owner), in the same transaction.
+json delete_co_owner(const ToolCall& call, const CoOwnerArchivedAnswers& answers) {
     const auto& syndicate = call.caller.syndicate_id;
     const auto current = require_active_co_owner(call.db, syndicate, call.arguments().text("id"));
     const bool had_portal_access = current.record["hasPortalAccess"].get<bool>();
@@ -438,6 +440,8 @@ json delete_co_owner(const ToolCall& call) {
     q->exec();
     json result = {{"coOwner", require_co_owner(call.db, syndicate, current.id).record},
                    {"portalAccessRevoked", had_portal_access}};
+    for (const auto& answer : answers)
+        if (auto more = answer(call, current.id); more.is_object()) result.update(more);
     return result;
 }
 
@@ -505,7 +509,8 @@ void register_co_owners_module(ToolTable& table) {
     table.bind("get_co_owner", get_co_owner);
     table.bind("create_co_owner", create_co_owner);
     table.bind("update_co_owner", update_co_owner);
-    table.bind("delete_co_owner", delete_co_owner);
+    table.bind("delete_co_owner", [answers = table.question<CoOwnerArchivedAnswers>(co_owner_archived_question)](
+                                      const ToolCall& call) -> ToolResult { return delete_co_owner(call, *answers); });
     table.bind("restore_co_owner", restore_co_owner);
     table.bind("bulk_create_co_owners", bulk_create_co_owners);
 }
