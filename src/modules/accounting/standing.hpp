@@ -1,5 +1,5 @@
 // Whether a unit's co-owners are in good standing: the one question the voting roll (art. 1094),
-// the board (a director in arrears is disqualified, art. 1086) and later the reservations ask of
+// the board (a director in arrears may be replaced, art. 1086) and later the reservations ask of
 // the accounts. The accounting module (catalogue §4.4) owns the ledger, so it owns the answer;
 // until it exists no charge can be overdue and every unit is entitled. That batch fills in
 // unit_standing() alone: every caller already reads status, overdueSince and overdueCents.

@@ -1,5 +1,5 @@
 // get_board (catalogue §4.3): the board as it stands on a day, read from the directors' mandates,
-// the declaration's board size (art. 1084), the accounts (art. 1086), the manager's mandate and
+// the declaration's board size (art. 1084), the accounts (art. 1086's flag), the manager's mandate and
 // the insurance policies; and the module's tool registrations.
 #include "modules/board/board.hpp"
 #include "modules/governance/in_office.hpp"
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "modules/board/tools.hpp"
+#include "modules/co_owners/co_owners.hpp"
 #include "modules/common.hpp"
 #include "storage/bind.hpp"
 #include "storage/database.hpp"
@@ -51,7 +52,7 @@ json get_board(const ToolCall& call) {
     // The directors in office that day: their term begun, their mandate not yet ended.
     std::vector<std::string> ids;
     for (const auto& d : governance::directors_in_office(call.db, syndicate, as_of)) ids.push_back(d.id);
-    json directors = json::array(), terms_ending = json::array(), disqualified = json::array();
+    json directors = json::array(), terms_ending = json::array(), in_arrears = json::array();
     json officers = {{"president", nullptr}, {"vicePresidents", json::array()}, {"secretary", nullptr}, {"treasurer", nullptr}};
     for (const auto& id : ids) {
         auto d = director_json(call.db, syndicate, id, as_of);
@@ -63,8 +64,9 @@ json get_board(const ToolCall& call) {
             if (days_left <= terms_ending_days)
                 terms_ending.push_back({{"directorId", id}, {"name", d["name"]}, {"termEnd", d["termEnd"]}, {"daysLeft", days_left}});
         }
-        if (d["disqualified"].get<bool>())
-            disqualified.push_back({{"directorId", id}, {"name", d["name"]}, {"disqualifiedSince", d["disqualifiedSince"]}});
+        // Art. 1086: the syndicate may replace them; a flag, never an end of the mandate.
+        if (d["inArrears"].get<bool>())
+            in_arrears.push_back({{"directorId", id}, {"name", d["name"]}, {"arrearsSince", d["arrearsSince"]}, {"replaceable", true}});
         directors.push_back(std::move(d));
     }
     const auto filled = static_cast<std::int64_t>(directors.size());
@@ -77,7 +79,7 @@ json get_board(const ToolCall& call) {
             {"vacancies", seats > filled ? seats - filled : 0},
             {"belowMinimum", filled < rules.size_min},
             {"termsEnding", std::move(terms_ending)},
-            {"disqualified", std::move(disqualified)},
+            {"directorsInArrears", std::move(in_arrears)},
             {"manager", mandate_in_force(call.db, syndicate, as_of)},
             {"directorsInsurance", directors_insurance(call.db, syndicate, as_of)}};
 }
@@ -92,6 +94,8 @@ void register_board_module(ToolTable& table) {
     table.bind("record_interest_disclosure", board::record_interest_disclosure);
     table.bind("list_interest_disclosures", board::list_interest_disclosures);
     table.bind("set_management_mandate", board::set_management_mandate);
+    // delete_co_owner: a director who is no longer a co-owner leaves the board (co_owners.hpp).
+    table.question<CoOwnerArchivedAnswers>(co_owner_archived_question)->push_back(board::end_mandates_of_former_co_owner);
 }
 
 }  // namespace syndic

@@ -1,8 +1,9 @@
 // appoint_director, update_director and end_director_mandate (catalogue §4.3): directors elected
 // by the co-owners' meeting (art. 1096) or appointed by the board to a vacancy when the
 // declaration allows it, within the declaration's board size, one president, secretary and
-// treasurer at a time; a co-owner more than 3 months in arrears is refused (art. 1086); an ended
-// mandate is kept as history, and removal is the co-owners' decision (art. 1096).
+// treasurer at a time, for the declaration's term or 1 year (art. 339); a co-owner in arrears is
+// appointed with a warning (art. 1086 lets the syndicate replace them) unless a by-law clause bars
+// them; an ended mandate is kept as history, and removal is the co-owners' decision (art. 1096).
 #include <SQLiteCpp/Statement.h>
 
 #include <chrono>
@@ -25,19 +26,6 @@ namespace syndic::board {
 using nlohmann::json;
 
 namespace {
-
-std::string add_years(const std::string& date, std::int64_t years) {
-    int y = 0;
-    unsigned m = 0, d = 0;
-    std::sscanf(date.c_str(), "%d-%u-%u", &y, &m, &d);
-    using namespace std::chrono;
-    year_month_day later{year{y + static_cast<int>(years)}, month{m}, day{d}};
-    if (!later.ok()) later = year_month_day{later.year() / later.month() / last};  // 29 February
-    char out[16];
-    std::snprintf(out, sizeof out, "%04d-%02u-%02u", static_cast<int>(later.year()), static_cast<unsigned>(later.month()),
-                  static_cast<unsigned>(later.day()));
-    return out;
-}
 
 struct CoOwnerContact {
     std::string name;
@@ -133,8 +121,8 @@ void require_term_order(const std::string& term_start, const std::optional<std::
 }
 
 // The term's end: the rest of the vacated one for a board appointment, else the one given, else
-// the declaration's length (none when termEnd is given as null).
-std::optional<std::string> appointed_term_end(const ToolCall& call, const BoardRules& rules, const std::string& appointed_by,
+// the declaration's length.
+std::string appointed_term_end(const ToolCall& call, const BoardRules& rules, const std::string& appointed_by,
                                               const std::string& term_start, std::optional<std::string> term_end) {
     if (appointed_by == "board-vacancy")
         if (const auto vacated = vacated_term_end(call.db, call.caller.syndicate_id, term_start)) {
@@ -147,8 +135,8 @@ std::optional<std::string> appointed_term_end(const ToolCall& call, const BoardR
                     .with("vacatedTermEnd", *vacated);
             if (!term_end) term_end = vacated;
         }
-    if (!call.arguments().has("termEnd") && !term_end && rules.term_years) term_end = add_years(term_start, *rules.term_years);
-    return term_end;
+    // Art. 339: the declaration's length, 1 year when the by-laws are silent; null asks for it too.
+    return term_end ? *term_end : default_term_end(rules, term_start);
 }
 
 }  // namespace
@@ -174,14 +162,10 @@ json appoint_director(const ToolCall& call) {
     check_appointee(call, rules, co_owner_id, co_owner, name);
     check_appointing_decision(call, rules, appointed_by, resolution_id);
 
-    // Art. 1086: a co-owner in arrears of more than 3 months cannot be a director.
-    if (co_owner_id)
-        if (const auto due = overdue_since(call.db, syndicate, *co_owner_id, today(call)))
-            throw DomainError(codes::director_disqualified,
-                              co_owner->name + " owes common expenses due since " + *due +
-                                  ", more than 3 months ago, and cannot be a director (art. 1086).")
-                .at("/coOwnerId")
-                .with("overdueSince", *due);
+    // Art. 1086: a co-owner in arrears may be appointed (the syndicate may replace them), unless a
+    // by-law clause bars them.
+    const auto arrears = co_owner_id ? co_owner_arrears(call.db, syndicate, *co_owner_id, today(call)) : ArrearsFlags{};
+    if (co_owner) check_eligible(rules, arrears, co_owner->name, "/coOwnerId");
     check_seat(call, rules, role);
     const auto term_end = appointed_term_end(call, rules, appointed_by, term_start, term_given);
 
@@ -196,10 +180,14 @@ json appoint_director(const ToolCall& call) {
         "INSERT INTO directors (id, syndicate_id, co_owner_id, name, email, phone, role, appointed_by, resolution_id, "
         "term_start, term_end, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?12, ?12)");
     bind_parameters(*q, id, syndicate, nonempty_text(co_owner_id), *name, nonempty_text(email), nonempty_text(phone), role,
-                    appointed_by, nonempty_text(resolution_id), term_start, nonempty_text(term_end),
-                    to_utc_iso(call.clock.now()));
+                    appointed_by, nonempty_text(resolution_id), term_start, term_end, to_utc_iso(call.clock.now()));
     q->exec();
-    return director_json(call.db, syndicate, id, today(call));
+    auto result = director_json(call.db, syndicate, id, today(call));
+    result["warnings"] = json::array();
+    if (arrears.in_arrears)
+        result["warnings"].push_back(*name + " has owed common expenses since " + *arrears.arrears_since +
+                                     ": appointed, and the syndicate may replace a director who neglects to pay (art. 1086).");
+    return result;
 }
 
 json update_director(const ToolCall& call) {
@@ -215,8 +203,11 @@ json update_director(const ToolCall& call) {
             .at("/id")
             .with("endedOn", current["endedOn"].get<std::string>());
     if (a.has("role")) check_single_office(call.db, syndicate, a.text("role"), id, "/role");
-    const auto term_end = date_argument(a, "termEnd");
     const std::string term_start = current["termStart"];
+    // null asks for the default length again (art. 339).
+    const auto term_end = a.has("termEnd") ? std::optional(date_argument(a, "termEnd").value_or(
+                                                 default_term_end(board_rules(call.db, syndicate), term_start)))
+                                           : std::nullopt;
     if (term_end && *term_end < term_start)
         throw DomainError(syndic::codes::invalid_date_range,
                           "The term ends on " + *term_end + ", before it starts on " + term_start + ".")
@@ -274,6 +265,11 @@ json end_director_mandate(const ToolCall& call) {
             .at("/endedOn")
             .with("termStart", term_start)
             .with("endedOn", ended_on);
+    if (reason == "disqualified") {
+        ArrearsFlags flags{current["inArrears"].get<bool>(), std::nullopt};
+        if (current["arrearsSince"].is_string()) flags.arrears_since = current["arrearsSince"].get<std::string>();
+        check_disqualified_reason(board_rules(call.db, syndicate), flags, current["name"], "/endReason");
+    }
     // Art. 1096: the co-owners elect the directors, and they alone remove them.
     if (reason == "removal") {
         if (!resolution_id)

@@ -1,5 +1,5 @@
 // What the board's tools share: the declaration's board parameters, directors as the tools show
-// them (with their standing under art. 1086, asked of the accounts), the checks on offices and on
+// them (with their art. 1086 flags, asked of the accounts, and their art. 339 term), the checks on offices and on
 // the records a call names, and day arithmetic.
 #include <SQLiteCpp/Statement.h>
 
@@ -30,31 +30,6 @@ constexpr const char* director_columns =
 
 }  // namespace
 
-std::optional<std::string> overdue_since(Database& db, const std::string& syndicate_id, const std::string& co_owner_id,
-                                         const std::string& as_of) {
-    const auto standing = accounting::co_owner_standing(db, syndicate_id, co_owner_id, as_of);
-    if (standing.entitled()) return std::nullopt;
-    return standing.overdue_since.value_or(as_of);
-}
-
-std::string disqualified_from(const std::string& due) {
-    int y = 0;
-    unsigned m = 0, d = 0;
-    if (std::sscanf(due.c_str(), "%d-%u-%u", &y, &m, &d) != 3) return due;
-    using namespace std::chrono;
-    const year_month_day start{year{y}, month{m}, day{d}};
-    year_month_day later = start + months{3};
-    if (!later.ok()) later = year_month_day{later.year() / later.month() / last};  // 30 November, not 31
-    return add_calendar_days(
-        [&] {
-            char out[16];
-            std::snprintf(out, sizeof out, "%04d-%02u-%02u", static_cast<int>(later.year()),
-                          static_cast<unsigned>(later.month()), static_cast<unsigned>(later.day()));
-            return std::string(out);
-        }(),
-        1);
-}
-
 json director_json(Database& db, const std::string& syndicate_id, const std::string& id, const std::string& as_of) {
     auto q = db.prepare(std::string("SELECT ") + director_columns + " FROM directors WHERE id = ? AND syndicate_id = ?");
     bind_parameters(*q, id, syndicate_id);
@@ -74,16 +49,22 @@ json director_json(Database& db, const std::string& syndicate_id, const std::str
               {"endReason", nullable_text(q->getColumn(12))},
               {"endResolutionId", nullable_text(q->getColumn(13))},
               {"endDocumentId", nullable_text(q->getColumn(14))},
-              {"disqualified", false},
-              {"disqualifiedSince", nullptr},
+              {"inArrears", false},
+              {"arrearsSince", nullptr},
+              {"replaceable", false},
+              {"termExpired", false},
               {"createdAt", shown_time(q->getColumn(15))},
               {"updatedAt", shown_time(q->getColumn(16))}};
-    // Art. 1086: a co-owner in arrears of more than 3 months. An outside director has no unit.
-    if (!q->getColumn(1).isNull() && d["status"] == "active")
-        if (const auto due = overdue_since(db, syndicate_id, q->getColumn(1).getString(), as_of)) {
-            d["disqualified"] = true;
-            d["disqualifiedSince"] = disqualified_from(*due);
-        }
+    if (d["status"] != "active") return d;
+    // Art. 339: past its term, a director stays in office until replaced.
+    d["termExpired"] = d["termEnd"].is_string() && d["termEnd"].get<std::string>() < as_of;
+    // Art. 1086: a co-owner who neglects to pay may be replaced. An outside director has no unit.
+    if (!q->getColumn(1).isNull()) {
+        const auto flags = co_owner_arrears(db, syndicate_id, q->getColumn(1).getString(), as_of);
+        d["inArrears"] = flags.in_arrears;
+        d["arrearsSince"] = flags.arrears_since ? json(*flags.arrears_since) : json(nullptr);
+        d["replaceable"] = flags.replaceable();
+    }
     return d;
 }
 

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "modules/board/arrears.hpp"
 #include "modules/declaration/parameters.hpp"  // board_parameters
 #include "modules/list_query.hpp"                // date_argument
 #include "modules/record_table.hpp"  // today(call)
@@ -32,12 +33,6 @@ std::int64_t active_director_count(Database& db, const std::string& syndicate_id
 // DUPLICATE_OFFICER at `field` when `role` is a single office another active director holds.
 void check_single_office(Database& db, const std::string& syndicate_id, const std::string& role,
                          const std::string& except_id, const std::string& field);
-// The co-owner's arrears as art. 1086 reads them on `as_of`: the day the oldest common-expense
-// charge unpaid more than 3 months fell due, or nullopt when in good standing (accounting).
-std::optional<std::string> overdue_since(Database& db, const std::string& syndicate_id, const std::string& co_owner_id,
-                                         const std::string& as_of);
-// The first day such arrears are more than 3 months old: due day + 3 months + 1 day.
-std::string disqualified_from(const std::string& overdue_since);
 // DOCUMENT_NOT_FOUND at `field` unless the syndicate has it (not archived).
 void require_document(Database& db, const std::string& syndicate_id, const std::string& id, const std::string& field);
 
@@ -57,5 +52,10 @@ nlohmann::json mandate_in_force(Database& db, const std::string& syndicate_id, c
 
 // board.cpp
 nlohmann::json get_board(const ToolCall& call);
+
+// ownership.cpp: the answer to the co-owners' question "a co-owner record is archived"
+// (co_owners.hpp): the mandates that end because the director is no longer a co-owner, as
+// {"directorMandatesEnded": [directors]}, or null.
+nlohmann::json end_mandates_of_former_co_owner(const ToolCall& call, const std::string& co_owner_id);
 
 }  // namespace syndic::board

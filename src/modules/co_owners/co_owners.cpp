@@ -10,6 +10,7 @@
 #include "core/ids.hpp"
 #include "core/json_writer.hpp"
 #include "core/text.hpp"
+#include "modules/co_owners/persons.hpp"
 #include "modules/common.hpp"
 #include "modules/units/unit_shares.hpp"
 #include "modules/units/units.hpp"
@@ -28,7 +29,8 @@ constexpr std::size_t bulk_limit = 500;
 
 #define SYNDIC_CO_OWNER_COLUMNS                                                                        \
     "SELECT c.id, c.unit_id, u.number, c.first_name, c.last_name, c.email, c.phone, c.fraction_units, " \
-    "c.is_resident, c.is_primary, c.language, c.has_portal_access, c.created_at, c.updated_at, c.deleted_at "
+    "c.is_resident, c.is_primary, c.language, c.has_portal_access, c.created_at, c.updated_at, c.deleted_at, "  \
+    "c.same_person_as "
 constexpr const char* co_owner_columns = SYNDIC_CO_OWNER_COLUMNS;
 constexpr const char* co_owner_select = SYNDIC_CO_OWNER_COLUMNS "FROM co_owners c JOIN units u ON u.id = c.unit_id ";
 #undef SYNDIC_CO_OWNER_COLUMNS
@@ -54,6 +56,8 @@ void write_co_owner(JsonWriter& w, SQLite::Statement& q) {
     w.key("lastName").string(column_text(q.getColumn(4)));
     w.key("phone");
     write_nullable_text(w, q.getColumn(6));
+    w.key("samePersonAs");
+    write_nullable_text(w, q.getColumn(15));
     w.key("unitId").string(column_text(q.getColumn(1)));
     w.key("unitNumber").string(column_text(q.getColumn(2)));
     w.key("updatedAt");
@@ -175,6 +179,8 @@ std::string insert_co_owner(Database& db, const Clock& clock, const std::string&
                             std::optional<std::string>& duplicate) {
     const std::string unit_id = a.text("unitId");
     require_record_exists(db, syndicate_id, "units", unit_id, a.pointer("unitId"), RecordState::active);
+    const auto same_person_as = a.optional_text("samePersonAs");
+    co_owners::check_same_person_as(db, syndicate_id, same_person_as, "", a.pointer("samePersonAs"));
     const bool primary = a.flag("isPrimary", false);
     const auto former_primary =
         primary ? other_primary(db, unit_id, "", a.pointer("isPrimary"), a.flag("takeOverPrimary", false)) : std::nullopt;
@@ -193,8 +199,8 @@ std::string insert_co_owner(Database& db, const Clock& clock, const std::string&
     demote_primary(db, former_primary, now);
     auto q = db.prepare(
         "INSERT INTO co_owners (id, syndicate_id, unit_id, first_name, last_name, email, phone, fraction_units, "
-        "is_resident, is_primary, language, has_portal_access, search_text, sort_key, created_at, updated_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "is_resident, is_primary, language, has_portal_access, search_text, sort_key, created_at, updated_at, same_person_as) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     const auto phone = a.optional_text("phone");
     // Not given: the syndicate's setting defaultLanguage (administration), French unless changed.
     const auto language = a.has("language") ? a.text("language")
@@ -202,7 +208,7 @@ std::string insert_co_owner(Database& db, const Clock& clock, const std::string&
     bind_parameters(*q, id, syndicate_id, unit_id, first, last, text_or_null(email),
                     phone ? std::optional(trim(*phone)) : std::nullopt, fraction.units(), a.flag("isResident", false) ? 1 : 0,
                     primary ? 1 : 0, language, a.flag("hasPortalAccess", false) ? 1 : 0, search_text(first, last, email),
-                    sort_key(first, last), now, now);
+                    sort_key(first, last), now, now, same_person_as);
     q->exec();
     return id;
 }
@@ -381,6 +387,9 @@ json update_co_owner(const ToolCall& call) {
 
     const std::string unit_id = a.text_or("unitId", current.unit_id);
     if (a.has("unitId")) require_record_exists(call.db, syndicate, "units", unit_id, "/unitId", RecordState::active);
+    const auto same_person_as = a.has("samePersonAs") ? a.optional_text("samePersonAs")
+                                                      : text_or_null(before["samePersonAs"]);
+    if (a.given("samePersonAs")) co_owners::check_same_person_as(call.db, syndicate, same_person_as, current.id, "/samePersonAs");
     const bool primary = a.flag("isPrimary", current.is_primary);
     const auto former_primary =
         primary && (a.has("isPrimary") || a.has("unitId"))
@@ -407,19 +416,21 @@ json update_co_owner(const ToolCall& call) {
     auto q = call.db.prepare(
         "UPDATE co_owners SET unit_id = ?, first_name = ?, last_name = ?, email = ?, phone = ?, fraction_units = ?, "
         "is_resident = ?, is_primary = ?, language = ?, has_portal_access = ?, search_text = ?, sort_key = ?, "
-        "updated_at = ? WHERE id = ?");
+        "same_person_as = ?, updated_at = ? WHERE id = ?");
     bind_parameters(*q, unit_id, first, last, text_or_null(email), text_or_null(phone), fraction.units(),
                     a.flag("isResident", before["isResident"].get<bool>()) ? 1 : 0, primary ? 1 : 0,
                     a.text_or("language", before["language"].get<std::string>()),
                     a.flag("hasPortalAccess", before["hasPortalAccess"].get<bool>()) ? 1 : 0, search_text(first, last, email),
-                    sort_key(first, last), now, current.id);
+                    sort_key(first, last), same_person_as, now, current.id);
     q->exec();
     json result = require_co_owner(call.db, syndicate, current.id).record;
     if (duplicate) result["possibleDuplicateOf"] = *duplicate;
     return result;
 }
 
-json delete_co_owner(const ToolCall& call) {
+// Archives the record, then asks the modules built on the register what follows (the board: a
+// director who is no longer a co-owner), in the same transaction.
+json delete_co_owner(const ToolCall& call, const CoOwnerArchivedAnswers& answers) {
     const auto& syndicate = call.caller.syndicate_id;
     const auto current = require_active_co_owner(call.db, syndicate, call.arguments().text("id"));
     const bool had_portal_access = current.record["hasPortalAccess"].get<bool>();
@@ -429,6 +440,8 @@ json delete_co_owner(const ToolCall& call) {
     q->exec();
     json result = {{"coOwner", require_co_owner(call.db, syndicate, current.id).record},
                    {"portalAccessRevoked", had_portal_access}};
+    for (const auto& answer : answers)
+        if (auto more = answer(call, current.id); more.is_object()) result.update(more);
     return result;
 }
 
@@ -496,7 +509,8 @@ void register_co_owners_module(ToolTable& table) {
     table.bind("get_co_owner", get_co_owner);
     table.bind("create_co_owner", create_co_owner);
     table.bind("update_co_owner", update_co_owner);
-    table.bind("delete_co_owner", delete_co_owner);
+    table.bind("delete_co_owner", [answers = table.question<CoOwnerArchivedAnswers>(co_owner_archived_question)](
+                                      const ToolCall& call) -> ToolResult { return delete_co_owner(call, *answers); });
     table.bind("restore_co_owner", restore_co_owner);
     table.bind("bulk_create_co_owners", bulk_create_co_owners);
 }

@@ -2,8 +2,9 @@
 // co-owners, then, named by its id, its registration at the Land Registry. The decision must be a
 // passed resolution of the co-owners to the majority its part needs (art. 1096 for the by-laws,
 // 1097 for the constituting act and the descriptive statement, 1098 for a change of destination);
-// a change of a unit's relative value needs the written consent of its co-owners (art. 1102); the
-// fractions change in the same transaction and keep their sum within 99.5-100.5 (decisions 5).
+// a change of a unit's relative value needs the written consent of its co-owners (art. 1102) and
+// starts from the fraction the unit has (FRACTION_CHANGED_SINCE); the fractions change in the same
+// transaction and keep their sum within 99.5-100.5 (decisions 5).
 #include <SQLiteCpp/Statement.h>
 
 #include <map>
@@ -19,6 +20,7 @@
 #include "modules/co_owners/active.hpp"
 #include "modules/common.hpp"
 #include "modules/list_query.hpp"
+#include "modules/declaration/codes.hpp"
 #include "modules/declaration/tools.hpp"
 #include "modules/governance/authorisation.hpp"
 #include "modules/units/unit_shares.hpp"
@@ -41,8 +43,9 @@ std::string majority_needed(const std::string& part, bool destination_change) {
 }
 
 struct Change {
-    std::string unit_id, number;
+    std::string unit_id, number, pointer;  // pointer: the change's item in fractionChanges
     Fraction before, after;
+    Fraction stated_before;  // the fraction the amendment says the unit has
 };
 
 // The active co-owners of a unit's lot (the apartment and its linked units), who hold its vote.
@@ -125,8 +128,8 @@ AmendmentRecords require_amendment_records(const ToolCall& call) {
         auto q = call.db.prepare("SELECT fraction_units FROM units WHERE id = ?");
         q->bind(1, unit);
         q->executeStep();
-        named.changes.push_back({unit, *number, Fraction::from_units(q->getColumn(0).getInt64()),
-                                 Fraction::from_percent(change.number("after"))});
+        named.changes.push_back({unit, *number, change.pointer("before"), Fraction::from_units(q->getColumn(0).getInt64()),
+                                 Fraction::from_percent(change.number("after")), Fraction::from_percent(change.number("before"))});
     }
     if (a.has("documentId") && !a.is_null("documentId"))
         require_record_exists(call.db, syndicate, "documents", a.text("documentId"), "/documentId");
@@ -160,6 +163,20 @@ governance::Authorisation require_adopting_decision(const ToolCall& call, const 
             .with("majorityRequired", decision.majority)
             .with("majorityNeeded", needed);
     return decision;
+}
+
+// Each change names the fraction the unit has now: an amendment drawn up on fractions since changed
+// (a rebalance, another amendment, update_unit) is stale, and applying its `after` would undo them.
+void require_current_fractions(const std::vector<Change>& changes) {
+    for (const auto& c : changes)
+        if (c.stated_before != c.before)
+            throw DomainError(codes::fraction_changed_since,
+                              "Unit " + c.number + "'s fraction is " + c.before.to_string() + "%, not the " +
+                                  c.stated_before.to_string() + "% this change starts from: it changed since the amendment "
+                                                                "was drawn up. Read the unit's fraction again.")
+                .at(c.pointer)
+                .with("unitId", c.unit_id)
+                .with("currentPercent", figure(c.before));
 }
 
 // Art. 1102: each co-owner whose unit's relative value changes consents in writing.
@@ -289,6 +306,7 @@ json record_declaration_amendment(const ToolCall& call) {
     if (a.has("id")) return register_amendment(call, a.text("id"));
 
     const auto decision = require_adopting_decision(call, resolution_id);
+    require_current_fractions(named.changes);
     require_fraction_consents(call, named.consenting, named.changes);
     const std::string now = to_utc_iso(call.clock.now());
     apply_fraction_changes(call, named.changes, now);

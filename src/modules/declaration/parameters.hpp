@@ -21,6 +21,8 @@ struct BoardParameters {
     std::optional<std::int64_t> term_years;
     bool must_be_co_owners = false;
     bool vacancy_filled_by_board = false;
+    // A by-law clause barring a co-owner in arrears from appointment (art. 1086 alone does not).
+    bool arrears_make_ineligible = false;
 };
 BoardParameters board_parameters(Database& db, const std::string& syndicate_id);
 

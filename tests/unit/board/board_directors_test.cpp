@@ -30,16 +30,19 @@ TEST_CASE("a co-owner elected by the meeting: name and contact from the register
     CHECK(d["termEnd"] == "2028-12-15");
     CHECK(d["status"] == "active");
     CHECK(d["endedOn"].is_null());
-    CHECK(d["disqualified"] == false);
-    CHECK(d["disqualifiedSince"].is_null());
+    CHECK(d["inArrears"] == false);
+    CHECK(d["arrearsSince"].is_null());
+    CHECK(d["replaceable"] == false);
+    CHECK(d["termExpired"] == false);
+    CHECK(d["warnings"].empty());
     CHECK(fx.last_event("director.appointed")["recordId"] == d["id"]);
     CHECK(fx.last_event("director.appointed")["data"]["name"] == "Alice Roy");
-    // An outside director, by name, with the term given; no declared length leaves it open.
+    // An outside director, by name, with the term given; no declared length: 1 year (art. 339).
     BoardFixture open;
     const auto o = open.appoint({{"name", "  Me Julie Tremblay "}, {"email", "julie@example.ca"}});
     CHECK(o["name"] == "Me Julie Tremblay");
     CHECK(o["coOwnerId"].is_null());
-    CHECK(o["termEnd"].is_null());
+    CHECK(o["termEnd"] == "2027-12-15");
     CHECK(open.appoint({{"name", "Paul"}, {"termEnd", "2027-06-30"}})["termEnd"] == "2027-06-30");
 }
 

@@ -72,12 +72,12 @@ TEST_CASE("get_board flags terms ending within 90 days of the day, and those alr
     fx.appoint({{"name", "Quatre-vingt-dix"}, {"termStart", "2026-01-01"}, {"termEnd", "2027-02-19"}});    // +90
     fx.appoint({{"name", "Quatre-vingt-onze"}, {"termStart", "2026-01-01"}, {"termEnd", "2027-02-20"}});   // +91
     fx.appoint({{"name", "Échu"}, {"termStart", "2025-01-01"}, {"termEnd", "2026-11-01"}});                // past
-    fx.appoint({{"name", "Sans terme"}, {"termStart", "2026-01-01"}});
+    fx.appoint({{"name", "Un an"}, {"termStart", "2026-01-01"}});  // the default year: 2027-01-01, +41
     const auto board = fx.call("get_board");
     std::vector<std::string> flagged;
     for (const auto& t : board["termsEnding"]) flagged.push_back(t["name"].get<std::string>() + " " + std::to_string(t["daysLeft"].get<int>()));
     std::sort(flagged.begin(), flagged.end());
-    CHECK(flagged == std::vector<std::string>{"Quatre-vingt-dix 90", "Quatre-vingt-neuf 89", "Échu -20"});
+    CHECK(flagged == std::vector<std::string>{"Quatre-vingt-dix 90", "Quatre-vingt-neuf 89", "Un an 41", "Échu -20"});
 }
 
 TEST_CASE("get_board: the directors' insurance is an active directors-and-officers policy, or missing") {

@@ -24,8 +24,10 @@ struct Building : DeclarationFixture {
         args.update(extra);
         return call("record_declaration_amendment", args);
     }
+    // 101 and 102 from their fractions now to `a` and `b`.
     json changes(double a, double b) {
-        return json::array({json{{"unitId", u101["id"]}, {"after", a}}, json{{"unitId", u102["id"]}, {"after", b}}});
+        return json::array({json{{"unitId", u101["id"]}, {"before", fraction(u101)}, {"after", a}},
+                            json{{"unitId", u102["id"]}, {"before", fraction(u102)}, {"after", b}}});
     }
     json both_consent() {
         return json::array({json{{"coOwnerId", marie["id"]}}, json{{"coOwnerId", jean["id"]}}});
@@ -148,22 +150,53 @@ TEST_CASE("fraction changes apply in the same transaction, co-owners' shares fol
                        {{"fractionChanges", fx.changes(55.5, 45)}, {"consents", fx.both_consent()}})["fractionSum"]["sum"] == 100.5);
 }
 
+TEST_CASE("each change starts from the unit's fraction now: FRACTION_CHANGED_SINCE otherwise, nothing applied") {
+    Building fx;
+    const auto stale = fx.changes(55, 45);  // drawn up on 50 and 50
+    fx.call("update_unit", {{"id", fx.u102["id"]}, {"fractionPercent", 49.5}});  // then 102 changed
+    const auto resolution = fx.resolution_id("absolute");
+    const auto request = args("constituting-act", resolution, {{"fractionChanges", stale}, {"consents", fx.both_consent()}});
+    CHECK_REFUSED(fx, "FRACTION_CHANGED_SINCE", "record_declaration_amendment", request);
+    const auto e = fx.error("record_declaration_amendment", request);
+    CHECK(e.field() == "/fractionChanges/1/before");
+    bool named = false;
+    for (const auto& [k, v] : e.figures())
+        if (k == "unitId") named = std::get<std::string>(v) == fx.u102["id"].get<std::string>();
+    CHECK(named);
+    CHECK(figure(e, "currentPercent") == 49.5);
+    CHECK(fx.fraction(fx.u101) == 50);  // the first change was not applied either
+    CHECK(fx.call("get_declaration")["amendments"].empty());
+    // To the millionth: 49.500001 is not 49.5.
+    auto off = fx.changes(55, 45);
+    off[1]["before"] = 49.500001;
+    CHECK_REFUSED(fx, "FRACTION_CHANGED_SINCE", "record_declaration_amendment",
+                  args("constituting-act", resolution, {{"fractionChanges", off}, {"consents", fx.both_consent()}}));
+    // Drawn up again on the fractions now, it applies.
+    const auto a = fx.amendment("constituting-act", resolution, {{"fractionChanges", fx.changes(55, 45)}, {"consents", fx.both_consent()}});
+    CHECK(a["fractionChanges"][1] == json{{"unitId", fx.u102["id"]}, {"before", 49.5}, {"after", 45}});
+    // before is required.
+    const auto r2 = fx.resolution_id("absolute");
+    CHECK_REFUSED(fx, "VALIDATION_FAILED", "record_declaration_amendment",
+                  args("constituting-act", r2, {{"fractionChanges", json::array({json{{"unitId", fx.u101["id"]}, {"after", 50}}})}}));
+}
+
 TEST_CASE("a unit without co-owners needs no consent; unknown units and co-owners are not found") {
     Building fx;
     const auto storage = fx.unit("R-1", 0, "storage");
     const auto a = fx.amendment("descriptive-statement", fx.resolution_id("absolute"),
-                                {{"fractionChanges", json::array({json{{"unitId", storage["id"]}, {"after", 0.5}}})}});
+                                {{"fractionChanges", json::array({json{{"unitId", storage["id"]}, {"before", 0}, {"after", 0.5}}})}});
     CHECK(a["fractionSum"]["sum"] == 100.5);
     const auto r9 = fx.resolution_id("absolute");
     CHECK_REFUSED(fx, "UNIT_NOT_FOUND", "record_declaration_amendment",
-                  args("constituting-act", r9, {{"fractionChanges", json::array({json{{"unitId", ghost}, {"after", 1}}})}}));
+                  args("constituting-act", r9, {{"fractionChanges", json::array({json{{"unitId", ghost}, {"before", 0}, {"after", 1}}})}}));
     const auto r10 = fx.resolution_id("absolute");
     CHECK_REFUSED(fx, "CO_OWNER_NOT_FOUND", "record_declaration_amendment",
                   args("constituting-act", r10, {{"consents", json::array({json{{"coOwnerId", ghost}}})}}));
     const auto r11 = fx.resolution_id("absolute");
     CHECK_REFUSED(fx, "VALIDATION_FAILED", "record_declaration_amendment",
                   args("constituting-act", r11,
-                       {{"fractionChanges", json::array({json{{"unitId", storage["id"]}, {"after", 1}}, json{{"unitId", storage["id"]}, {"after", 0}}})}}));
+                       {{"fractionChanges", json::array({json{{"unitId", storage["id"]}, {"before", 0.5}, {"after", 1}},
+                                                         json{{"unitId", storage["id"]}, {"before", 0.5}, {"after", 0}}})}}));
 }
 
 TEST_CASE("registration: the amendment becomes registered once its number and day are given") {

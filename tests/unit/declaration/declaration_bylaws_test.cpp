@@ -3,6 +3,8 @@
 // penalties only when the declaration allows them, one article in force per number.
 #include "declaration/declaration_fixture.hpp"
 
+#include "storage/migration_catalogue.hpp"
+
 // Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
 namespace declaration_bylaws_test {
 
@@ -47,6 +49,94 @@ TEST_CASE("initial by-laws: admins transcribe them with no resolution, in articl
     CHECK_REFUSED(fx, "VALIDATION_FAILED", "set_bylaw",
                   json({{"article", "5"}, {"title", "T"}, {"text", "X"}, {"category", "use"}, {"initial", true},
                         {"resolutionId", r1}}));
+}
+
+TEST_CASE("initial corrects a transcription in place; never repeals; not once a resolution changed the article") {
+    DeclarationFixture fx;
+    fx.call("update_declaration", {{"registeredOn", "2005-06-01"}});
+    const auto b = article(fx, "4.2", "Bruit", "Silence après 23 h.");
+    // A correction of the registered text: the same version, in force from the registration.
+    const auto fixed = fx.call("set_bylaw", {{"id", b["id"]}, {"text", "Silence après 22 h."}, {"initial", true}});
+    CHECK(fixed["id"] == b["id"]);
+    CHECK(fixed["text"] == "Silence après 22 h.");
+    CHECK(fixed["effectiveFrom"] == "2005-06-01");
+    CHECK(fixed["supersedesId"].is_null());
+    CHECK(fx.call("list_bylaws", {{"status", "all"}})["pagination"]["total"] == 1);
+    CHECK(fx.call("list_bylaws", {{"asOf", "2005-06-01"}})["data"][0]["text"] == "Silence après 22 h.");
+    // The reported bug: an initial repeal, backdated to the registration day. Refused.
+    CHECK_REFUSED(fx, "RESOLUTION_REQUIRED", "set_bylaw", json({{"id", b["id"]}, {"repeal", true}, {"initial", true}}));
+    CHECK(fx.error("set_bylaw", {{"id", b["id"]}, {"repeal", true}, {"initial", true}}).field() == "/initial");
+    // Once the co-owners changed it, initial no longer may: neither the new version nor an old one.
+    const auto v2 = fx.call("set_bylaw", {{"id", b["id"]}, {"text", "Silence après 21 h."}, {"resolutionId", fx.resolution_id()}});
+    CHECK_REFUSED(fx, "RESOLUTION_REQUIRED", "set_bylaw", json({{"id", v2["id"]}, {"text", "Autre."}, {"initial", true}}));
+    CHECK_REFUSED(fx, "BYLAW_NOT_FOUND", "set_bylaw", json({{"id", b["id"]}, {"text", "Autre."}, {"initial", true}}));
+    // A version adopted on a resolution is itself resolution-based, even the first of its article.
+    const auto adopted = fx.call("set_bylaw", {{"article", "7"}, {"title", "Piscine"}, {"text", "9 h à 21 h."},
+                                               {"category", "amenities"}, {"resolutionId", fx.resolution_id()}});
+    CHECK_REFUSED(fx, "RESOLUTION_REQUIRED", "set_bylaw", json({{"id", adopted["id"]}, {"text", "Autre."}, {"initial", true}}));
+    // A member cannot transcribe, even a correction.
+    const auto other = article(fx, "5", "Animaux", "En laisse.");
+    CHECK_REFUSED_AS(fx, fx.member, "ADMIN_REQUIRED", "set_bylaw", json({{"id", other["id"]}, {"text", "X"}, {"initial", true}}));
+}
+
+TEST_CASE("a version ends the day before the change takes effect, never before it began (INVALID_DATE_RANGE)") {
+    DeclarationFixture fx;
+    fx.call("update_declaration", {{"registeredOn", "2005-06-01"}});
+    const auto b = article(fx, "4.2", "Bruit", "Silence après 23 h.");
+    // A deposit on or before the day the version took effect would end it before it began.
+    const auto r1 = fx.resolution_id();
+    CHECK_REFUSED(fx, "INVALID_DATE_RANGE", "set_bylaw",
+                  json({{"id", b["id"]}, {"text", "X"}, {"resolutionId", r1}, {"depositedOn", "2005-06-01"}}));
+    const auto e = fx.error("set_bylaw", {{"id", b["id"]}, {"repeal", true}, {"resolutionId", fx.resolution_id()},
+                                          {"depositedOn", "2004-01-01"}});
+    CHECK(e.code() == "INVALID_DATE_RANGE");
+    CHECK(e.field() == "/depositedOn");
+    // The day after is the first a change may take effect: the old version was in force one day.
+    const auto v2 = fx.call("set_bylaw", {{"id", b["id"]}, {"text", "Silence après 22 h."}, {"resolutionId", fx.resolution_id()},
+                                          {"depositedOn", "2005-06-02"}});
+    const auto v1 = fx.call("list_bylaws", {{"asOf", "2005-06-01"}})["data"][0];
+    CHECK(v1["id"] == b["id"]);
+    CHECK(v1["endedOn"] == "2005-06-01");
+    CHECK(fx.call("list_bylaws", {{"asOf", "2005-06-02"}})["data"][0]["id"] == v2["id"]);
+    // Without a deposit, the decision's day sets the change, and the refusal names the resolution.
+    const auto later = fx.call("set_bylaw", {{"id", v2["id"]}, {"text", "Silence après 20 h."}, {"resolutionId", fx.resolution_id()},
+                                             {"depositedOn", "2026-12-20"}});
+    const auto r2 = fx.resolution_id();  // decided 2026-12-15, before the deposit of 2026-12-20
+    CHECK_REFUSED(fx, "INVALID_DATE_RANGE", "set_bylaw", json({{"id", later["id"]}, {"repeal", true}, {"resolutionId", r2}}));
+    CHECK(fx.error("set_bylaw", {{"id", later["id"]}, {"repeal", true}, {"resolutionId", r2}}).field() == "/resolutionId");
+}
+
+TEST_CASE("declaration 003: versions ended as the old code wrote them answer every day as before") {
+    DeclarationFixture fx;
+    // As the old code wrote them: endedOn the first day out of force. Article 1 amended on
+    // 2026-12-20; article 2 corrected the day it was transcribed (never in force); article 3
+    // repealed on 2026-12-15.
+    const std::vector<std::string> rows = {
+        "('v1', '1', 'superseded', '2005-06-01', '2026-12-20', NULL)", "('v2', '1', 'active', '2026-12-20', NULL, 'v1')",
+        "('w1', '2', 'superseded', '2005-06-01', '2005-06-01', NULL)", "('w2', '2', 'active', '2005-06-01', NULL, 'w1')",
+        "('x1', '3', 'repealed', '2005-06-01', '2026-12-15', NULL)"};
+    for (const auto& row : rows)
+        fx.db->sql().exec(
+            "INSERT INTO bylaws (id, article, status, effective_from, ended_on, supersedes_id, syndicate_id, title, text, "
+            "category, search_text, sort_key, created_at, updated_at) SELECT r.*, '" + fx.syndicate +
+            "', 'T', 'X', 'other', 'x', r.column2, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z' FROM (VALUES " +
+            row + ") r");
+    const auto in_force = [&](const std::string& day) {
+        std::vector<std::string> ids;
+        const auto page = fx.call("list_bylaws", {{"asOf", day}});
+        for (const auto& b : page["data"]) ids.push_back(b["id"]);
+        return ids;
+    };
+    for (const auto& m : syndic::embedded_migration_plan())
+        if (m.key == syndic::MigrationKey{"declaration", 3}) fx.db->sql().exec(std::string(m.sql));
+    CHECK(in_force("2005-06-01") == std::vector<std::string>{"v1", "w2", "x1"});
+    CHECK(in_force("2026-12-14") == std::vector<std::string>{"v1", "w2", "x1"});
+    CHECK(in_force("2026-12-15") == std::vector<std::string>{"v1", "w2"});
+    CHECK(in_force("2026-12-19") == std::vector<std::string>{"v1", "w2"});
+    CHECK(in_force("2026-12-20") == std::vector<std::string>{"v2", "w2"});
+    const auto all = fx.call("list_bylaws", {{"status", "all"}})["data"];
+    CHECK(record_with_id(json{{"data", all}}, "v1")["endedOn"] == "2026-12-19");
+    CHECK(record_with_id(json{{"data", all}}, "w1")["endedOn"] == "2005-05-31");  // never in force, as before
 }
 
 TEST_CASE("list_bylaws filters by category and searches title and text, accents ignored") {
@@ -105,7 +195,7 @@ TEST_CASE("an amendment is a new version; the old one stays readable with asOf")
     REQUIRE(page["data"].size() == 1);
     CHECK(page["data"][0]["text"] == "Silence après 23 h.");
     CHECK(page["data"][0]["status"] == "superseded");
-    CHECK(page["data"][0]["endedOn"] == "2026-12-20");
+    CHECK(page["data"][0]["endedOn"] == "2026-12-19");  // its last day in force
     CHECK(fx.call("list_bylaws", {{"asOf", "2026-12-20"}})["data"][0]["id"] == v2["id"]);
     CHECK(fx.call("list_bylaws", {{"asOf", "2000-01-01"}})["data"].empty());
     CHECK(fx.call("list_bylaws", {{"status", "all"}})["pagination"]["total"] == 2);
@@ -118,7 +208,7 @@ TEST_CASE("repeal ends the article in force") {
     const auto b = article(fx, "3", "Barbecue", "Interdit sur les balcons.");
     const auto r = fx.call("set_bylaw", {{"id", b["id"]}, {"repeal", true}, {"resolutionId", fx.resolution_id()}});
     CHECK(r["status"] == "repealed");
-    CHECK(r["endedOn"] == "2026-12-15");
+    CHECK(r["endedOn"] == "2026-12-14");  // the day before the decision took effect
     CHECK(fx.call("list_bylaws")["data"].empty());
     CHECK(fx.call("list_bylaws", {{"status", "repealed"}})["data"].size() == 1);
     const auto r2 = fx.resolution_id();
@@ -136,7 +226,7 @@ TEST_CASE("DUPLICATE_BYLAW_ARTICLE: one article in force per number") {
                   json({{"article", "4.2"}, {"title", "Autre"}, {"text", "Autre."}, {"category", "other"}, {"initial", true}}));
     const auto b = article(fx, "4.3", "Animaux", "Laisse.");
     CHECK_REFUSED(fx, "DUPLICATE_BYLAW_ARTICLE", "set_bylaw", json({{"id", b["id"]}, {"article", "4.2"}, {"initial", true}}));
-    // Renumbering to a free number is an amendment like any other.
+    // Renumbering the transcription to a free number corrects it.
     CHECK(fx.call("set_bylaw", {{"id", a["id"]}, {"article", "4.1"}, {"initial", true}})["article"] == "4.1");
 }
 

@@ -3,6 +3,7 @@
 #include "declaration/declaration_fixture.hpp"
 
 #include "modules/declaration/fiscal_year.hpp"
+#include "modules/declaration/parameters.hpp"
 #include "storage/settings.hpp"
 
 // Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
@@ -67,6 +68,25 @@ TEST_CASE("update_declaration records the particulars; get_declaration reads the
     CHECK(after["fiscalYearStart"] == "04-01");
     // Another syndicate's declaration is its own.
     CHECK(fx.call_as(fx.other_admin, "get_declaration")["source"] == "default");
+}
+
+TEST_CASE("arrearsMakeIneligible (default false) and defaultByLapseOfTime (default true), read by the board") {
+    DeclarationFixture fx;
+    const auto d = fx.call("get_declaration");
+    CHECK(d["arrearsMakeIneligible"] == false);
+    CHECK(d["defaultByLapseOfTime"] == true);
+    CHECK_FALSE(syndic::declaration::board_parameters(*fx.db, fx.syndicate).arrears_make_ineligible);
+    // A row made by another field keeps both defaults, as a syndicate's row from before does.
+    const auto made = fx.call("update_declaration", {{"notary", "Me Gagnon"}});
+    CHECK(made["arrearsMakeIneligible"] == false);
+    CHECK(made["defaultByLapseOfTime"] == true);
+    const auto set = fx.call("update_declaration", {{"arrearsMakeIneligible", true}, {"defaultByLapseOfTime", false}});
+    CHECK(set["arrearsMakeIneligible"] == true);
+    CHECK(set["defaultByLapseOfTime"] == false);
+    CHECK(fx.call("get_declaration")["defaultByLapseOfTime"] == false);
+    CHECK(syndic::declaration::board_parameters(*fx.db, fx.syndicate).arrears_make_ineligible);
+    CHECK_FALSE(syndic::declaration::board_parameters(*fx.db, fx.other_syndicate).arrears_make_ineligible);
+    CHECK_REFUSED(fx, "VALIDATION_FAILED", "update_declaration", json({{"arrearsMakeIneligible", nullptr}}));
 }
 
 TEST_CASE("quorumPercent is the setting syndic-mcp quorum sets: one copy") {
