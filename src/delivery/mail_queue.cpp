@@ -11,10 +11,12 @@
 #include <iterator>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include "core/ids.hpp"
 #include "events/event_log.hpp"
+#include "storage/bind.hpp"
 #include "storage/database.hpp"
 #include "storage/settings.hpp"
 
@@ -157,6 +159,19 @@ void record(Database& db, const Clock& clock, const DueMessage& m, const std::st
     else ++run.retrying;
 }
 
+// Gives back the messages `worker` claimed and has not recorded: an attempt that fails before it
+// sends (the network module missing, a file unreadable, the database busy) leaves them due at
+// once, not held for the lease's 5 minutes. How many it gave back.
+int release_mail_claims(Database& db, const std::string& worker) {
+    WriteTransaction tx(db);
+    auto q = db.prepare(
+        "UPDATE outbox SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = ?1 AND status = 'queued'");
+    bind_parameters(*q, worker);
+    const int released = q->exec();
+    tx.commit();
+    return released;
+}
+
 }  // namespace
 
 std::chrono::minutes mail_retry_delay(int failures_so_far) {
@@ -228,21 +243,31 @@ MailRun deliver_mail(Database& db, const Clock& clock, const SmtpSettings& smtp,
         }
         return it->second;
     };
-    for (;;) {
-        const auto now = clock.now();
-        const auto due = claim_messages(db, to_utc_iso(now), to_utc_iso(now + message_lease), worker);
-        if (due.empty()) break;
-        for (const auto& m : due) {
-            std::vector<MailAttachment> files;
-            if (const auto missing = attached_files(db, m, files); !missing.empty()) {
-                record(db, clock, m, worker, {false, 0, missing, true}, run);  // it will not come back
-                continue;
+    try {
+        for (;;) {
+            const auto now = clock.now();
+            const auto due = claim_messages(db, to_utc_iso(now), to_utc_iso(now + message_lease), worker);
+            if (due.empty()) break;
+            for (const auto& m : due) {
+                std::vector<MailAttachment> files;
+                if (const auto missing = attached_files(db, m, files); !missing.empty()) {
+                    record(db, clock, m, worker, {false, 0, missing, true}, run);  // it will not come back
+                    continue;
+                }
+                const auto text =
+                    compose_mail(sender_of(m.syndicate_id), m.recipient, m.subject, m.body, m.id, clock.now(), files);
+                record(db, clock, m, worker, sender(m.recipient, text), run);
             }
-            const auto text =
-                compose_mail(sender_of(m.syndicate_id), m.recipient, m.subject, m.body, m.id, clock.now(), files);
-            record(db, clock, m, worker, sender(m.recipient, text), run);
+            if (static_cast<int>(due.size()) < message_batch) break;
         }
-        if (static_cast<int>(due.size()) < message_batch) break;
+    } catch (const std::exception& e) {
+        int released = 0;
+        try {
+            released = release_mail_claims(db, worker);
+        } catch (const std::exception&) {  // the leases then run out by themselves
+        }
+        throw std::runtime_error(std::string(e.what()) + " (" + std::to_string(run.sent) + " e-mail(s) sent before it; " +
+                                 std::to_string(released) + " claimed and not sent, given back: due again at once)");
     }
     return run;
 }

@@ -100,6 +100,15 @@ def main():
         sink = Sink(folder, "sink")
         url = "smtp://127.0.0.1:%d" % sink.port
         deliver = [BIN, "deliver", "--once", "--smtp-url", url, "--smtp-from", "Syndicat Les Érables <ca@erables.example>"]
+        # The network module missing (a quick start that built the server without it): the pass stops,
+        # says why, and gives its claims back, so the next pass sends at once.
+        missing = dict(env, SYNDIC_NET_MODULE=os.path.join(folder, "nowhere", "syndic-net.so"))
+        r = subprocess.run(deliver, env=missing, capture_output=True, text=True, timeout=60)
+        check("deliver without its network module exits 1 naming the module, and gives the 7 claimed messages back",
+              r.returncode == 1 and "syndic-net.so: not found" in r.stderr and "7 claimed and not sent, given back" in r.stderr,
+              r.stdout + r.stderr)
+        check("...which nothing holds any more", all(row[0] is None for row in sqlite3.connect(db).execute(
+            "SELECT lease_owner FROM outbox WHERE related_type = 'meeting'")))
         both = [subprocess.Popen(deliver, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
         outputs = [p.communicate(timeout=60) for p in both]
         check("two delivery processes at once both exit 0", all(p.returncode == 0 for p in both), str(outputs))
@@ -144,6 +153,8 @@ def main():
               all(m["status"] == "queued" and m["attempts"] == 1 and m["error"] for m in rows), str(rows[:2]))
         r = run(env, *deliver_down)
         check("...not retried before its next attempt is due", all(m["attempts"] == 1 for m in outbox(db)), r.stdout)
+        check("...and deliver says why they are still queued: when they are retried, with the last answer",
+              "waiting to be retried from" in r.stdout and "last answer" in r.stdout, r.stdout)
         for attempt in range(2, 6):
             with sqlite3.connect(db) as c:  # the back-off's time passes
                 c.execute("UPDATE outbox SET next_attempt_at = '2000-01-01T00:00:00.000Z'")

@@ -8,6 +8,7 @@
 #include <SQLiteCpp/Statement.h>
 
 #include <chrono>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -152,6 +153,28 @@ TEST_CASE("a refusal for good (5xx) fails the message at once with the server's 
     const auto run = syndic::deliver_mail(*fx.db, fx.clock, smtp, "w", refused.sender());
     CHECK(run.failed == outbox(fx)["pagination"]["total"]);
     CHECK(outbox(fx)["data"][0]["error"] == "550 5.1.1 mailbox unavailable");
+}
+
+TEST_CASE("an attempt that fails before it sends gives its claims back: the next pass sends them at once") {
+    Building fx;
+    fx.notice(fx.meeting());
+    const int queued = outbox(fx)["pagination"]["total"];
+    const syndic::MailSender unavailable = [](const std::string&, const std::string&) -> TransferResult {
+        throw std::runtime_error("Sending e-mail and webhooks unavailable: syndic-net.so: not found");
+    };
+    try {
+        syndic::deliver_mail(*fx.db, fx.clock, smtp, "worker-a", unavailable);
+        FAIL("deliver_mail went on without its sender");
+    } catch (const std::runtime_error& e) {
+        const std::string why = e.what();
+        CHECK(why.find("syndic-net.so: not found") != std::string::npos);
+        CHECK(why.find("given back") != std::string::npos);
+    }
+    SQLite::Statement held(fx.db->sql(), "SELECT count(*) FROM outbox WHERE lease_owner IS NOT NULL");
+    held.executeStep();
+    CHECK(held.getColumn(0).getInt() == 0);
+    Sent sent;  // the same minute: no lease of the failed attempt is left to wait for
+    CHECK(syndic::deliver_mail(*fx.db, fx.clock, smtp, "worker-b", sent.sender()).sent == queued);
 }
 
 TEST_CASE("compose_mail: UTF-8 subject as encoded words, body in base64 lines, CRLF") {
