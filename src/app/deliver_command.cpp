@@ -52,6 +52,18 @@ std::string why_still_queued(Database& db, const Clock& clock) {
     return why;
 }
 
+// The messages no sender was known for, per syndicate, with what to do.
+void report_without_sender(Database& db, const MailRun& mail) {
+    for (const auto& [syndicate, count] : mail.without_sender) {
+        auto q = db.prepare("SELECT name FROM syndicates WHERE id = ?1");
+        bind_parameters(*q, syndicate);
+        const std::string name = q->executeStep() ? q->getColumn(0).getString() : syndicate;
+        std::cout << "mail: " << count << " not sent for " << name << " (" << syndicate
+                  << "): nothing says who its mail is from; set its sender with `syndic-mcp settings --syndicate "
+                  << syndicate << " mailFrom 'Name <address>'`, or give --smtp-from" << std::endl;
+    }
+}
+
 void report(Database& db, const Clock& clock, const DeliveryRun& run) {
     if (const auto& w = run.webhooks)
         std::cout << "webhooks: " << w->succeeded << " delivered, " << w->retrying << " to retry, " << w->abandoned
@@ -61,6 +73,7 @@ void report(Database& db, const Clock& clock, const DeliveryRun& run) {
                   << " failed; " << queued_mail(db) << " still queued";
         if (const auto why = why_still_queued(db, clock); !why.empty()) std::cout << ": " << why;
         std::cout << std::endl;
+        report_without_sender(db, *run.mail);
     } else {
         std::cout << "mail: nothing sent (no --smtp-url); " << queued_mail(db) << " queued" << std::endl;
     }

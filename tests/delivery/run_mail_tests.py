@@ -182,6 +182,41 @@ def main():
               str([m["data"][:120] for m in guarded.messages()[:1]]))
         guarded.stop()
 
+        # No --smtp-from: each syndicate's mail leaves from its own mailFrom (header and envelope); a
+        # syndicate without one keeps its messages queued, and deliver says which and what to do.
+        db, env, key, _ = notices_queued(folder, "own-senders")
+        run(env, "settings", "mailFrom", "ca@erables.example")
+        second = run(env, "init", "--name", "Syndicat du 12 rue des Pins", "--json")
+        other = json.loads(second.stdout)
+        pins = [other["apiKey"]]
+        unit = call(env, pins[0], "create_unit", {"number": "1", "type": "apartment", "fractionPercent": 100})
+        call(env, pins[0], "create_co_owner", {"firstName": "Rémi", "lastName": "Pelletier", "unitId": unit["id"],
+                                               "email": "remi.pelletier@example.ca"})
+        meeting = call(env, pins[0], "create_meeting", {"title": "Assemblée annuelle", "type": "aga", "location": "Salle",
+                                                        "scheduledAt": "2099-03-15T19:00:00-04:00", "agenda": ["Budget"]})
+        call(env, pins[0], "send_meeting_notice", {"meetingId": meeting["id"]})
+        plain = Sink(folder, "plain")
+        own = ["deliver", "--once", "--smtp-url", "smtp://127.0.0.1:%d" % plain.port]
+        r = run(dict(env, SYNDIC_SMTP_FROM=""), *own)
+        got = plain.messages()
+        check("deliver with only --smtp-url exits 0 and sends the demo syndicate's 7 notices from its mailFrom",
+              r.returncode == 0 and len(got) == 7 and all(m["from"] == "ca@erables.example" and
+                                                          "\nFrom: ca@erables.example" in "\n" + m["data"].replace("\r\n", "\n")
+                                                          for m in got), r.stdout + r.stderr + str([m["from"] for m in got]))
+        check("...and says the other syndicate's notice is not sent: no mailFrom, no --smtp-from, what to do",
+              "1 not sent for Syndicat du 12 rue des Pins" in r.stdout and "mailFrom" in r.stdout and
+              other["syndicateId"] in r.stdout, r.stdout)
+        with sqlite3.connect(db) as c:
+            left = c.execute("SELECT status, attempts, lease_owner FROM outbox WHERE recipient = 'remi.pelletier@example.ca'").fetchall()
+        check("...which stays queued, not claimed, no attempt counted", left == [("queued", 0, None)], str(left))
+        run(env, "settings", "--syndicate", other["syndicateId"], "mailFrom", "syndic@pins.example")
+        r = run(dict(env, SYNDIC_SMTP_FROM=""), *own)
+        got = plain.messages()
+        check("once it has a mailFrom, its notice leaves from it (header and envelope)",
+              len(got) == 8 and got[-1]["from"] == "syndic@pins.example" and got[-1]["to"] == ["remi.pelletier@example.ca"]
+              and "From: syndic@pins.example" in got[-1]["data"], r.stdout + str(got[-1:]))
+        plain.stop()
+
         # A stdio server started with SMTP settings sends what its calls queue, while it serves.
         db, env, key, _ = notices_queued(folder, "stdio")
         live = Sink(folder, "live")
