@@ -1,7 +1,10 @@
 // What a new user tripped on in the meetings tools (issue 27, item 3): a written resolution's own
 // fields repeated with each signature are accepted when they are what was recorded, and only a
-// change is refused.
+// change is refused; instants given as Montreal's local time, and an offset that is not Montreal's
+// said in warnings (update_meeting, adjourn_meeting; create_meeting through the executable in
+// tests/cli/run_time_arguments.py); a co-owners' meeting's notice without an agenda warned of.
 #include "board/board_fixture.hpp"
+#include "meetings/meetings_fixture.hpp"
 
 #include <string>
 
@@ -68,6 +71,41 @@ TEST_CASE("record_written_resolution refuses a change of the recorded fields, na
     }
     const auto now = fx.call("record_written_resolution", {{"id", r["id"]}});
     CHECK(now["missingSigners"].size() == 2);  // no refused call added its signature
+}
+
+TEST_CASE("update_meeting and adjourn_meeting read a local time as Montreal's and warn of another offset") {
+    using namespace syndic::test::meeting_fixture;
+    Building fx;
+    const auto m = fx.meeting();
+    const auto moved = fx.call("update_meeting", {{"id", m["id"]}, {"scheduledAt", "2026-12-16T19:00"}});
+    CHECK(moved["scheduledAt"] == "2026-12-16T19:00:00-05:00");
+    CHECK_FALSE(moved.contains("warnings"));
+    const auto summer = fx.call("update_meeting", {{"id", m["id"]}, {"scheduledAt", "2027-06-15T19:00:00-05:00"}});
+    CHECK(summer["scheduledAt"] == "2027-06-15T20:00:00-04:00");
+    REQUIRE(summer["warnings"].size() == 1);
+    CHECK(summer["warnings"][0].get<std::string>().find("2027-06-15T19:00:00-04:00") != std::string::npos);
+    fx.call("update_meeting", {{"id", m["id"]}, {"scheduledAt", "2026-12-15T19:00"}});
+
+    fx.notice(m);
+    fx.attend(m, json::array({present(fx.emilie), absent(fx.john)}));  // 30 of 51: no quorum
+    fx.clock.set(at("2026-12-16T01:00:00Z"));  // the meeting's evening, 20:00 in Montreal
+    const auto r = fx.call("adjourn_meeting", {{"meetingId", m["id"]}, {"reason", "no-quorum"},
+                                               {"reconveneAt", "2027-04-12T19:00:00-05:00"}, {"location", "Salle B"}});
+    CHECK(r["reconvened"]["scheduledAt"] == "2027-04-12T20:00:00-04:00");
+    REQUIRE(r["warnings"].size() == 1);
+    CHECK(r["warnings"][0].get<std::string>().find("20:00 in Montreal") != std::string::npos);
+}
+
+TEST_CASE("send_meeting_notice warns of a co-owners' meeting's notice without its agenda") {
+    using namespace syndic::test::meeting_fixture;
+    Building fx;
+    const auto bare = fx.meeting({{"agenda", json::array()}});
+    const auto sent = fx.notice(bare);
+    REQUIRE(sent["warnings"].size() == 1);
+    CHECK(sent["warnings"][0].get<std::string>().find("art. 1087") != std::string::npos);
+    const auto left_out = fx.notice(fx.meeting(), {{"includeAgenda", false}});
+    CHECK(left_out["warnings"].size() == 1);
+    CHECK_FALSE(fx.notice(fx.meeting()).contains("warnings"));
 }
 
 }  // TEST_SUITE
