@@ -18,7 +18,9 @@ void SmtpOptions::add_to(CLI::App& command, bool with_interval) {
     command.add_option("--smtp-password-file", password_file_,
                        "read the SMTP password from the first line of this file")
         ->envname("SYNDIC_SMTP_PASSWORD_FILE");
-    command.add_option("--smtp-from", from_, "the sender address, e.g. 'Syndicat Les Érables <ca@example.org>'")
+    command.add_option("--smtp-from", from_,
+                       "the sender address, e.g. 'Syndicat Les Érables <ca@example.org>', for a syndicate whose setting "
+                       "mailFrom is not set (and the envelope sender of all mail); without it, each syndicate's mailFrom")
         ->envname("SYNDIC_SMTP_FROM");
     if (with_interval)
         command.add_option("--delivery-interval", interval_seconds_, "seconds between two delivery passes (the e-mail, with --smtp-url; the bridge's webhooks)")
@@ -46,7 +48,6 @@ std::optional<SmtpSettings> SmtpOptions::settings() const {
     if (url_.empty()) return std::nullopt;
     if (url_.rfind("smtp://", 0) != 0 && url_.rfind("smtps://", 0) != 0)
         throw std::runtime_error("--smtp-url must start with smtp:// (STARTTLS) or smtps:// (TLS), not '" + url_ + "'");
-    if (from_.empty()) throw std::runtime_error("--smtp-url needs --smtp-from (or SYNDIC_SMTP_FROM): the sender address");
     SmtpSettings s;
     s.url = url_;
     s.user = user_;

@@ -40,13 +40,14 @@ SurfaceOptions::SurfaceOptions()
 
 void SurfaceOptions::add_to(CLI::App& command) {
     command.add_option("--modules", modules_,
-                       "offer these modules' tools, comma-separated: module ids, presets (treasurer, secretary, building, "
+                       "offer these modules' tools, comma-separated: module ids, presets (treasurer, secretary, building, works, "
                        "governance), default, all (default: the default set; env SYNDIC_MODULES)");
     command.add_flag("--read-only", read_only_flag_, "offer only the tools that change nothing (env SYNDIC_READ_ONLY=1)");
 }
 
 std::vector<std::string> SurfaceOptions::modules() const {
-    return select_modules(items(modules_), SurfaceCatalogue::embedded(), ToolRegistry::built_modules(), default_modules());
+    return select_surface(items(modules_), SurfaceCatalogue::embedded(), ToolRegistry::built_modules(), default_modules(),
+                          default_tools());
 }
 
 bool SurfaceOptions::read_only() const {

@@ -18,8 +18,9 @@ public:
     SurfaceOptions();  // starts from SYNDIC_MODULES and SYNDIC_READ_ONLY
     void add_to(CLI::App& command);
 
-    // The modules to offer (never empty); std::invalid_argument for an unknown module or preset,
-    // std::runtime_error for a SYNDIC_READ_ONLY that is not a yes or a no.
+    // The modules to offer, then single tools of others (never empty; tools/surface.hpp,
+    // select_surface); std::invalid_argument for an unknown module or preset, std::runtime_error
+    // for a SYNDIC_READ_ONLY that is not a yes or a no.
     std::vector<std::string> modules() const;
     bool read_only() const;
 

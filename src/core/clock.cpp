@@ -154,6 +154,8 @@ struct Rfc3339Fields {
     int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
     std::int64_t microseconds = 0;
     int offset_minutes = 0;  // east of UTC
+    bool local = false;      // no offset given: a wall clock's time (parse_given_instant reads Montreal's)
+    bool utc = false;        // given as Z
 };
 
 static std::optional<Rfc3339Fields> rfc3339_fields(std::string_view t) {
@@ -188,8 +190,11 @@ static std::optional<Rfc3339Fields> rfc3339_fields(std::string_view t) {
             at += 1 + n;
         }
     }
-    if (is(at, 'Z')) {
+    if (at == t.size()) {
+        f.local = true;
+    } else if (is(at, 'Z')) {
         if (at + 1 != t.size()) return std::nullopt;
+        f.utc = true;
     } else if ((is(at, '+') || is(at, '-')) && digits(at + 1, 2) && is(at + 3, ':') && digits(at + 4, 2) &&
                at + 6 == t.size()) {
         const int hours = number(at + 1, 2), minutes = number(at + 4, 2);
@@ -202,8 +207,9 @@ static std::optional<Rfc3339Fields> rfc3339_fields(std::string_view t) {
     return f;
 }
 
-std::optional<Instant> parse_iso_instant(std::string_view text) {
-    if (auto stored = parse_stored_instant(text)) return stored;
+// The fields of an RFC 3339 date-time, with or without its offset, on a day that exists; nullopt
+// otherwise. Its wall-clock reading, as if in UTC, in `wall`.
+static std::optional<Rfc3339Fields> given_fields(std::string_view text, date::sys_time<std::chrono::microseconds>& wall) {
     if (text.size() < 16 || text.size() > 40) return std::nullopt;
     std::string upper(text);  // RFC 3339 allows "t" and "z"
     for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -212,12 +218,43 @@ std::optional<Instant> parse_iso_instant(std::string_view text) {
     const date::year_month_day ymd{date::year{f->year}, date::month{static_cast<unsigned>(f->month)},
                                    date::day{static_cast<unsigned>(f->day)}};
     if (!ymd.ok()) return std::nullopt;
-    const auto local = date::sys_days{ymd} + std::chrono::hours{f->hour} + std::chrono::minutes{f->minute} +
-                       std::chrono::seconds{f->second} + std::chrono::microseconds{f->microseconds};
-    const auto utc = local - std::chrono::minutes{f->offset_minutes};
+    wall = date::sys_days{ymd} + std::chrono::hours{f->hour} + std::chrono::minutes{f->minute} +
+           std::chrono::seconds{f->second} + std::chrono::microseconds{f->microseconds};
+    return f;
+}
+
+static std::optional<Instant> within_years(date::sys_time<std::chrono::microseconds> utc) {
     const auto year = static_cast<int>(date::year_month_day{date::floor<date::days>(utc)}.year());
     if (year < 1900 || year > 9999) return std::nullopt;
     return std::chrono::floor<std::chrono::milliseconds>(utc);
+}
+
+std::optional<Instant> parse_iso_instant(std::string_view text) {
+    if (auto stored = parse_stored_instant(text)) return stored;
+    date::sys_time<std::chrono::microseconds> wall;
+    const auto f = given_fields(text, wall);
+    if (!f || f->local) return std::nullopt;
+    return within_years(wall - std::chrono::minutes{f->offset_minutes});
+}
+
+std::optional<GivenInstant> parse_given_instant(std::string_view text) {
+    date::sys_time<std::chrono::microseconds> wall;
+    const auto f = given_fields(text, wall);
+    if (!f) return std::nullopt;
+    std::optional<Instant> at;
+    if (f->local) {
+        const date::local_time<std::chrono::microseconds> local{wall.time_since_epoch()};
+        const auto info = montreal()->get_info(local);
+        if (info.result == date::local_info::nonexistent) return std::nullopt;  // the spring's skipped hour
+        // The autumn's repeated hour: the first of the two (daylight time).
+        at = within_years(wall - info.first.offset);
+    } else {
+        at = within_years(wall - std::chrono::minutes{f->offset_minutes});
+    }
+    if (!at) return std::nullopt;
+    const auto montreal_minutes =
+        static_cast<int>(montreal()->get_info(std::chrono::floor<std::chrono::seconds>(*at)).offset.count() / 60);
+    return GivenInstant{*at, f->local ? std::nullopt : std::optional<int>(f->offset_minutes), montreal_minutes, f->utc};
 }
 
 std::optional<Instant> montreal_day_start(const std::string& text, int plus_days) {

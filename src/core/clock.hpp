@@ -69,4 +69,17 @@ int calendar_days_between(std::string_view from, std::string_view to);
 // hours), with optional seconds and fractions, years 1900-9999; nullopt otherwise.
 std::optional<Instant> parse_iso_instant(std::string_view text);
 
+// An instant as a caller gives it (a tool's instant argument): what parse_iso_instant reads, or a
+// local date-time without an offset ("2027-03-15T19:00", seconds and a fraction optional) read on
+// America/Montreal's wall clock, the first of the two in the autumn's repeated hour; nullopt for any
+// other text and for a local time Montreal skips (the spring's hour from 02:00).
+struct GivenInstant {
+    Instant at;
+    std::optional<int> offset_minutes;  // the offset given, east of UTC; nullopt: a local time
+    int montreal_offset_minutes = 0;    // Montreal's offset at that instant
+    bool utc = false;                   // given with Z, as programs (and this service's storage) write instants
+    bool offset_is_montreals() const { return !offset_minutes || *offset_minutes == montreal_offset_minutes; }
+};
+std::optional<GivenInstant> parse_given_instant(std::string_view text);
+
 }  // namespace syndic

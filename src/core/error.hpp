@@ -81,6 +81,7 @@ inline constexpr const char* invalid_rbq_licence = "INVALID_RBQ_LICENCE";
 inline constexpr const char* document_type_not_allowed = "DOCUMENT_TYPE_NOT_ALLOWED";
 inline constexpr const char* document_too_large = "DOCUMENT_TOO_LARGE";
 inline constexpr const char* document_protected = "DOCUMENT_PROTECTED";
+inline constexpr const char* document_already_stored = "DOCUMENT_ALREADY_STORED";
 inline constexpr const char* target_not_found = "TARGET_NOT_FOUND";
 inline constexpr const char* link_not_found = "LINK_NOT_FOUND";
 // The administration module (catalogue section 4.2).

@@ -15,9 +15,12 @@ DeliveryRun deliver_once(Database& db, const Clock& clock, const std::optional<S
     DeliveryRun run;
     if (webhooks) run.webhooks = deliver_webhooks(db, clock, worker, [](const HttpPost& request) { return post(request); });
     if (smtp)
-        run.mail = deliver_mail(db, clock, *smtp, worker, [&](const std::string& recipient, const std::string& message) {
-            return send_mail(*smtp, recipient, message);
-        });
+        run.mail = deliver_mail(db, clock, *smtp, worker,
+                                [&](const std::string& from, const std::string& recipient, const std::string& message) {
+                                    SmtpSettings settings = *smtp;
+                                    settings.from = from;
+                                    return send_mail(settings, recipient, message);
+                                });
     return run;
 }
 
@@ -70,6 +73,11 @@ void DeliveryWorker::run() {
             if (done.mail && (done.mail->sent || done.mail->retrying || done.mail->failed))
                 spdlog::info("delivery: {} message(s) sent, {} to retry, {} failed", done.mail->sent, done.mail->retrying,
                              done.mail->failed);
+            if (done.mail)
+                for (const auto& [syndicate, count] : done.mail->without_sender)
+                    if (warned_without_sender_.insert(syndicate).second)  // once per syndicate and process
+                        spdlog::warn("delivery: {} message(s) of syndicate {} left queued: it has no setting mailFrom and "
+                                 "this server no --smtp-from", count, syndicate);
             if (const auto& w = done.webhooks; w && (w->succeeded || w->retrying || w->abandoned))
                 spdlog::info("delivery: {} webhook event(s) delivered, {} to retry, {} abandoned, {} webhook(s) paused",
                              w->succeeded, w->retrying, w->abandoned, w->paused);

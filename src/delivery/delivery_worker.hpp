@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 
@@ -56,6 +57,7 @@ private:
     ToolReader daily_tick_;  // empty: no tick
     std::string last_tick_day_;  // the tick_day() of the last tick this process ran
     std::string worker_ = new_worker_name();
+    std::set<std::string> warned_without_sender_;  // syndicates whose mail has no sender, told once
     std::mutex mutex_;
     std::condition_variable changed_;
     bool stopping_ = false, woken_ = false;

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cstdio>
@@ -11,10 +12,12 @@
 #include <iterator>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include "core/ids.hpp"
 #include "events/event_log.hpp"
+#include "storage/bind.hpp"
 #include "storage/database.hpp"
 #include "storage/settings.hpp"
 
@@ -71,19 +74,19 @@ struct DueMessage {
 
 // Claims up to `message_batch` due messages for `worker` (a lease), in one write transaction: a message
 // another process holds under an unexpired lease is not due.
-std::vector<DueMessage> claim_messages(Database& db, const std::string& now, const std::string& until, const std::string& worker) {
+// `skipped`: a JSON array of syndicate ids whose messages are left alone (no sender for them).
+std::vector<DueMessage> claim_messages(Database& db, const std::string& now, const std::string& until, const std::string& worker,
+                                       const std::string& skipped) {
     std::vector<DueMessage> out;
     WriteTransaction tx(db);
     auto q = db.prepare(
         "UPDATE outbox SET lease_owner = ?1, lease_until = ?2 WHERE id IN ("
         "SELECT id FROM outbox WHERE status = 'queued' AND channel = 'email' "
         "AND (next_attempt_at IS NULL OR next_attempt_at <= ?3) AND (lease_until IS NULL OR lease_until <= ?3) "
+        "AND syndicate_id NOT IN (SELECT value FROM json_each(?5)) "
         "ORDER BY created_at, id LIMIT ?4) "
         "RETURNING id, syndicate_id, recipient, subject, body, attempts, attachments");
-    q->bind(1, worker);
-    q->bind(2, until);
-    q->bind(3, now);
-    q->bind(4, message_batch);
+    bind_parameters(*q, worker, until, now, message_batch, skipped);
     while (q->executeStep())
         out.push_back({q->getColumn(0).getString(), q->getColumn(1).getString(), q->getColumn(2).getString(),
                        q->getColumn(3).getString(), q->getColumn(4).getString(), q->getColumn(5).getInt(),
@@ -157,6 +160,19 @@ void record(Database& db, const Clock& clock, const DueMessage& m, const std::st
     else ++run.retrying;
 }
 
+// Gives back the messages `worker` claimed and has not recorded: an attempt that fails before it
+// sends (the network module missing, a file unreadable, the database busy) leaves them due at
+// once, not held for the lease's 5 minutes. How many it gave back.
+int release_mail_claims(Database& db, const std::string& worker) {
+    WriteTransaction tx(db);
+    auto q = db.prepare(
+        "UPDATE outbox SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = ?1 AND status = 'queued'");
+    bind_parameters(*q, worker);
+    const int released = q->exec();
+    tx.commit();
+    return released;
+}
+
 }  // namespace
 
 std::chrono::minutes mail_retry_delay(int failures_so_far) {
@@ -217,32 +233,55 @@ std::string compose_mail(const std::string& from, const std::string& to, const s
 MailRun deliver_mail(Database& db, const Clock& clock, const SmtpSettings& smtp, const std::string& worker,
                      const MailSender& sender) {
     MailRun run;
-    // Each syndicate's own sender (its setting mailFrom), else the server's --smtp-from; the
-    // envelope sender stays the server's, the address its SMTP account may send from.
-    std::map<std::string, std::string> senders;
-    const auto sender_of = [&](const std::string& syndicate_id) -> const std::string& {
+    // Each syndicate's own sender (its setting mailFrom), else the server's --smtp-from; nullopt
+    // when neither says who the mail is from.
+    std::map<std::string, std::optional<std::string>> senders;
+    const auto sender_of = [&](const std::string& syndicate_id) -> const std::optional<std::string>& {
         auto it = senders.find(syndicate_id);
         if (it == senders.end()) {
             const auto own = get_setting(db, syndicate_id, "mailFrom");
-            it = senders.emplace(syndicate_id, own.is_string() ? own.get<std::string>() : smtp.from).first;
+            std::optional<std::string> from;
+            if (own.is_string() && !own.get<std::string>().empty()) from = own.get<std::string>();
+            else if (!smtp.from.empty()) from = smtp.from;
+            it = senders.emplace(syndicate_id, from).first;
         }
         return it->second;
     };
-    for (;;) {
-        const auto now = clock.now();
-        const auto due = claim_messages(db, to_utc_iso(now), to_utc_iso(now + message_lease), worker);
-        if (due.empty()) break;
-        for (const auto& m : due) {
-            std::vector<MailAttachment> files;
-            if (const auto missing = attached_files(db, m, files); !missing.empty()) {
-                record(db, clock, m, worker, {false, 0, missing, true}, run);  // it will not come back
-                continue;
+    nlohmann::json unsendable = nlohmann::json::array();  // syndicates whose mail has no sender: not claimed again
+    try {
+        for (;;) {
+            const auto now = clock.now();
+            const auto due = claim_messages(db, to_utc_iso(now), to_utc_iso(now + message_lease), worker, unsendable.dump());
+            if (due.empty()) break;
+            for (const auto& m : due) {
+                const auto& from = sender_of(m.syndicate_id);
+                if (!from) {
+                    ++run.without_sender[m.syndicate_id];
+                    if (std::find(unsendable.begin(), unsendable.end(), m.syndicate_id) == unsendable.end())
+                        unsendable.push_back(m.syndicate_id);
+                    continue;  // its claim is given back below: it stays queued, due at once
+                }
+                std::vector<MailAttachment> files;
+                if (const auto missing = attached_files(db, m, files); !missing.empty()) {
+                    record(db, clock, m, worker, {false, 0, missing, true}, run);  // it will not come back
+                    continue;
+                }
+                const auto text = compose_mail(*from, m.recipient, m.subject, m.body, m.id, clock.now(), files);
+                // The envelope sender is the server's --smtp-from (the address its SMTP account may
+                // send from) when given, else the syndicate's own.
+                record(db, clock, m, worker, sender(smtp.from.empty() ? *from : smtp.from, m.recipient, text), run);
             }
-            const auto text =
-                compose_mail(sender_of(m.syndicate_id), m.recipient, m.subject, m.body, m.id, clock.now(), files);
-            record(db, clock, m, worker, sender(m.recipient, text), run);
+            if (static_cast<int>(due.size()) < message_batch) break;
         }
-        if (static_cast<int>(due.size()) < message_batch) break;
+        if (!run.without_sender.empty()) release_mail_claims(db, worker);
+    } catch (const std::exception& e) {
+        int released = 0;
+        try {
+            released = release_mail_claims(db, worker);
+        } catch (const std::exception&) {  // the leases then run out by themselves
+        }
+        throw std::runtime_error(std::string(e.what()) + " (" + std::to_string(run.sent) + " e-mail(s) sent before it; " +
+                                 std::to_string(released) + " claimed and not sent, given back: due again at once)");
     }
     return run;
 }

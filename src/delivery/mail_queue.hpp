@@ -5,6 +5,7 @@
 #pragma once
 #include <chrono>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,9 @@ struct MailRun {
     int sent = 0;
     int retrying = 0;  // failed this time, queued again for later
     int failed = 0;    // failed for good (refused, or out of attempts)
+    // Messages left queued, by syndicate id, because nothing says who they are from: the syndicate
+    // has no setting mailFrom and the process no --smtp-from.
+    std::map<std::string, int> without_sender;
 };
 
 // Delay before each retry after a failure that may pass (connection refused, 4xx): 1 min, 5 min,
@@ -26,9 +30,12 @@ struct MailRun {
 inline constexpr int mail_attempts = 5;
 std::chrono::minutes mail_retry_delay(int failures_so_far);
 
-// Sends every message that is due now, `worker` naming this process in the leases. `sender` is
-// send_mail for real (tests give their own).
-using MailSender = std::function<TransferResult(const std::string& recipient, const std::string& message)>;
+// Sends every message that is due now, `worker` naming this process in the leases: each from its
+// syndicate's setting mailFrom, else from `smtp.from` (which may be empty: a syndicate without
+// mailFrom then keeps its messages queued, counted in without_sender). `sender` is send_mail for
+// real (tests give their own), given the envelope sender: `smtp.from` when set, else the message's.
+using MailSender = std::function<TransferResult(const std::string& envelope_from, const std::string& recipient,
+                                                const std::string& message)>;
 MailRun deliver_mail(Database& db, const Clock& clock, const SmtpSettings& smtp, const std::string& worker,
                      const MailSender& sender);
 

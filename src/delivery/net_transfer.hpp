@@ -13,7 +13,8 @@ struct SmtpSettings {
     std::string url;       // smtp://host:port (STARTTLS) or smtps://host:port (TLS from the start)
     std::string user;      // empty: no authentication
     std::string password;
-    std::string from;      // the sender address, "Syndicat <syndic@example.org>" or a bare address
+    std::string from;      // --smtp-from, "Syndicat <syndic@example.org>" or a bare address: the envelope sender
+                           // (for send_mail, the message's); may be empty in the process's settings
     bool require_tls = true;  // smtp://: refuse to go on without STARTTLS (false only for a loopback server)
     long timeout_seconds = 30;
 };

@@ -1,6 +1,7 @@
 #include "modules/common.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 #include "core/clock.hpp"
@@ -23,10 +24,41 @@ std::optional<std::string> time_bound(const Arguments& args, const char* key, bo
     const auto& text = *given;
     if (auto day = montreal_day_start(text, end_of_day ? 1 : 0))
         return to_utc_iso(end_of_day ? *day - std::chrono::milliseconds(1) : *day);
-    if (auto instant = parse_iso_instant(text)) return to_utc_iso(*instant);
+    if (auto instant = parse_given_instant(text)) return to_utc_iso(instant->at);
     const std::string field = args.pointer(key);
-    throw invalid_argument(field, "is not an ISO 8601 date-time with an offset",
-                           std::string(key) + " must be an ISO 8601 date-time with an offset, e.g. 2026-12-15T19:00:00-05:00.");
+    throw invalid_argument(field, "is neither a day nor a date-time",
+                           std::string(key) + " must be a day (2027-03-15, Montreal's) or a date-time: Montreal's "
+                                              "local time (2027-03-15T19:00) or ISO 8601 with an offset.");
+}
+
+namespace {
+
+// "19:00", the wall-clock time of a given date-time's text (its characters 11-15).
+std::string given_clock(const std::string& text) { return text.substr(11, 5); }
+
+}  // namespace
+
+Instant instant_argument(const Arguments& args, const char* key, nlohmann::json* warnings) {
+    const auto& text = args.text(key);
+    const auto given = parse_given_instant(text);
+    if (!given)
+        throw invalid_argument(args.pointer(key), "is not a date-time in Montreal or with an offset",
+                               std::string(key) + " must be a date-time: Montreal's local time (2027-03-15T19:00) or "
+                                                  "ISO 8601 with an offset (2027-03-15T19:00:00-04:00); a local time "
+                                                  "Montreal skips (02:00 to 03:00 on the spring change) does not exist.");
+    if (warnings && !given->utc && !given->offset_is_montreals()) {  // Z: a program's UTC, not a copied offset
+        // What the caller most likely meant: the same wall-clock time in Montreal.
+        const auto meant = parse_given_instant(text.substr(0, 16));
+        const auto local = montreal_local(given->at);
+        char shown[8];
+        std::snprintf(shown, sizeof shown, "%02d:%02d", local.hour, local.minute);
+        warnings->push_back(std::string(key) + " " + text + " is " + shown + " in Montreal, not " + given_clock(text) +
+                            ": Montreal's offset then is " + to_montreal_iso(given->at).substr(19) + "." +
+                            (meant ? " If " + given_clock(text) + " in Montreal was meant, give " + text.substr(0, 16) +
+                                         " (Montreal's time) or " + to_montreal_iso(meant->at) + "."
+                                   : std::string()));
+    }
+    return given->at;
 }
 
 PageRequest page_request(const Arguments& args) {

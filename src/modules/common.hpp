@@ -28,10 +28,18 @@ struct PageRequest {
     std::int64_t offset() const { return (page - 1) * size; }
 };
 
-// A list's from/to filter as a stored UTC instant: an ISO 8601 date-time with an offset, or a day
-// in Montreal ("2026-12-15": its first moment for `from`, its last for `to`); nullopt when absent,
-// VALIDATION_FAILED at /<key> for anything else.
+// A list's from/to filter as a stored UTC instant: a date-time (as instant_argument reads it), or a
+// day in Montreal ("2026-12-15": its first moment for `from`, its last for `to`); nullopt when
+// absent, VALIDATION_FAILED at /<key> for anything else.
 std::optional<std::string> time_bound(const Arguments& args, const char* key, bool end_of_day);
+
+// A tool's instant argument (scheduledAt, reconveneAt...): ISO 8601 with an offset, or Montreal's
+// local time without one ("2027-03-15T19:00"; core/clock.hpp, parse_given_instant); VALIDATION_FAILED
+// at its pointer otherwise. A numeric offset that is not Montreal's at that instant (a model copying
+// "-05:00" into the summer; not Z, a program's UTC) adds to `warnings`, when given, a sentence
+// naming the Montreal time it means and what to give if the wall-clock time was meant (docs/decisions.md, "What a new user
+// tripped on").
+Instant instant_argument(const Arguments& args, const char* key, nlohmann::json* warnings = nullptr);
 
 // page (default 1) and pageSize (default 50); their ranges are the schema's to enforce.
 PageRequest page_request(const Arguments& args);

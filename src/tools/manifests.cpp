@@ -163,8 +163,16 @@ Manifest parse_manifest(std::string_view file, std::string_view text) {
     if (m.id != folder)
         throw std::logic_error(where + ": \"module\" is '" + m.id + "' but the folder is '" + folder + "'");
     m.title = non_empty_string(doc, "title", where);
-    if (!doc.contains("default") || !doc["default"].is_boolean()) throw std::logic_error(where + ": needs a boolean 'default'");
-    m.is_default = doc["default"];
+    // true: the module is in the default set; false: it is not; a list: these of its tools are.
+    const auto given = doc.find("default");
+    if (given == doc.end() || !(given->is_boolean() || given->is_array()))
+        throw std::logic_error(where + ": needs 'default', true, false or a list of its tools in the default set");
+    if (given->is_boolean()) m.is_default = *given;
+    for (const auto& tool : given->is_array() ? *given : json::array()) {
+        if (!tool.is_string() || std::find(m.default_tools.begin(), m.default_tools.end(), tool) != m.default_tools.end())
+            throw std::logic_error(where + ": 'default' lists tool names, each once");
+        m.default_tools.push_back(tool);
+    }
     m.depends_on = parse_depends_on(doc, m.id, where);
     for (const auto& [name, setting] : object_at(doc, "settings", where).items())
         if (!setting.is_object() || !setting.contains("type") || !setting.contains("default") || !setting.contains("description"))
@@ -236,6 +244,12 @@ void check_manifests(const std::vector<Manifest>& modules, const Manifest& platf
                 throw std::logic_error("schemas/" + m->file + ": scope " + s.name + " already has its texts in schemas/" + it->second);
         }
     }
+    std::set<std::string> tool_files;
+    for (const auto& t : tools) tool_files.insert(t.file);
+    for (const auto& m : modules)
+        for (const auto& name : m.default_tools)
+            if (!tools.empty() && !tool_files.count(m.id + "/" + name + ".json"))  // (the manifests alone: no tools)
+                throw std::logic_error("schemas/" + m.file + ": 'default' names " + name + ", which is not one of its tools");
     for (const auto& t : tools) {
         if (!ids.count(t.module))
             throw std::logic_error("schemas/" + t.file + ": module '" + t.module + "' has tools but no schemas/" + t.module + "/module.json");

@@ -39,7 +39,8 @@ struct Manifest {
     std::string file;  // the embedded path: "co-owners/module.json", "platform.json"
     std::string title;
     std::string instructions;
-    bool is_default = false;
+    bool is_default = false;                 // "default": true, the whole module is in the default set
+    std::vector<std::string> default_tools;  // "default": ["attach_document"], these of its tools are
     std::vector<ScopeText> scopes;  // in the file's order
     std::vector<ErrorDecl> errors;  // in the file's order
     std::string settings_json;      // the "settings" object as compact JSON text ("{}" when none)
@@ -83,7 +84,8 @@ struct ToolFacts {
 
 // Throws std::logic_error naming the file at fault when a code is declared twice (across all the
 // manifests), two codes are a record's of one table, a module has two manifests or tools but none, a tool's requiredScope has no consent
-// text, or a tool's schema names an "x-error-code" no manifest declares.
+// text, a tool's schema names an "x-error-code" no manifest declares, or a module's "default" names
+// a tool that is not its own.
 void check_manifests(const std::vector<Manifest>& modules, const Manifest& platform, const std::vector<ToolFacts>& tools);
 
 // The MCP initialize instructions: platform.json's text, then those of the modules the registry

@@ -336,8 +336,8 @@ ToolRegistry::ToolRegistry(const ToolTable& table, const std::vector<std::string
 
     const auto known = all_modules();
     for (const auto& m : modules)
-        if (std::find(known.begin(), known.end(), m) == known.end())
-            throw std::invalid_argument("unknown module '" + m + "' (known: " + [&] {
+        if (std::find(known.begin(), known.end(), m) == known.end() && !names.count(m))
+            throw std::invalid_argument("unknown module or tool '" + m + "' (modules: " + [&] {
                 std::string list;
                 for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
                 return list;
@@ -345,7 +345,9 @@ ToolRegistry::ToolRegistry(const ToolTable& table, const std::vector<std::string
 
     descriptors_ = std::make_unique<json>(json::array());
     for (const auto& t : catalogue_) {
-        if (!modules.empty() && std::find(modules.begin(), modules.end(), t->module) == modules.end()) continue;
+        if (!modules.empty() && std::find(modules.begin(), modules.end(), t->module) == modules.end() &&
+            std::find(modules.begin(), modules.end(), t->info.name) == modules.end())
+            continue;
         if (read_only && !t->info.read_only) continue;
         offered_.push_back(t.get());
         const auto& d = t->document;

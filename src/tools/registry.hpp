@@ -129,8 +129,8 @@ public:
     // Every tool of the embedded schemas, bound to the handlers of `table`; throws
     // std::logic_error when a schema has no handler, a handler no schema, a schema is malformed, or
     // the module manifests fail their checks (tools/manifests.hpp, check_manifests).
-    // `modules` keeps only those modules (empty: all); an unknown module name throws
-    // std::invalid_argument. `read_only` keeps only the tools whose annotations say readOnlyHint:
+    // `modules` keeps only those modules and tools, each item a module id or a tool name (empty:
+    // all; tools/surface.hpp, select_surface); an unknown one throws std::invalid_argument. `read_only` keeps only the tools whose annotations say readOnlyHint:
     // the others are neither listed nor callable.
     ToolRegistry(const ToolTable& table, const std::vector<std::string>& modules = {}, bool read_only = false);
     ~ToolRegistry();

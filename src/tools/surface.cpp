@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <functional>
 #include <set>
 #include <stdexcept>
 
@@ -27,8 +28,33 @@ std::string joined(const std::vector<std::string>& items) {
 
 }  // namespace
 
+namespace {
+
+// A preset's "tools": {"<module>": ["<tool>", ...]}, single tools of modules it does not serve whole.
+std::vector<SingleTool> preset_tools(const SurfaceCatalogue& catalogue, const Preset& p, const json& given,
+                                     const std::function<void(const std::string&)>& fail) {
+    std::vector<SingleTool> out;
+    if (!given.is_object()) fail("preset " + p.name + ": 'tools' maps a module to some of its tools");
+    for (const auto& [module, names] : given.items()) {
+        if (!catalogue.has_module(module)) fail("preset " + p.name + " names tools of " + module + ", not a module of the catalogue");
+        if (contains(p.modules, module)) fail("preset " + p.name + " serves " + module + " whole and names some of its tools");
+        if (!names.is_array() || names.empty()) fail("preset " + p.name + ": the tools of " + module + " are a non-empty list");
+        for (const auto& name : names) {
+            if (!name.is_string()) fail("preset " + p.name + ": a tool of " + module + " is not a name");
+            const SingleTool tool{module, name.get<std::string>()};
+            if (std::find(out.begin(), out.end(), tool) != out.end()) fail("preset " + p.name + " names " + tool.name + " twice");
+            out.push_back(tool);
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
 SurfaceCatalogue SurfaceCatalogue::parse(const json& doc) {
-    const auto fail = [](const std::string& why) { throw std::logic_error("schemas/presets.json: " + why); };
+    const std::function<void(const std::string&)> fail = [](const std::string& why) {
+        throw std::logic_error("schemas/presets.json: " + why);
+    };
     if (!doc.is_object() || !doc.contains("modules") || !doc["modules"].is_object() || !doc.contains("presets") ||
         !doc["presets"].is_object())
         fail("needs objects 'modules' (module id: planned tool count) and 'presets'");
@@ -41,13 +67,14 @@ SurfaceCatalogue SurfaceCatalogue::parse(const json& doc) {
         if (out.has_module(name) || name == "all" || name == "default") fail("preset " + name + " is named like a module");
         if (!preset.is_object() || !preset.contains("modules") || !preset["modules"].is_array() || preset["modules"].empty())
             fail("preset " + name + " needs a non-empty list 'modules'");
-        Preset p{name, preset.value("description", ""), {}};
+        Preset p{name, preset.value("description", ""), {}, {}};
         for (const auto& m : preset["modules"]) {
             if (!m.is_string() || !out.has_module(m.get<std::string>()))
                 fail("preset " + name + " names " + m.dump() + ", which is not a module of the catalogue");
             if (contains(p.modules, m.get<std::string>())) fail("preset " + name + " names " + m.dump() + " twice");
             p.modules.push_back(m.get<std::string>());
         }
+        if (preset.contains("tools")) p.tools = preset_tools(out, p, preset["tools"], fail);
         out.presets_.push_back(std::move(p));
     }
     return out;
@@ -79,6 +106,13 @@ int SurfaceCatalogue::planned_tools(const std::vector<std::string>& modules) con
     return total;
 }
 
+int SurfaceCatalogue::planned_tools(const std::vector<std::string>& modules, const std::vector<SingleTool>& tools) const {
+    int total = planned_tools(modules);
+    for (const auto& t : tools)
+        if (!contains(modules, t.module)) ++total;
+    return total;
+}
+
 std::vector<std::string> default_modules() {
     std::vector<std::string> out;
     for (const auto& m : module_manifests())
@@ -86,15 +120,25 @@ std::vector<std::string> default_modules() {
     return out;
 }
 
-std::vector<std::string> select_modules(const std::vector<std::string>& items, const SurfaceCatalogue& catalogue,
-                                        const std::vector<std::string>& built, const std::vector<std::string>& defaults) {
+std::vector<SingleTool> default_tools() {
+    std::vector<SingleTool> out;
+    for (const auto& m : module_manifests())
+        for (const auto& name : m.default_tools) out.push_back({m.id, name});
+    return out;
+}
+
+std::vector<std::string> select_surface(const std::vector<std::string>& items, const SurfaceCatalogue& catalogue,
+                                        const std::vector<std::string>& built, const std::vector<std::string>& defaults,
+                                        const std::vector<SingleTool>& default_tools) {
     std::set<std::string> wanted;
+    std::vector<SingleTool> singles;
     const auto add = [&](const std::vector<std::string>& modules) { wanted.insert(modules.begin(), modules.end()); };
-    if (items.empty()) add(defaults);
+    const auto add_tools = [&](const std::vector<SingleTool>& tools) { singles.insert(singles.end(), tools.begin(), tools.end()); };
+    if (items.empty()) add(defaults), add_tools(default_tools);
     for (const auto& item : items) {
         if (item == "all") add(built);
-        else if (item == "default") add(defaults);
-        else if (const auto* p = catalogue.preset(item)) add(p->modules);
+        else if (item == "default") add(defaults), add_tools(default_tools);
+        else if (const auto* p = catalogue.preset(item)) add(p->modules), add_tools(p->tools);
         else if (catalogue.has_module(item) || contains(built, item)) wanted.insert(item);
         else {
             std::vector<std::string> presets;
@@ -109,6 +153,9 @@ std::vector<std::string> select_modules(const std::vector<std::string>& items, c
     // Nothing offered is never what was meant (a registry given no module would offer them all).
     if (out.empty())
         throw std::invalid_argument("'" + joined(items) + "' selects no module built yet (built: " + joined(built) + ")");
+    // Then the single tools of built modules not served whole, each once.
+    for (const auto& t : singles)
+        if (contains(built, t.module) && !wanted.count(t.module) && !contains(out, t.name)) out.push_back(t.name);
     return out;
 }
 

@@ -100,6 +100,15 @@ def main():
         sink = Sink(folder, "sink")
         url = "smtp://127.0.0.1:%d" % sink.port
         deliver = [BIN, "deliver", "--once", "--smtp-url", url, "--smtp-from", "Syndicat Les Érables <ca@erables.example>"]
+        # The network module missing (a quick start that built the server without it): the pass stops,
+        # says why, and gives its claims back, so the next pass sends at once.
+        missing = dict(env, SYNDIC_NET_MODULE=os.path.join(folder, "nowhere", "syndic-net.so"))
+        r = subprocess.run(deliver, env=missing, capture_output=True, text=True, timeout=60)
+        check("deliver without its network module exits 1 naming the module, and gives the 7 claimed messages back",
+              r.returncode == 1 and "syndic-net.so: not found" in r.stderr and "7 claimed and not sent, given back" in r.stderr,
+              r.stdout + r.stderr)
+        check("...which nothing holds any more", all(row[0] is None for row in sqlite3.connect(db).execute(
+            "SELECT lease_owner FROM outbox WHERE related_type = 'meeting'")))
         both = [subprocess.Popen(deliver, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
         outputs = [p.communicate(timeout=60) for p in both]
         check("two delivery processes at once both exit 0", all(p.returncode == 0 for p in both), str(outputs))
@@ -144,6 +153,8 @@ def main():
               all(m["status"] == "queued" and m["attempts"] == 1 and m["error"] for m in rows), str(rows[:2]))
         r = run(env, *deliver_down)
         check("...not retried before its next attempt is due", all(m["attempts"] == 1 for m in outbox(db)), r.stdout)
+        check("...and deliver says why they are still queued: when they are retried, with the last answer",
+              "waiting to be retried from" in r.stdout and "last answer" in r.stdout, r.stdout)
         for attempt in range(2, 6):
             with sqlite3.connect(db) as c:  # the back-off's time passes
                 c.execute("UPDATE outbox SET next_attempt_at = '2000-01-01T00:00:00.000Z'")
@@ -170,6 +181,41 @@ def main():
                   and m["from"] == "ca@erables.example" for m in guarded.messages()),
               str([m["data"][:120] for m in guarded.messages()[:1]]))
         guarded.stop()
+
+        # No --smtp-from: each syndicate's mail leaves from its own mailFrom (header and envelope); a
+        # syndicate without one keeps its messages queued, and deliver says which and what to do.
+        db, env, key, _ = notices_queued(folder, "own-senders")
+        run(env, "settings", "mailFrom", "ca@erables.example")
+        second = run(env, "init", "--name", "Syndicat du 12 rue des Pins", "--json")
+        other = json.loads(second.stdout)
+        pins = [other["apiKey"]]
+        unit = call(env, pins[0], "create_unit", {"number": "1", "type": "apartment", "fractionPercent": 100})
+        call(env, pins[0], "create_co_owner", {"firstName": "Rémi", "lastName": "Pelletier", "unitId": unit["id"],
+                                               "email": "remi.pelletier@example.ca"})
+        meeting = call(env, pins[0], "create_meeting", {"title": "Assemblée annuelle", "type": "aga", "location": "Salle",
+                                                        "scheduledAt": "2099-03-15T19:00:00-04:00", "agenda": ["Budget"]})
+        call(env, pins[0], "send_meeting_notice", {"meetingId": meeting["id"]})
+        plain = Sink(folder, "plain")
+        own = ["deliver", "--once", "--smtp-url", "smtp://127.0.0.1:%d" % plain.port]
+        r = run(dict(env, SYNDIC_SMTP_FROM=""), *own)
+        got = plain.messages()
+        check("deliver with only --smtp-url exits 0 and sends the demo syndicate's 7 notices from its mailFrom",
+              r.returncode == 0 and len(got) == 7 and all(m["from"] == "ca@erables.example" and
+                                                          "\nFrom: ca@erables.example" in "\n" + m["data"].replace("\r\n", "\n")
+                                                          for m in got), r.stdout + r.stderr + str([m["from"] for m in got]))
+        check("...and says the other syndicate's notice is not sent: no mailFrom, no --smtp-from, what to do",
+              "1 not sent for Syndicat du 12 rue des Pins" in r.stdout and "mailFrom" in r.stdout and
+              other["syndicateId"] in r.stdout, r.stdout)
+        with sqlite3.connect(db) as c:
+            left = c.execute("SELECT status, attempts, lease_owner FROM outbox WHERE recipient = 'remi.pelletier@example.ca'").fetchall()
+        check("...which stays queued, not claimed, no attempt counted", left == [("queued", 0, None)], str(left))
+        run(env, "settings", "--syndicate", other["syndicateId"], "mailFrom", "syndic@pins.example")
+        r = run(dict(env, SYNDIC_SMTP_FROM=""), *own)
+        got = plain.messages()
+        check("once it has a mailFrom, its notice leaves from it (header and envelope)",
+              len(got) == 8 and got[-1]["from"] == "syndic@pins.example" and got[-1]["to"] == ["remi.pelletier@example.ca"]
+              and "From: syndic@pins.example" in got[-1]["data"], r.stdout + str(got[-1:]))
+        plain.stop()
 
         # A stdio server started with SMTP settings sends what its calls queue, while it serves.
         db, env, key, _ = notices_queued(folder, "stdio")

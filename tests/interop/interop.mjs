@@ -67,12 +67,16 @@ await test(`tools/list: ${EXPECTED_TOOLS.length} tools, every descriptor complet
         }
         const a = t.annotations;
         assert.ok(a, `${where}: annotations`);
-        for (const h of ['readOnlyHint', 'destructiveHint', 'idempotentHint']) {
+        for (const h of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']) {
             assert.equal(typeof a[h], 'boolean', `${where}: annotations.${h}`);
         }
         const readOnly = /^(get|list)_/.test(t.name) || READ_ONLY_TOOLS.has(t.name);
         assert.equal(a.readOnlyHint, readOnly, `${where}: readOnlyHint`);
-        assert.equal(a.destructiveHint, /^(delete|archive|revoke)_/.test(t.name), `${where}: destructiveHint`);
+        // A read is not destructive; a write that removes or overwrites is (the whole rule, by verb
+        // and by tool, is tests/unit/annotations_test.cpp).
+        if (readOnly || /^(delete|archive|revoke|update|end)_/.test(t.name)) {
+            assert.equal(a.destructiveHint, !readOnly, `${where}: destructiveHint`);
+        }
         // Every input schema must compile with the SDK's own validator (Ajv + formats).
         inputValidators.set(t.name, ajv.getValidator(t.inputSchema));
     }

@@ -72,7 +72,7 @@ TEST_CASE("deliver_mail attaches the documents' files; a file gone fails the mes
     fx.db->sql().exec("UPDATE outbox SET attachments = '[\"d1\"]'");
 
     std::vector<std::string> texts;
-    const syndic::MailSender keep = [&](const std::string&, const std::string& text) {
+    const syndic::MailSender keep = [&](const std::string&, const std::string&, const std::string& text) {
         texts.push_back(text);
         return syndic::TransferResult{true, 250, "250 OK", false};
     };

@@ -8,6 +8,7 @@
 #include <SQLiteCpp/Statement.h>
 
 #include <chrono>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -25,11 +26,13 @@ namespace {
 const syndic::SmtpSettings smtp{"smtp://127.0.0.1:2525", "", "", "Syndicat <ca@example.org>", false, 30};
 
 struct Sent {
-    std::vector<std::string> to;
+    std::vector<std::string> to, envelope_from, texts;
     TransferResult answer{true, 250, "250 OK", false};
     syndic::MailSender sender() {
-        return [this](const std::string& recipient, const std::string&) {
+        return [this](const std::string& from, const std::string& recipient, const std::string& text) {
+            envelope_from.push_back(from);
             to.push_back(recipient);
+            texts.push_back(text);
             return answer;
         };
     }
@@ -152,6 +155,57 @@ TEST_CASE("a refusal for good (5xx) fails the message at once with the server's 
     const auto run = syndic::deliver_mail(*fx.db, fx.clock, smtp, "w", refused.sender());
     CHECK(run.failed == outbox(fx)["pagination"]["total"]);
     CHECK(outbox(fx)["data"][0]["error"] == "550 5.1.1 mailbox unavailable");
+}
+
+TEST_CASE("an attempt that fails before it sends gives its claims back: the next pass sends them at once") {
+    Building fx;
+    fx.notice(fx.meeting());
+    const int queued = outbox(fx)["pagination"]["total"];
+    const syndic::MailSender unavailable = [](const std::string&, const std::string&, const std::string&) -> TransferResult {
+        throw std::runtime_error("Sending e-mail and webhooks unavailable: syndic-net.so: not found");
+    };
+    try {
+        syndic::deliver_mail(*fx.db, fx.clock, smtp, "worker-a", unavailable);
+        FAIL("deliver_mail went on without its sender");
+    } catch (const std::runtime_error& e) {
+        const std::string why = e.what();
+        CHECK(why.find("syndic-net.so: not found") != std::string::npos);
+        CHECK(why.find("given back") != std::string::npos);
+    }
+    SQLite::Statement held(fx.db->sql(), "SELECT count(*) FROM outbox WHERE lease_owner IS NOT NULL");
+    held.executeStep();
+    CHECK(held.getColumn(0).getInt() == 0);
+    Sent sent;  // the same minute: no lease of the failed attempt is left to wait for
+    CHECK(syndic::deliver_mail(*fx.db, fx.clock, smtp, "worker-b", sent.sender()).sent == queued);
+}
+
+TEST_CASE("without --smtp-from each syndicate's mail leaves from its own mailFrom; one without stays queued") {
+    Building fx;
+    fx.notice(fx.meeting());
+    const int queued = outbox(fx)["pagination"]["total"];
+    syndic::SmtpSettings no_fallback = smtp;
+    no_fallback.from = "";
+    Sent sent;
+    const auto run = syndic::deliver_mail(*fx.db, fx.clock, no_fallback, "w", sent.sender());
+    CHECK(run.sent == 0);
+    CHECK(sent.to.empty());
+    REQUIRE(run.without_sender.count(fx.syndicate) == 1);
+    CHECK(run.without_sender.at(fx.syndicate) == queued);
+    CHECK(outbox(fx, {{"status", "queued"}})["pagination"]["total"] == queued);
+    SQLite::Statement held(fx.db->sql(), "SELECT count(*) FROM outbox WHERE lease_owner IS NOT NULL OR attempts > 0");
+    held.executeStep();
+    CHECK(held.getColumn(0).getInt() == 0);  // not claimed, not counted as an attempt
+
+    fx.call("update_settings", {{"mailFrom", "ca@erables.example"}});
+    CHECK(syndic::deliver_mail(*fx.db, fx.clock, no_fallback, "w", sent.sender()).sent == queued);
+    for (const auto& from : sent.envelope_from) CHECK(from == "ca@erables.example");
+    CHECK(sent.texts.at(0).rfind("From: ca@erables.example\r\n", 0) == 0);
+
+    // With --smtp-from, the syndicate's mailFrom is still the From: header; the envelope is the server's.
+    fx.notice(fx.meeting());
+    Sent fallback;
+    CHECK(syndic::deliver_mail(*fx.db, fx.clock, smtp, "w", fallback.sender()).sent > 0);
+    for (const auto& from : fallback.envelope_from) CHECK(from == smtp.from);
 }
 
 TEST_CASE("compose_mail: UTF-8 subject as encoded words, body in base64 lines, CRLF") {

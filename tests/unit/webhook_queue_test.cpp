@@ -7,6 +7,7 @@
 
 #include <SQLiteCpp/Statement.h>
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,20 @@ std::string status_of(Fixture& fx, int* attempt = nullptr) {
 }  // namespace
 
 TEST_SUITE("webhook-queue") {
+
+TEST_CASE("a pass that fails before it posts gives its claims back: the next pass posts at once") {
+    Fixture fx;
+    one_delivery(fx);
+    const syndic::WebhookPoster unavailable = [](const syndic::HttpPost&) -> syndic::TransferResult {
+        throw std::runtime_error("Sending e-mail and webhooks unavailable: syndic-net.so: not found");
+    };
+    CHECK_THROWS_WITH_AS(syndic::deliver_webhooks(*fx.db, fx.clock, "w1", unavailable),
+                         doctest::Contains("1 claimed and not posted, given back"), std::runtime_error);
+    CHECK(status_of(fx) == "pending");
+    Receiver up;
+    up.answer = {true, 200, "HTTP 200", false};
+    CHECK(syndic::deliver_webhooks(*fx.db, fx.clock, "w2", up.poster()).succeeded == 1);
+}
 
 TEST_CASE("the retry schedule: 1 min, 5 min, 30 min, 2 h, 12 h, 24 h, then abandoned after the 7th attempt") {
     const std::vector<int> minutes{1, 5, 30, 120, 720, 1440};

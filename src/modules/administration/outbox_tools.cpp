@@ -81,9 +81,7 @@ json update_outbox_message(const ToolCall& call) {
         throw DomainError(codes::validation_failed, "sentAt is given only with status sent.").at("/sentAt");
     std::string sent_at = to_utc_iso(call.clock.now());
     if (a.has("sentAt")) {
-        const auto at = parse_iso_instant(a.text("sentAt"));
-        if (!at) throw DomainError(codes::validation_failed, "sentAt is not an ISO 8601 instant with an offset.").at("/sentAt");
-        sent_at = to_utc_iso(*at);
+        sent_at = to_utc_iso(instant_argument(a, "sentAt"));
     }
     auto q = call.db.prepare(
         "UPDATE outbox SET status = ?1, error = ?2, sent_at = ?3, next_attempt_at = NULL, lease_owner = NULL, "

@@ -86,6 +86,34 @@ Stored store_content(const ToolCall& call, const std::string& now) {
     return {d.id, false};
 }
 
+// A stored document attached again (the same bytes, or its documentId): its kind and visibility
+// must be those the call gives, if it gives them, as they decide which notices carry it and who
+// may read it, and a document has one of each (DOCUMENT_ALREADY_STORED); a different title is
+// recorded as a warning, the stored title kept (docs/decisions.md, "What a new user tripped on").
+json reuse_warnings(const Arguments& a, const json& stored) {
+    const auto& id = stored["id"].get<std::string>();
+    const auto& title = stored["title"].get<std::string>();
+    for (const char* key : {"kind", "visibility"}) {
+        if (!a.has(key) || a.text(key) == stored[key].get<std::string>()) continue;
+        throw DomainError(codes::document_already_stored,
+                          "This file is already stored as document " + id + ", \"" + title + "\" (kind " +
+                              stored["kind"].get<std::string>() + ", visibility " + stored["visibility"].get<std::string>() +
+                              "), and this call gives " + key + " " + a.text(key) +
+                              ": a document has one kind and one visibility. Check that this is the file you meant; to "
+                              "attach that document as it is, give documentId " + id + " without kind and visibility.")
+            .at(a.pointer(key))
+            .with("documentId", id)
+            .with("kind", stored["kind"].get<std::string>())
+            .with("title", title)
+            .with("visibility", stored["visibility"].get<std::string>());
+    }
+    json warnings = json::array();
+    if (a.has("title") && trim(a.text("title")) != title)
+        warnings.push_back("This file is already stored as document " + id + ", \"" + title + "\": it keeps that title, not \"" +
+                           trim(a.text("title")) + "\".");
+    return warnings;
+}
+
 json attach_document(const ToolCall& call) {
     const auto a = call.arguments();
     const auto& syndicate = call.caller.syndicate_id;
@@ -98,9 +126,11 @@ json attach_document(const ToolCall& call) {
     const auto [id, reused] = a.has("documentId")
                                   ? Stored{require_document(call.db, syndicate, a.text("documentId"), "/documentId", false).id, true}
                                   : store_content(call, now);
+    const auto warnings = reused ? reuse_warnings(a, document_json(call.db, call.caller, id)) : json::array();
     attach(call.db, syndicate, id, record_type, record_id, now);
     auto out = document_json(call.db, call.caller, id);
     out["reused"] = reused;
+    if (!warnings.empty()) out["warnings"] = warnings;
     return out;
 }
 

@@ -156,11 +156,9 @@ json adjourn_meeting(const ToolCall& call) {
                 .with("total", q.total().to_percent())
                 .with("required", q.required.to_percent());
     }
-    const auto when = parse_iso_instant(a.text("reconveneAt"));
-    if (!when)
-        throw invalid_argument("/reconveneAt", "is not an ISO 8601 date-time with an offset",
-                               "reconveneAt must be an ISO 8601 date-time with an offset, e.g. 2027-01-12T19:00:00-05:00.");
-    if (*when <= m.scheduled_at || *when <= now)
+    json warnings = json::array();
+    const auto when = instant_argument(a, "reconveneAt", &warnings);
+    if (when <= m.scheduled_at || when <= now)
         throw invalid_argument("/reconveneAt", "is not after the adjourned meeting and now",
                                "The reconvened meeting must come after the adjourned one and after now.");
 
@@ -169,7 +167,7 @@ json adjourn_meeting(const ToolCall& call) {
     // its quorum (art. 1089 para 2); after another reason, the ordinary quorum.
     const std::string id = new_record_id(), stamp = to_utc_iso(now);
     insert_meeting(call.db, syndicate, id,
-                   NewMeeting{m.title, m.type, a.nonblank("location"), *when, m.agenda}, stamp);
+                   NewMeeting{m.title, m.type, a.nonblank("location"), when, m.agenda}, stamp);
     set_meeting_column(call.db, id, "adjourned_from_meeting_id", m.id);
     // A reconvened board meeting keeps the board's quorum (art. 1089 is for co-owners' meetings).
     if (reason != "other" && m.type != "board") set_meeting_column(call.db, id, "quorum_rule", "adjourned");
@@ -186,8 +184,10 @@ json adjourn_meeting(const ToolCall& call) {
     }
     touch(call.db, m.id, call.clock);
     call.name_event("meeting.adjourned", "meeting", m.id);
-    return {{"adjourned", for_caller(full_meeting(call.db, syndicate, m.id, now), call.caller)},
-            {"reconvened", for_caller(full_meeting(call.db, syndicate, id, now), call.caller)}};
+    json result = {{"adjourned", for_caller(full_meeting(call.db, syndicate, m.id, now), call.caller)},
+                   {"reconvened", for_caller(full_meeting(call.db, syndicate, id, now), call.caller)}};
+    if (!warnings.empty()) result["warnings"] = std::move(warnings);
+    return result;
 }
 
 }  // namespace syndic::meetings

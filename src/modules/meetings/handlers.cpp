@@ -29,14 +29,6 @@ using nlohmann::json;
 namespace meetings {
 namespace {
 
-Instant scheduled_instant(const json& value, const std::string& field) {
-    auto t = parse_iso_instant(value.get<std::string>());
-    if (!t)
-        throw invalid_argument(field, "is not an ISO 8601 date-time with an offset",
-                               field.substr(1) + " must be an ISO 8601 date-time with an offset, e.g. 2026-12-15T19:00:00-05:00.");
-    return *t;
-}
-
 std::vector<std::string> agenda_arg(const json& items) {
     std::vector<std::string> agenda;
     for (const auto& item : items) agenda.push_back(nonblank_text(item, "/agenda"));
@@ -62,13 +54,15 @@ json get_meeting(const ToolCall& call) {
 
 json create_meeting(const ToolCall& call) {
     const auto a = call.arguments();
-    const auto when = scheduled_instant(a.value("scheduledAt"), "/scheduledAt");
+    json warnings = json::array();
+    const auto when = instant_argument(a, "scheduledAt", &warnings);
     const std::string id = new_record_id(), now = to_utc_iso(call.clock.now());
     const auto agenda = agenda_arg(a.value("agenda"));
     const NewMeeting m{a.nonblank("title"), a.text("type"),
                        a.nonblank("location"), when, agenda};
     insert_meeting(call.db, call.caller.syndicate_id, id, m, now);
     json result = full_meeting(call.db, call.caller.syndicate_id, id, call.clock.now());
+    if (!warnings.empty()) result["warnings"] = std::move(warnings);
     return result;
 }
 
@@ -97,8 +91,9 @@ json update_meeting(const ToolCall& call) {
     if (change.title) set_meeting_column(call.db, m.id, "title", a.nonblank("title"));
     if (change.location) set_meeting_column(call.db, m.id, "location", a.nonblank("location"));
     if (change.type) set_meeting_column(call.db, m.id, "type", a.text("type"));
+    json warnings = json::array();
     if (change.scheduled_at)
-        set_meeting_column(call.db, m.id, "scheduled_at", to_utc_iso(scheduled_instant(a.value("scheduledAt"), "/scheduledAt")));
+        set_meeting_column(call.db, m.id, "scheduled_at", to_utc_iso(instant_argument(a, "scheduledAt", &warnings)));
     if (change.agenda) set_meeting_column(call.db, m.id, "agenda", agenda_text(agenda_arg(a.value("agenda"))));
     if (change.requisition) set_meeting_column(call.db, m.id, "requisition", requisition);
     if (change.status) set_meeting_column(call.db, m.id, "status", *change.status);
@@ -108,6 +103,7 @@ json update_meeting(const ToolCall& call) {
     }
     if (change.any()) touch(call.db, m.id, call.clock);
     json result = for_caller(full_meeting(call.db, syndicate, m.id, call.clock.now()), call.caller);
+    if (!warnings.empty()) result["warnings"] = std::move(warnings);
     return result;
 }
 
@@ -216,6 +212,10 @@ json send_meeting_notice(const ToolCall& call) {
     const auto queued = queue_notices(call.db, syndicate, m, channel, with_agenda, package, now);
     json result = notice_sent_json(call.db, syndicate, m.id, queued, package, now);
     result["meeting"] = for_caller(std::move(result["meeting"]), call.caller);
+    if (m.type != "board" && (!with_agenda || m.agenda.empty()))  // art. 1087: the subjects to be decided
+        result["warnings"] = json::array({"The notice went out without an agenda: a notice of a co-owners' meeting states "
+                                          "the subjects on its agenda (art. 1087 C.c.Q.), and only those may be decided. "
+                                          "add_agenda_item sends a supplementary notice with an item."});
     return result;
 }
 
@@ -231,11 +231,11 @@ json get_voting_roll(const ToolCall& call) {
     if (call.arguments().has("asOf")) {
         // A day, or an instant read as its Montreal day.
         const std::string given = call.arguments().text("asOf");
-        if (const auto t = parse_iso_instant(given)) as_of = montreal_date(*t);
+        if (const auto t = parse_given_instant(given)) as_of = montreal_date(t->at);
         else if (is_calendar_date(given)) as_of = given;
         else
-            throw invalid_argument("/asOf", "is neither a date nor a date-time with an offset",
-                                   "asOf must be a day (YYYY-MM-DD) or an ISO 8601 date-time with an offset.");
+            throw invalid_argument("/asOf", "is neither a date nor a date-time",
+                                   "asOf must be a day (YYYY-MM-DD) or a date-time (Montreal's, or with an offset).");
     }
     return voting_roll_json(m, voting_roll(call.db, syndicate, m, as_of));
 }

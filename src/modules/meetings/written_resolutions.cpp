@@ -190,7 +190,8 @@ void require_signers_and_pages(const ToolCall& call, const std::vector<Arguments
 std::string written_resolution_body(const ToolCall& call, const std::string& id) {
     const auto a = call.arguments();
     auto q = call.db.prepare(
-        "SELECT body, decided_on FROM resolutions WHERE id = ? AND syndicate_id = ? AND source = 'written'");
+        "SELECT body, decided_on, title, description, majority_required FROM resolutions "
+        "WHERE id = ? AND syndicate_id = ? AND source = 'written'");
     bind_parameters(*q, id, call.caller.syndicate_id);
     if (!q->executeStep())
         throw DomainError(syndic::codes::resolution_not_found, "No written resolution with id " + id + " in this syndicate.")
@@ -201,10 +202,21 @@ std::string written_resolution_body(const ToolCall& call, const std::string& id)
                                                       " with every signature; it takes none more.")
             .at("/id")
             .with("adoptedOn", q->getColumn(1).getString());
-    for (const char* key : {"body", "title", "text", "majorityRequired"})
-        if (a.has(key))
-            throw invalid_argument(a.pointer(key), "cannot change once recorded",
-                                   std::string(key) + " is fixed once the resolution is recorded; add signatures only.");
+    // The resolution's own fields may be repeated as recorded (a caller sends the whole resolution
+    // with each signature); only a change is refused. Titles and texts compare as stored: trimmed.
+    const std::pair<const char*, std::string> recorded[] = {{"body", body},
+                                                            {"title", q->getColumn(2).getString()},
+                                                            {"text", q->getColumn(3).getString()},
+                                                            {"majorityRequired", q->getColumn(4).getString()}};
+    for (const auto& [key, value] : recorded) {
+        if (!a.has(key)) continue;
+        const bool trimmed = std::string_view(key) == "title" || std::string_view(key) == "text";
+        if ((trimmed ? trim(a.text(key)) : a.text(key)) != value)
+            throw invalid_argument(a.pointer(key), "differs from the recorded resolution",
+                                   std::string(key) + " is fixed once the resolution is recorded" +
+                                       (trimmed && key[1] == 'e' ? std::string() : " (it is '" + value + "')") +
+                                       "; give it as recorded, or leave it out, and add signatures only.");
+    }
     return body;
 }
 

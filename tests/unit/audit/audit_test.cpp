@@ -248,8 +248,9 @@ TEST_CASE("list_audit_events") {
         CHECK(fx.events({{"to", "2026-11-22T09:59:59-05:00"}}).size() == 1);
     }
 
-    SUBCASE("a time without an offset is VALIDATION_FAILED at /from") {
-        const auto e = fx.error("list_audit_events", {{"from", "2026-11-22T10:00:00"}});
+    SUBCASE("a time without an offset is Montreal's; what is not a time is VALIDATION_FAILED at /from") {
+        CHECK(fx.events({{"from", "2026-11-22T10:00:00"}}) == fx.events({{"from", "2026-11-22T10:00:00-05:00"}}));
+        const auto e = fx.error("list_audit_events", {{"from", "2026-11-22 10:00"}});
         CHECK(e.code() == std::string("VALIDATION_FAILED"));
         CHECK(e.field() == "/from");
     }
