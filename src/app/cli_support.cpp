@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 #include <sstream>
 #include <stdexcept>
 
@@ -34,7 +35,8 @@ std::string default_db_path() {
 }
 
 
-// The syndicate a command works on: the one given, else the only one.
+// The syndicate a command works on: the one given, else the only one, else the only one that is not
+// the demo (the quick start's demo and the user's `init` side by side), said on stderr.
 std::string pick_syndicate(Database& db, const std::string& given) {
     const auto all = list_syndicates(db);
     if (!given.empty()) {
@@ -44,8 +46,16 @@ std::string pick_syndicate(Database& db, const std::string& given) {
     }
     if (all.size() == 1) return all.front().id;
     if (all.empty()) throw std::runtime_error("the database has no syndicate yet: run `syndic-mcp init --name \"...\"`");
+    std::vector<const Syndicate*> real;
+    for (const auto& s : all)
+        if (!s.is_demo) real.push_back(&s);
+    if (real.size() == 1) {
+        std::cerr << "syndic-mcp: using " << real.front()->name << " (" << real.front()->id
+                  << "), the database's syndicate besides the demo; --syndicate ID chooses another" << std::endl;
+        return real.front()->id;
+    }
     std::string list;
-    for (const auto& s : all) list += "\n  " + s.id + "  " + s.name;
+    for (const auto& s : all) list += "\n  " + s.id + "  " + s.name + (s.is_demo ? " (the demo)" : "");
     throw std::runtime_error("the database has several syndicates; pass --syndicate ID:" + list);
 }
 

@@ -22,7 +22,8 @@ struct Common {
     std::string log_file;
 };
 
-// The syndicate a command works on: the one given, else the only one.
+// The syndicate a command works on: the one given, else the only one, else the only one that is not
+// the demo (said on stderr); std::runtime_error listing them when that does not settle it.
 std::string pick_syndicate(Database& db, const std::string& given);
 // The database at `path`, which must exist (checked for a newer schema and its modes first).
 std::unique_ptr<Database> open_existing(const std::string& path);

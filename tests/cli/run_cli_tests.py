@@ -426,7 +426,19 @@ with tempfile.TemporaryDirectory() as tmp:
     k2 = run("demo", "--key-file", key_file, env=env).stdout.strip()
     check("demo --key-file keeps its key", k1 == k2 and k1.startswith("sk_"))
     check("...readable by its owner only", (os.stat(key_file).st_mode & 0o777) == 0o600)
-    check("keys create needs --syndicate once there are two", run("keys", "create", env=env).returncode != 0)
+    # The quick start's demo beside the user's own syndicate (issue 27): the commands take the one
+    # that is not the demo, and say so; with two of the user's own they need --syndicate.
+    made = run("keys", "create", "--json", env=env)
+    check("beside the demo, keys create uses the syndicate that is not the demo, and says which",
+          made.returncode == 0 and made.stdout.startswith("{") and "besides the demo" in made.stderr, made.stdout + made.stderr)
+    check("...and so do settings and quorum", run("quorum", env=env).returncode == 0 and
+          run("settings", "mailFrom", env=env).returncode == 0)
+    two = dict(env, SYNDIC_DB=os.path.join(tmp, "two.db"))
+    run("init", "--name", "Premier", env=two)
+    run("init", "--name", "Second", env=two)
+    both = run("keys", "create", env=two)
+    check("keys create needs --syndicate once there are two besides the demo, and lists them",
+          both.returncode != 0 and "Premier" in both.stderr and "Second" in both.stderr, both.stderr)
 
     tools = json.loads(run("tools", "--json", "--modules", "all", env=env).stdout)
     listing = run("tools", "--modules", "all", env=env).stdout.splitlines()
