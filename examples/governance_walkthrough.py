@@ -50,9 +50,13 @@ def free_port():
 class Server:
     """One `syndic-mcp serve` session: a request a line, an answer a line."""
 
-    def __init__(self, key):
-        self.proc = subprocess.Popen([BIN, "serve", "--modules", "all", "--log-level", "warn"], env=dict(ENV, SYNDIC_API_KEY=key),
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    def __init__(self, key, clock=None):
+        # `clock`: the server's clock starts then (a datetime, Debian's faketime): a meeting is held
+        # on its day, not before, so the walk-through serves each meeting's day from a server there.
+        self.clock = clock
+        moved = ["faketime", clock.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S")] if clock else []
+        self.proc = subprocess.Popen(moved + [BIN, "serve", "--modules", "all", "--log-level", "warn"],
+                                     env=dict(ENV, SYNDIC_API_KEY=key), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         self.next_id = 0
         self.request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
                                     "clientInfo": {"name": "governance-walkthrough", "version": "1"}})
@@ -73,6 +77,14 @@ class Server:
     def refusal(self, tool, arguments):
         answer = self.request("tools/call", {"name": tool, "arguments": arguments})
         return answer.get("error", {}).get("message")
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait(timeout=30)
+
+    def today(self):
+        """The server's day: Montreal's, on its clock."""
+        return (self.clock or datetime.now(timezone.utc)).astimezone(ZoneInfo("America/Montreal")).strftime("%Y-%m-%d")
 
 
 class Mailbox:
@@ -102,16 +114,23 @@ def signed(headers, body, secret):
     return hmac.compare_digest(parts["v1"], expected)
 
 
-def deliver(smtp_port):
-    r = subprocess.run([BIN, "deliver", "--once", "--smtp-url", f"smtp://127.0.0.1:{smtp_port}",
+def deliver(smtp_port, clock=None):
+    """`syndic-mcp deliver --once`, on the clock of the server that queued the mail (faketime), a few
+    minutes on: that server's clock has run since it started."""
+    later = clock + timedelta(minutes=5) if clock else None
+    moved = ["faketime", later.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S")] if later else []
+    r = subprocess.run(moved + [BIN, "deliver", "--once", "--smtp-url", f"smtp://127.0.0.1:{smtp_port}",
                         "--smtp-from", "ca@jardin-saint-denis.example", "--log-level", "warn"],
                        env=ENV, capture_output=True, text=True, check=True)
     return r.stdout.strip().replace("\n", "; ")
 
 
+def moment(days):
+    return (datetime.now(timezone.utc) + timedelta(days=days)).replace(hour=23, minute=0, second=0, microsecond=0)
+
+
 def instant(days):
-    return (datetime.now(timezone.utc) + timedelta(days=days)).replace(hour=23, minute=0, second=0, microsecond=0) \
-        .strftime("%Y-%m-%dT%H:%M:%SZ")
+    return moment(days).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def main():
@@ -152,6 +171,8 @@ def main():
     s.call("record_attendance", {"meetingId": agm["id"], "attendees": [
         {"coOwnerId": c["id"], "attendance": "present" if i < 2 else "absent"} for i, c in enumerate(owners)]})
     quorum = s.call("calculate_quorum", {"meetingId": agm["id"]})
+    s.close()
+    s = Server(key, moment(30) + timedelta(hours=1))  # the annual meeting's evening: it is adjourned then
     adjourned = s.call("adjourn_meeting", {"meetingId": agm["id"], "reason": "no-quorum", "reconveneAt": instant(60),
                                            "location": "Salle communautaire, 4520 rue Saint-Denis"})
     reconvened = adjourned["reconvened"]
@@ -159,7 +180,7 @@ def main():
           f"reconvened meeting {reconvened['id']} ({reconvened['quorumRule']} quorum)")
     before = len(Mailbox.messages)
     notice = s.call("send_meeting_notice", {"meetingId": reconvened["id"], "sendBy": "email", "includeAgenda": True})
-    sent = deliver(smtp.port)
+    sent = deliver(smtp.port, s.clock)
     got = Mailbox.messages[before:]
     english = [m for m in got if "Subject: Notice" in m["data"] or "Subject: =?UTF-8?B?Tm90aWNl" in m["data"]]
     print(f"   its notice: {notice['queued']} queued; deliver --once: {sent}; the SMTP server received {len(got)} "
@@ -167,7 +188,9 @@ def main():
     if len(got) != notice["queued"]:
         sys.exit("the SMTP server did not receive every notice")
 
-    # 3. The reconvened meeting elects the board and amends the by-law on pets.
+    # 3. The reconvened meeting, on its day, elects the board and amends the by-law on pets.
+    s.close()
+    s = Server(key, moment(60) + timedelta(hours=1))
     s.call("record_attendance", {"meetingId": reconvened["id"], "attendees": [
         {"coOwnerId": c["id"], "attendance": "present" if i < 5 else "absent"} for i, c in enumerate(owners)]})
     quorum = s.call("calculate_quorum", {"meetingId": reconvened["id"]})
@@ -187,7 +210,7 @@ def main():
     # 4. The board as elected, and the by-law's new version.
     # The syndicate's day is Montreal's (the server's): from 0:00 to 5:00 UTC the UTC date is tomorrow
     # there, and a signature dated tomorrow is refused. (The walk-through holds its meeting early.)
-    today = datetime.now(ZoneInfo("America/Montreal")).strftime("%Y-%m-%d")
+    today = s.today()
     outgoing = s.call("get_board", {})["directors"]  # last year's board: their terms end with the election
     for d in outgoing:
         s.call("end_director_mandate", {"id": d["id"], "endReason": "term", "endedOn": today})
@@ -220,13 +243,12 @@ def main():
     units = s.call("list_units", {"type": "apartment"})["data"]
     before = len(Receiver.posts)
     s.call("create_co_owner", {"unitId": units[0]["id"], "firstName": "Léa", "lastName": "Nouvel", "email": "lea@example.ca"})
-    deliver(smtp.port)
+    deliver(smtp.port, s.clock)
     events = [(h, b) for h, b in Receiver.posts[before:] if h.get("Syndic-Event-Type") == "co_owner.created"]
     ok = len(events) == 1 and signed(events[0][0], events[0][1], hook["secret"])
     print(f"6. the receiver got {len(events)} co_owner.created, signature {'valid' if ok else 'INVALID'}: "
           f"{json.loads(events[0][1])['data']['firstName'] if events else ''}")
-    s.proc.stdin.close()
-    s.proc.wait(timeout=30)
+    s.close()
     smtp.stop()
     receiver.shutdown()
     if not ok:

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # A whole general meeting through the real executable, one request piped per step:
-# create, notice, attendance, quorum, resolutions, votes, held, minutes (PDF), minutes-sent.
+# create, notice, attendance, quorum, resolutions, then on the meeting's day (the server's clock
+# moved there with Debian's faketime: a meeting is held on its day, not before) votes, held,
+# minutes (PDF) and send_minutes.
 #
 #   examples/whole_meeting.sh [path/to/syndic-mcp]
 #
 # Without SYNDIC_DB it works on a fresh database in a temporary folder holding the demo
 # syndicate, with a demo admin key. With SYNDIC_DB it uses SYNDIC_API_KEY if given, else a demo
-# admin key of that database. Needs python3 to read answers.
+# admin key of that database. Needs python3 to read answers and faketime for the meeting's day.
 set -euo pipefail
 bin=${1:-"$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/build/syndic-mcp"}
 if [ -z "${SYNDIC_DB:-}" ]; then
@@ -16,11 +18,23 @@ fi
 export SYNDIC_API_KEY=${SYNDIC_API_KEY:-"$("$bin" demo --log-level warn)"}
 
 # call TOOL 'ARGUMENTS' → the tool's result (structuredContent) on stdout; stops on a refusal.
+# With `on_day` set ("YYYY-MM-DD HH:MM:SS", UTC), the server runs with its clock starting then,
+# a minute later at each call (each call is a new process, and the steps follow one another).
+on_day=
+steps=$(mktemp)  # calls made on the meeting's day so far (call runs in a subshell: kept in a file)
+echo 0 >"$steps"
+trap 'rm -f "$steps"' EXIT
 call() {
-  local request answer
+  local request answer clock=()
   request=$(printf '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"%s","arguments":%s}}' "$1" "$2")
   request=${request//$'\n'/ }  # one JSON-RPC message per line
-  answer=$(printf '%s\n' "$request" | "$bin" serve --log-level warn)
+  if [ -n "$on_day" ]; then
+    local n
+    n=$(<"$steps")
+    echo $((n + 1)) >"$steps"
+    clock=(faketime "$(date -u -d "$on_day UTC + $n minutes" '+%Y-%m-%d %H:%M:%S')")
+  fi
+  answer=$(printf '%s\n' "$request" | "${clock[@]}" "$bin" serve --log-level warn)
   python3 -c '
 import json, sys
 answer = json.loads(sys.argv[1])
@@ -53,6 +67,8 @@ echo "3. attendance recorded; quorum: $(pick 'str(r["total"]) + "% of " + str(r[
 budget=$(call add_resolution "{\"meetingId\":\"$id\",\"title\":\"Adoption du budget\",\"description\":\"Il est résolu d'adopter le budget présenté, incluant une contribution de 25 000 \$ au fonds de prévoyance.\",\"majorityRequired\":\"simple\"}")
 roof=$(call add_resolution "{\"meetingId\":\"$id\",\"title\":\"Réfection de la toiture\",\"majorityRequired\":\"absolute\"}")
 total=$(pick 'r["total"]' <<<"$quorum")
+on_day=$(date -u -d "$when + 1 hour" '+%Y-%m-%d %H:%M:%S')  # the meeting's evening: votes are taken there
+echo "   (the server's clock moves to $on_day UTC, the meeting's day)"
 votes_budget=$(call record_votes "{\"resolutionId\":\"$(pick 'r["id"]' <<<"$budget")\",\"votesFor\":$(pick "round($total*0.7, 6)" <<<"$quorum"),\"votesAgainst\":$(pick "round($total*0.3, 6)" <<<"$quorum"),\"votesAbstain\":0}")
 votes_roof=$(call record_votes "{\"resolutionId\":\"$(pick 'r["id"]' <<<"$roof")\",\"votesFor\":$(pick "round($total*0.6, 6)" <<<"$quorum"),\"votesAgainst\":$(pick "round($total*0.4, 6)" <<<"$quorum"),\"votesAbstain\":0}")
 echo "4. votes: budget $(pick 'r["outcome"]' <<<"$votes_budget"), roof $(pick 'r["outcome"]' <<<"$votes_roof")"
@@ -63,6 +79,6 @@ echo "5. meeting held"
 minutes=$(call generate_minutes "{\"meetingId\":\"$id\",\"draft\":false,\"language\":\"fr\"}")
 echo "6. minutes: $(pick 'r["path"]' <<<"$minutes") ($(pick 'r["pages"]' <<<"$minutes") page(s), $(pick 'r["sizeBytes"]' <<<"$minutes") bytes)"
 
-final=$(call update_meeting "{\"id\":\"$id\",\"status\":\"minutes-sent\"}")
-echo "7. status: $(pick 'r["status"]' <<<"$final")"
-[ "$(pick 'r["status"]' <<<"$final")" = minutes-sent ]
+sent=$(call send_minutes "{\"meetingId\":\"$id\",\"sendBy\":\"email\"}")
+echo "7. minutes sent: $(pick 'r["queued"]' <<<"$sent") e-mails queued; status: $(pick 'r["meeting"]["status"]' <<<"$sent")"
+[ "$(pick 'r["meeting"]["status"]' <<<"$sent")" = minutes-sent ]

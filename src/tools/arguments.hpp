@@ -23,6 +23,8 @@ public:
     // `values`, an object of the call's arguments at JSON Pointer `pointer` ("" for the call's own);
     // `schema`, that object's JSON Schema, or null when a key may be anything. Both must outlive this.
     Arguments(const nlohmann::json& values, const nlohmann::json* schema, std::string pointer = {});
+    // Arguments read a JSON object that outlives them, never a temporary.
+    Arguments(nlohmann::json&& values, const nlohmann::json* schema, std::string pointer = {}) = delete;
 
     bool has(std::string_view key) const;      // given, null included (a patch's null clears)
     bool given(std::string_view key) const;    // given and not null

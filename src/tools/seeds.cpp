@@ -99,7 +99,7 @@ json resolved(const json& value, const Context& at) {
     return out;
 }
 
-const std::set<std::string> call_keys = {"tool", "args", "name", "idAt", "state", "each"};
+const std::set<std::string> call_keys = {"tool", "args", "name", "idAt", "state", "each", "at"};
 
 json call_tool(const ToolRegistry& registry, Database& db, const Clock& clock, const CallerContext& caller,
                const std::string& tool, const json& args) {
@@ -135,16 +135,24 @@ std::optional<SeededRecord> run_call(const ToolRegistry& registry, Database& db,
     for (const auto& [key, value] : call.items())
         if (!call_keys.count(key)) throw std::runtime_error("unknown key \"" + key + "\" in a call");
     const auto tool = call["tool"].get<std::string>();
-    const Context at{names, clock};
+    // "at": the call is made with the clock at that instant (a meeting held on its day, its votes).
+    std::optional<FixedClock> moved;
+    if (call.contains("at")) {
+        const auto when = parse_iso_instant(resolved_text(call["at"].get<std::string>(), Context{names, clock}));
+        if (!when) throw std::runtime_error("\"at\" is not an ISO 8601 instant with an offset");
+        moved.emplace(*when);
+    }
+    const Clock& call_clock = moved ? static_cast<const Clock&>(*moved) : clock;
+    const Context at{names, call_clock};
     if (call.contains("each")) {
         if (call.contains("name")) throw std::runtime_error("a call with \"each\" names nothing");
         for (const auto& id : listed_ids(registry, db, at, caller, call["each"])) {
-            const Context for_one{names, clock, &id};
-            call_tool(registry, db, clock, caller, tool, resolved(call.value("args", json::object()), for_one));
+            const Context for_one{names, call_clock, &id};
+            call_tool(registry, db, call_clock, caller, tool, resolved(call.value("args", json::object()), for_one));
         }
         return std::nullopt;
     }
-    const auto result = call_tool(registry, db, clock, caller, tool, resolved(call.value("args", json::object()), at));
+    const auto result = call_tool(registry, db, call_clock, caller, tool, resolved(call.value("args", json::object()), at));
     if (!call.contains("name")) return std::nullopt;
     const auto name = call["name"].get<std::string>();
     if (name.size() < 2 || name[0] != '@' || clock_expression(name) || name == "@each")

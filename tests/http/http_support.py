@@ -185,6 +185,11 @@ def iso_in(days):
     return (datetime.now(timezone.utc) + timedelta(days=days)).replace(microsecond=0).isoformat()
 
 
+def clock_in(days, hours=0):
+    """A faketime start "YYYY-MM-DD HH:MM:SS" (UTC) that far from now: a meeting's day."""
+    return (datetime.now(timezone.utc) + timedelta(days=days, hours=hours)).strftime("%Y-%m-%d %H:%M:%S")
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -205,12 +210,14 @@ STARTED = []
 class Bridge:
     """One `syndic-mcp http` process; its stderr and stdout are collected line by line."""
 
-    def __init__(self, label, db, *options, listen="127.0.0.1:0", connect_port=None):
+    def __init__(self, label, db, *options, listen="127.0.0.1:0", connect_port=None, clock=None):
         self.label = label
         self.lines, self.out = [], []
         self.cond = threading.Condition()
         self.open_streams = 2
-        self.proc = subprocess.Popen([BIN, "http", "--db", db, "--listen", listen, *options],
+        # `clock`: the bridge's clock starts then ("YYYY-MM-DD HH:MM:SS" UTC, Debian's faketime).
+        prefix = ["faketime", clock] if clock else []
+        self.proc = subprocess.Popen(prefix + [BIN, "http", "--db", db, "--listen", listen, *options],
                                      stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, env=ENV)
         STARTED.append(self)

@@ -312,14 +312,22 @@ def test_meetings(s, k, demo, tmp):
     r = s.rest("GET", f"/meetings/{mid}", key=a)
     check("...a later GET /meetings/{id} shows four attendees", r.status == 200 and len(r.json.get("attendees", [])) == 4, str(r))
 
+    # Votes wait for the meeting's day: a second bridge on the same database, its clock there.
     if rid:
         votes = {"votesFor": 10, "votesAgainst": 2, "votesAbstain": 0}
+        r = s.rest("PUT", f"/meetings/{mid}/resolutions/{rid}/votes", votes, key=a)
+        expect("PUT votes before the meeting's day: 409 MEETING_NOT_YET_HELD", r, 409, "MEETING_NOT_YET_HELD")
+    today = s
+    s = start("the meeting's day", k["db"], clock=clock_in(40, 1)) or today
+    if rid:
+        votes = {"votesFor": expected_present + proxy["fractionPercent"], "votesAgainst": 0, "votesAbstain": 0}
         r = s.rest("PUT", f"/meetings/{mid}/resolutions/{rid}/votes", votes, key=a)
         ok = expect("PUT /meetings/{id}/resolutions/{rid}/votes: 200", r, 200)
         check("...outcome passed", ok and r.json.get("outcome") == "passed", str(r))
         r = s.rest("GET", f"/meetings/{mid}", key=a)
         res = [x for x in r.json.get("resolutions", [])] if r.status == 200 else []
-        check("...a later GET shows the votes", res and close(res[0].get("votesFor"), 10) and res[0].get("outcome") == "passed", str(r))
+        check("...a later GET shows the votes and the quorum kept with them", res and close(res[0].get("votesFor"), votes["votesFor"])
+              and res[0].get("outcome") == "passed" and res[0].get("quorum", {}).get("reached") is not None, str(r))
         r = s.rest("PUT", f"/meetings/{demo['meeting']['id']}/resolutions/{rid}/votes", votes, key=a)
         check("PUT votes under the wrong meeting: refused (4xx)", 400 <= r.status < 500 and error_of(r).get("code"), str(r))
         r = s.rest("PUT", f"/meetings/{mid}/resolutions/{rid}/votes", dict(votes, resolutionId="other"), key=a)
@@ -329,6 +337,9 @@ def test_meetings(s, k, demo, tmp):
 
     r = s.rest("PATCH", f"/meetings/{mid}", {"status": "held"}, key=a)
     expect("PATCH /meetings/{id} {status: held}: 200", r, 200)
+    if s is not today:
+        s.stop()
+    s = today
     r = s.rest("POST", f"/meetings/{mid}/minutes", {"draft": True, "language": "en"}, key=a)
     ok = expect("POST /meetings/{id}/minutes: 201", r, 201)
     doc = r.json if ok else {}

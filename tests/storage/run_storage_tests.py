@@ -9,6 +9,7 @@ stays up; start-up removes leftover temporaries.
 
 usage: run_storage_tests.py SYNDIC_MCP
 """
+import datetime
 import json
 import os
 import resource
@@ -31,11 +32,13 @@ DEADLINE = time.monotonic() + 150  # every wait below is bounded; the whole scri
 class Stdio:
     """A stdio server; call() sends tools/call and returns the parsed reply (None if it died)."""
 
-    def __init__(self, db, key, fsize=None):
+    def __init__(self, db, key, fsize=None, at=None):
         def limit():
             if fsize is not None:
                 resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
-        self.p = subprocess.Popen([BIN, "--db", db, "serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        # `at`: the server's clock starts then (Debian's faketime), e.g. a meeting's day.
+        clock = ["faketime", at] if at else []
+        self.p = subprocess.Popen(clock + [BIN, "--db", db, "serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True, preexec_fn=limit,
                                   env=dict(os.environ, SYNDIC_API_KEY=key))
         self.n = 0
@@ -80,8 +83,13 @@ def demo(folder):
 def held_meeting(db, key):
     """The demo's meeting, noticed and held, so final minutes may be generated."""
     s = Stdio(db, key)
-    meeting = s.call("list_meetings", {})["result"]["structuredContent"]["data"][0]["id"]
+    listed = s.call("list_meetings", {})["result"]["structuredContent"]["data"][0]
+    meeting = listed["id"]
     s.call("send_meeting_notice", {"meetingId": meeting})
+    s.close()
+    # A meeting is held on its day, not before: the server is run with its clock an hour after it began.
+    day = datetime.datetime.fromisoformat(listed["scheduledAt"]).astimezone(datetime.timezone.utc) + datetime.timedelta(hours=1)
+    s = Stdio(db, key, at=day.strftime("%Y-%m-%d %H:%M:%S"))
     r = s.call("update_meeting", {"id": meeting, "status": "held"})
     check("the demo meeting is held", r and "result" in r, r)
     s.close()

@@ -7,7 +7,8 @@ The session runs on a fresh database holding the demo syndicate, with its admin 
 SYNDIC_API_KEY (a first line "#! no-key" runs it without credentials; "#! args ..." adds
 server arguments; "#! relative-dates" writes each day within 400 days of today, Montreal's, as
 <today+N>). Lines starting with "#" are comments; "#! no-answer" says the next request
-gets no answer (it was cancelled). A request may use ${N.path} for a value
+gets no answer (it was cancelled); "#! clock +10d+1h" serves the rest of the session from a new
+server on the same database whose clock starts that far from now (faketime: a meeting's day). A request may use ${N.path} for a value
 from the structuredContent of the answer to request id N (e.g. ${3.data.0.id}), so a session can
 create a record and then change it, and ${now+10d} for the time ten days from now (UTC). Answers are compared, line by line, with the expected file
 (default: tests/transcripts/<name>.expected.jsonl) after UUIDs, times and keys are replaced by
@@ -33,6 +34,9 @@ DAYS = re.compile(r'("daysAhead":)-?\d+(\.\d+)?|-?\d+\.\d+( days away)')
 
 DATE = re.compile(r"(?<![\d-])(\d{4})-(\d{2})-(\d{2})(?![\d:T])")
 relative_dates = False  # the "#! relative-dates" directive
+# "#! clock +10d+1h" (a line of its own): the server is restarted on the same database with its
+# clock that far from now (Debian's faketime), as a meeting's day comes.
+CLOCK_DIRECTIVE = re.compile(r"^#! clock \+(\d+)d(?:\+(\d+)h)?$")
 
 
 def montreal_today():
@@ -97,8 +101,22 @@ def main():
                     server_args += directive[5:].split()
         if key:
             env["SYNDIC_API_KEY"] = key
-        proc = subprocess.Popen([args.binary] + server_args, env=env, stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8")
+
+        def start(clock=None):
+            # `clock`: the server's clock starts then (Debian's faketime), "YYYY-MM-DD HH:MM:SS" UTC.
+            prefix = ["faketime", clock] if clock else []
+            return subprocess.Popen(prefix + [args.binary] + server_args, env=env, stdin=subprocess.PIPE,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8")
+
+        def finish(proc):
+            proc.stdin.close()
+            rest = proc.stdout.read()
+            code = proc.wait(timeout=30)
+            if code != 0:
+                sys.exit(f"{args.session}: the server exited with {code}: {proc.stderr.read()}")
+            return [normalize(l) for l in rest.splitlines() if l]
+
+        proc = start()
         results = {}
         actual = []
 
@@ -114,6 +132,13 @@ def main():
         for line in lines:
             if line.strip() == "#! no-answer":
                 skip_answer = True
+            clock = CLOCK_DIRECTIVE.match(line.strip())
+            if clock:  # the same database, served again with the clock moved (a meeting's day)
+                actual += finish(proc)
+                moved = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(
+                    days=int(clock.group(1)), hours=int(clock.group(2) or 0))
+                proc = start(moved.strftime("%Y-%m-%d %H:%M:%S"))
+                continue
             if not line.strip() or line.startswith("#"):
                 continue
             line = TIME_PLACEHOLDER.sub(lambda m: (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(
@@ -138,12 +163,7 @@ def main():
                     results[str(message.get("id"))] = message["result"].get("structuredContent", message["result"])
                 if not (isinstance(message, dict) and "method" in message and "id" not in message):
                     break
-        proc.stdin.close()
-        rest = proc.stdout.read()
-        code = proc.wait(timeout=30)
-        actual += [normalize(l) for l in rest.splitlines() if l]
-        if code != 0:
-            sys.exit(f"{args.session}: the server exited with {code}: {proc.stderr.read()}")
+        actual += finish(proc)
 
     if args.update:
         with open(expected_path, "w", encoding="utf-8") as f:

@@ -62,7 +62,8 @@ TEST_CASE("each reader gives the argument as given, absent and null as the reade
     CHECK_FALSE(a.object("size").given("max"));
     CHECK(a.value("mode").is_null());  // declared by a oneOf branch, absent
 
-    const Arguments none(json::object(), &schema);
+    const json empty = json::object();
+    const Arguments none(empty, &schema);
     CHECK_FALSE(none.has("id"));
     CHECK(none.text_or("title", "untitled") == "untitled");
     CHECK(none.integer_or("count", 9) == 9);

@@ -39,13 +39,20 @@ struct Authorisation {
 };
 
 // The resolution `resolution_id` of the caller's syndicate, refused when it is not fit to
-// authorise the act, every refusal at `field`:
-// - RESOLUTION_NOT_FOUND (404): no such resolution in the syndicate;
-// - WRONG_DECISION_BODY (422): taken by the board where the co-owners must decide, or the
-//   reverse (data: body, requiredBody);
-// - MAJORITY_INSUFFICIENT (422): put to a weaker majority than `minimum_majority` (data:
-//   majorityRequired, majorityNeeded);
-// - RESOLUTION_NOT_PASSED (422): pending or rejected, by resolution_outcome (data: outcome).
+// authorise the act (catalogue §0 "Authorising decisions", the seven checks in their order), every
+// refusal at `field`:
+// 1. RESOLUTION_NOT_FOUND (404): no such resolution in the syndicate;
+// 2. MEETING_NOT_HELD (409): its meeting is not held (nor its minutes sent), or the written
+//    resolution is not adopted (data: status);
+// 3. RESOLUTION_NOT_PASSED (422): pending or rejected, by resolution_outcome (data: outcome);
+// 4. QUORUM_NOT_REACHED (422): the quorum snapshot kept with its votes says not reached, or none
+//    was kept (data: votesPresent, required, basis); written resolutions need none;
+// 5. WRONG_DECISION_BODY (422): taken by the board where the co-owners must decide, or the
+//    reverse (data: body, requiredBody);
+// 6. MAJORITY_INSUFFICIENT (422): put to a weaker majority than `minimum_majority` (data:
+//    majorityRequired, majorityNeeded); an adopted written resolution meets every majority;
+// 7. QUORUM_NOT_REACHED (422, data.rule adjourned): at a reconvened meeting, an act of `absolute`
+//    or more and those present did not hold a majority of all votes (art. 1089 para 2).
 // `minimum_majority` is a word of the ladder (a logic_error otherwise: the caller's bug).
 Authorisation require_passed_resolution(const ToolCall& call, const std::string& resolution_id, DecisionBody body,
                                         std::string_view minimum_majority, const std::string& field);

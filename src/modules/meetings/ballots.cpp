@@ -9,6 +9,7 @@
 
 #include "modules/common.hpp"
 #include "modules/meetings/codes.hpp"
+#include "modules/meetings/frozen_roll.hpp"
 #include "modules/meetings/presenter.hpp"
 #include "modules/meetings/rules.hpp"
 #include "modules/meetings/store.hpp"
@@ -68,6 +69,8 @@ json record_ballots(const ToolCall& call) {
     const auto m = require_meeting(call.db, syndicate, found->meeting_id, "/resolutionId");
     require_status(m, {"notice-sent", "held"}, "recording ballots");
     const auto now = call.clock.now();
+    require_meeting_day(m, now, "recording its ballots", "/resolutionId");
+    freeze_roll(call.db, syndicate, m, now);  // the first votes freeze the roll
     const auto roll = voting_roll(call.db, syndicate, m, roll_day(m, now));
 
     std::set<std::string> seen;
@@ -94,9 +97,8 @@ json record_ballots(const ToolCall& call) {
     }
     r.headcount_for = heads_for;
     r.headcount_entitled = roll.entitled_headcount();
-    r.voting_base = roll.voting_base();
-    if (m.quorum_rule == "adjourned") r.majority_of_all_votes = quorum_of(call.db, syndicate, m, roll).majority_of_all_votes();
-    else r.majority_of_all_votes.reset();
+    r.headcount_basis = "records";
+    r.quorum = quorum_of(call.db, syndicate, m, roll).snapshot(stamp);
     store_ballot_totals(call.db, r, stamp);
     touch(call.db, m.id, call.clock);
 
@@ -110,7 +112,7 @@ json record_ballots(const ToolCall& call) {
                            {"castBy", b.cast_by}});
     result["ballots"] = std::move(ballots);
     result["headcountEntitled"] = *r.headcount_entitled;
-    result["votingBase"] = percent(*r.voting_base);
+    result["votingBase"] = percent(r.quorum->voting_base);
     return result;
 }
 

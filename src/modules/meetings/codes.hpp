@@ -15,4 +15,6 @@ inline constexpr const char* vote_suspended = "VOTE_SUSPENDED";
 inline constexpr const char* signer_not_entitled = "SIGNER_NOT_ENTITLED";
 inline constexpr const char* already_adopted = "ALREADY_ADOPTED";
 inline constexpr const char* minutes_not_final = "MINUTES_NOT_FINAL";
+inline constexpr const char* meeting_not_yet_held = "MEETING_NOT_YET_HELD";
+inline constexpr const char* conflict_of_interest = "CONFLICT_OF_INTEREST";
 }  // namespace syndic::meetings::codes

@@ -7,7 +7,10 @@
 #include "core/ids.hpp"
 #include "core/text.hpp"
 #include "modules/common.hpp"
+#include "modules/list_query.hpp"
+#include "storage/bind.hpp"
 #include "modules/meetings/codes.hpp"
+#include "modules/meetings/frozen_roll.hpp"
 #include "modules/meetings/notices.hpp"
 #include "modules/meetings/presenter.hpp"
 #include "modules/meetings/rules.hpp"
@@ -26,6 +29,24 @@ namespace {
 // on or before D + N (catalogue §0): requested on the 5th day after the notice's day is in time,
 // on the 6th too late.
 constexpr std::int64_t agenda_request_days = 5;
+// A notice sent by mail is taken as received 3 days after it was sent (art. 1088 [verify]).
+constexpr int mail_receipt_days = 3;
+
+// The day a co-owner received the meeting's notice (art. 1088 counts from receipt): the day it was
+// sent when it went to them by e-mail (a message queued for them with the notice), 3 days later
+// when they had no e-mail and it went by mail; `given` (noticeReceivedOn) overrides both.
+std::string notice_received_on(Database& db, const Meeting& m, const std::string& co_owner_id, const Arguments& a) {
+    const std::string sent_day = montreal_date(stored_instant(*m.notice_sent_at));
+    if (const auto given = date_argument(a, "noticeReceivedOn")) {
+        if (*given < sent_day)
+            throw invalid_argument(a.pointer("noticeReceivedOn"), "is before the notice was sent",
+                                   "noticeReceivedOn (" + *given + ") is before the notice was sent (" + sent_day + ").");
+        return *given;
+    }
+    auto q = db.prepare("SELECT 1 FROM outbox WHERE meeting_id = ? AND co_owner_id = ? AND created_at <= ?");
+    bind_parameters(*q, m.id, co_owner_id, *m.notice_sent_at);
+    return q->executeStep() ? sent_day : add_calendar_days(sent_day, mail_receipt_days);
+}
 
 void require_general(const Meeting& m, const std::string& act) {
     if (m.type == "aga" || m.type == "aga-special") return;
@@ -71,17 +92,19 @@ json add_agenda_item(const ToolCall& call) {
         const std::string id = a.text("requestedByCoOwnerId");
         if (!active_co_owner(call.db, syndicate, id))
             throw record_not_found("co_owners", id, "/requestedByCoOwnerId", RecordState::active);
-        const auto days = calendar_days_between(notice_day, requested_on);
+        const auto received = notice_received_on(call.db, m, id, a);
+        const auto days = calendar_days_between(received, requested_on);
         if (days > agenda_request_days)
             throw DomainError(codes::agenda_request_too_late,
-                              "The notice was sent on " + notice_day + "; a co-owner may add a question within " +
-                                  std::to_string(agenda_request_days) + " days (art. 1088), and this request of " +
-                                  requested_on + " comes " + std::to_string(days) +
-                                  " days after. The board may still add it (omit requestedByCoOwnerId).")
+                              "The notice was sent on " + notice_day + " and received on " + received +
+                                  "; a co-owner may add a question within " + std::to_string(agenda_request_days) +
+                                  " days of receiving it (art. 1088), and this request of " + requested_on + " comes " +
+                                  std::to_string(days) + " days after. The board may still add it (omit requestedByCoOwnerId).")
                 .at("/requestedOn")
                 .with("daysSinceNotice", days)
                 .with("maximumDays", agenda_request_days)
-                .with("noticeSentOn", notice_day);
+                .with("noticeSentOn", notice_day)
+                .with("noticeReceivedOn", received);
         requester = id;
     }
 
@@ -120,12 +143,15 @@ json adjourn_meeting(const ToolCall& call) {
         throw invalid_argument("/justification", "is required when reason is other",
                                "An adjournment for another reason than quorum needs its justification.");
     const auto now = call.clock.now();
-    if (reason == "no-quorum") {
+    require_meeting_day(m, now, "adjourning it", "/meetingId");  // adjourning holds it
+    // Want of quorum, from the start or lost by departures (recorded absent first): checked alike.
+    if (reason == "no-quorum" || reason == "quorum-lost") {
         const auto q = quorum_of(call.db, syndicate, m, now);
         if (q.reached())
             throw DomainError(codes::quorum_reached,
                               "The meeting has its quorum (" + q.total().to_string() + "% present or represented, " +
-                                  q.required.to_string() + "% required): it cannot be adjourned for want of quorum.")
+                                  q.required.to_string() + "% required): it cannot be adjourned for want of quorum" +
+                                  (reason == "quorum-lost" ? " (record the departures as absent first)." : "."))
                 .at("/reason")
                 .with("total", q.total().to_percent())
                 .with("required", q.required.to_percent());
@@ -145,7 +171,8 @@ json adjourn_meeting(const ToolCall& call) {
     insert_meeting(call.db, syndicate, id,
                    NewMeeting{m.title, m.type, a.nonblank("location"), *when, m.agenda}, stamp);
     set_meeting_column(call.db, id, "adjourned_from_meeting_id", m.id);
-    if (reason != "other") set_meeting_column(call.db, id, "quorum_rule", "adjourned");
+    // A reconvened board meeting keeps the board's quorum (art. 1089 is for co-owners' meetings).
+    if (reason != "other" && m.type != "board") set_meeting_column(call.db, id, "quorum_rule", "adjourned");
     for (const auto& r : resolutions_of(call.db, m.id))
         if (outcome(r) == "pending")
             insert_resolution(call.db, syndicate, id, new_record_id(), r.title, r.description, r.majority, stamp);
@@ -153,7 +180,10 @@ json adjourn_meeting(const ToolCall& call) {
     set_meeting_column(call.db, m.id, "reconvened_meeting_id", id);
     set_meeting_column(call.db, m.id, "adjournment",
                        json{{"reason", reason}, {"justification", justification ? json(*justification) : json(nullptr)}}.dump());
-    if (m.status != "held") set_meeting_column(call.db, m.id, "status", "held");
+    if (m.status != "held") {
+        freeze_roll(call.db, syndicate, m, now);  // held with the roll it has
+        set_meeting_column(call.db, m.id, "status", "held");
+    }
     touch(call.db, m.id, call.clock);
     call.name_event("meeting.adjourned", "meeting", m.id);
     return {{"adjourned", for_caller(full_meeting(call.db, syndicate, m.id, now), call.caller)},

@@ -9,6 +9,7 @@
 #include "modules/meetings/codes.hpp"
 #include "modules/meetings/closing.hpp"
 #include "modules/meetings/convened.hpp"
+#include "modules/meetings/frozen_roll.hpp"
 #include "modules/meetings/meetings.hpp"
 #include "modules/meetings/minutes.hpp"
 #include "modules/meetings/notices.hpp"
@@ -83,7 +84,8 @@ json update_meeting(const ToolCall& call) {
     change.scheduled_at = a.has("scheduledAt");
     change.type = a.has("type");
     change.requisition = a.has("requisition");
-    check_change(call.db, m, change);
+    check_change(m, change);
+    if (change.status == "held") require_meeting_day(m, call.clock.now(), "holding it", "/status");
     // A requisition given is checked whole; one kept while the type changes must suit the new type.
     const std::string type = change.type ? a.text("type") : m.type;
     std::optional<std::string> requisition;
@@ -100,7 +102,10 @@ json update_meeting(const ToolCall& call) {
     if (change.agenda) set_meeting_column(call.db, m.id, "agenda", agenda_text(agenda_arg(a.value("agenda"))));
     if (change.requisition) set_meeting_column(call.db, m.id, "requisition", requisition);
     if (change.status) set_meeting_column(call.db, m.id, "status", *change.status);
-    if (change.status == "held") call.name_event("meeting.held", "meeting", m.id);
+    if (change.status == "held") {
+        freeze_roll(call.db, syndicate, m, call.clock.now());  // its roll is the one it was held with
+        call.name_event("meeting.held", "meeting", m.id);
+    }
     if (change.any()) touch(call.db, m.id, call.clock);
     json result = for_caller(full_meeting(call.db, syndicate, m.id, call.clock.now()), call.caller);
     return result;
@@ -169,19 +174,21 @@ json record_votes(const ToolCall& call) {
                           "record_ballots.")
             .at("/resolutionId");
 
+    require_meeting_day(m, call.clock.now(), "recording its votes", "/resolutionId");
+
     Resolution voted = *found;
     voted.recorded = true;
     voted.votes_for = Fraction::from_percent(a.number("votesFor"));
     voted.votes_against = Fraction::from_percent(a.number("votesAgainst"));
     voted.votes_abstain = Fraction::from_percent(a.number("votesAbstain"));
-    check_votes(call.db, syndicate, m, voted, call.clock.now());
-    // At a reconvened meeting, whether those present or represented hold a majority of all votes
-    // now: absolute resolutions are rejected without it (art. 1089 para 2; rules.hpp outcome).
-    if (m.quorum_rule == "adjourned")
-        voted.majority_of_all_votes = quorum_of(call.db, syndicate, m, call.clock.now()).majority_of_all_votes();
-    else
-        voted.majority_of_all_votes.reset();
-    store_votes(call.db, voted, to_utc_iso(call.clock.now()));
+    // The roll is frozen with the first votes; the quorum as it stands is kept with them: what the
+    // majority is measured against and what an act authorised by the resolution is checked on.
+    freeze_roll(call.db, syndicate, m, call.clock.now());
+    const auto quorum = quorum_of(call.db, syndicate, m, call.clock.now());
+    check_votes(quorum, voted);
+    const auto now = to_utc_iso(call.clock.now());
+    voted.quorum = quorum.snapshot(now);
+    store_votes(call.db, voted, now);
     touch(call.db, m.id, call.clock);
     json result = resolution_json(voted, &m);
     return result;

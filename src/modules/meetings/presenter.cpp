@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "modules/common.hpp"
+#include "modules/governance/quorum_snapshot.hpp"
 #include "modules/governance/resolution_outcome.hpp"
 #include "modules/meetings/requisition.hpp"
 #include "modules/documents/document_files.hpp"
@@ -128,6 +129,9 @@ json resolution_json(const Resolution& r, const Meeting* m) {
             {"votesRecorded", r.recorded},
             {"ballotsRecorded", r.ballots_recorded},
             {"headcountFor", r.headcount_for ? json(*r.headcount_for) : json(nullptr)},
+            {"headcountEntitled", r.headcount_entitled ? json(*r.headcount_entitled) : json(nullptr)},
+            {"headcountBasis", r.headcount_basis ? json(*r.headcount_basis) : json(nullptr)},
+            {"quorum", r.quorum ? governance::shown_snapshot(*r.quorum) : json(nullptr)},
             {"outcome", result},
             {"decidedOn", decided_on ? json(*decided_on) : json(nullptr)},
             {"contestableUntil",

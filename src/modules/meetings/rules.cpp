@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "auth/credentials.hpp"
+#include "modules/meetings/codes.hpp"
 #include "modules/meetings/voting_roll.hpp"
 #include "core/error.hpp"
 #include "modules/governance/resolution_outcome.hpp"
@@ -26,8 +27,7 @@ Fraction required_quorum_of(Database& db, const std::string& syndicate_id) {
 
 std::string outcome(const Resolution& r) {
     return governance::resolution_outcome({r.majority, r.recorded, r.votes_for, r.votes_against, r.votes_abstain,
-                                           r.ballots_recorded, r.headcount_for, r.headcount_entitled, r.voting_base,
-                                           r.majority_of_all_votes});
+                                           r.ballots_recorded, r.headcount_for, r.headcount_entitled, r.quorum});
 }
 
 void require_status(const Meeting& m, std::initializer_list<const char*> allowed, const std::string& act) {
@@ -41,7 +41,15 @@ void require_status(const Meeting& m, std::initializer_list<const char*> allowed
         .with("status", m.status);
 }
 
-void check_change(Database& db, const Meeting& m, const MeetingChange& change) {
+void require_meeting_day(const Meeting& m, Instant now, const std::string& act, const std::string& field) {
+    if (montreal_date(now) >= montreal_date(m.scheduled_at)) return;
+    throw DomainError(codes::meeting_not_yet_held, "The meeting is on " + montreal_date(m.scheduled_at) + "; " + act +
+                                                       " waits for its day (a meeting is held on its day, not before).")
+        .at(field)
+        .with("scheduledAt", to_montreal_iso(m.scheduled_at));
+}
+
+void check_change(const Meeting& m, const MeetingChange& change) {
     auto refuse = [&](const std::string& field, const std::string& detail) {
         return DomainError(codes::invalid_status_transition, detail).at(field).with("status", m.status);
     };
@@ -51,12 +59,9 @@ void check_change(Database& db, const Meeting& m, const MeetingChange& change) {
             throw refuse("/status", "A meeting becomes notice-sent only through send_meeting_notice.");
         if (to == "held" && m.status != "notice-sent")
             throw refuse("/status", "Only a meeting whose notice was sent can be held; this one is " + m.status + ".");
-        if (to == "minutes-sent" && m.status != "held")
-            throw refuse("/status", "Minutes can be sent only for a held meeting; this one is " + m.status + ".");
-        // Final minutes generated after the meeting's last change say what the record says.
-        if (to == "minutes-sent" && !has_final_minutes_since(db, m.id, m.updated_at))
-            throw refuse("/status", "There are no final minutes of the meeting as it stands (none yet, or the meeting "
-                                    "changed since): generate_minutes with draft false first.");
+        // The status never claims a sending that did not happen: only send_minutes sends them.
+        if (to == "minutes-sent")
+            throw refuse("/status", "A meeting becomes minutes-sent only through send_minutes, which sends them.");
         if (to == "draft") throw refuse("/status", "A meeting never goes back to draft.");
     }
     const bool editable = m.status == "draft" || m.status == "notice-sent";
@@ -95,18 +100,17 @@ std::optional<std::string> check_notice_period(const Meeting& m, Instant now, st
         .with("minimumDays", notice_days);
 }
 
-void check_votes(Database& db, const std::string& syndicate_id, const Meeting& m, const Resolution& votes, Instant now) {
+void check_votes(const Quorum& quorum, const Resolution& votes) {
     const auto cast = votes.votes_for + votes.votes_against + votes.votes_abstain;
-    const auto attendees = attendees_of(db, m.id);
     if (cast > Fraction::percent(100))
         throw invalid_argument("/votesFor", "with votesAgainst and votesAbstain adds up to more than 100",
                                "The votes cast add up to " + cast.to_string() + "%, more than 100%.");
-    if (attendees.empty()) return;
-    const auto represented = quorum_of(db, syndicate_id, m, now).total();
+    const auto represented = quorum.total();
     if (cast > represented)
-        throw invalid_argument("/votesFor", "with votesAgainst and votesAbstain exceeds the fractions present or represented",
-                               "The votes cast (" + cast.to_string() + "%) exceed the fractions present or represented (" +
-                                   represented.to_string() + "%).")
+        throw invalid_argument("/votesFor", "with votesAgainst and votesAbstain exceeds the votes present or represented",
+                               "The votes cast (" + cast.to_string() + "%) exceed the votes present or represented (" +
+                                   represented.to_string() + "%, after the reductions of arts. 1091 and 1092; record the "
+                                   "attendance first).")
             .with("represented", represented.to_percent());
 }
 

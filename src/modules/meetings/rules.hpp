@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "modules/meetings/store.hpp"
+#include "modules/meetings/voting_roll.hpp"
 
 namespace syndic::meetings {
 
@@ -27,11 +28,15 @@ struct MeetingChange {
     bool title = false, location = false, agenda = false, scheduled_at = false, type = false, requisition = false;
     bool any() const { return status || title || location || agenda || scheduled_at || type || requisition; }
 };
-// Status moves forward only: notice-sent only through the notice, held after the notice,
-// minutes-sent after held with current final minutes, never back to draft. Title, location,
+// MEETING_NOT_YET_HELD at `field` before the meeting's day (America/Montreal): a meeting is held
+// on its day, not before (holding it, its votes and ballots, adjourning it).
+void require_meeting_day(const Meeting& m, Instant now, const std::string& act, const std::string& field);
+
+// Status moves forward only: notice-sent only through the notice, held after the notice (and
+// from its day: require_meeting_day), minutes-sent only through send_minutes, never back to draft. Title, location,
 // agenda and requisition change until the meeting is held; the time and type only while it is a draft.
 // INVALID_STATUS_TRANSITION at the field otherwise.
-void check_change(Database& db, const Meeting& m, const MeetingChange& change);
+void check_change(const Meeting& m, const MeetingChange& change);
 
 // A notice goes out at least 21 days (on Montreal's calendar) before the meeting, or later for an
 // aga-special meeting whose call gives a justification; NOTICE_PERIOD_TOO_SHORT otherwise, and
@@ -39,9 +44,9 @@ void check_change(Database& db, const Meeting& m, const MeetingChange& change);
 // that is not short.
 std::optional<std::string> check_notice_period(const Meeting& m, Instant now, std::optional<std::string> justification);
 
-// Votes cast add up to at most 100 % and, once attendance is recorded, to at most the entitled
-// fractions present or represented (suspended ones excluded: the roll's quorum total);
+// Votes cast add up to at most 100 % and to at most the votes present or represented (after the
+// reductions, without suspended votes: the quorum's total; none before attendance is recorded);
 // VALIDATION_FAILED at /votesFor otherwise.
-void check_votes(Database& db, const std::string& syndicate_id, const Meeting& m, const Resolution& votes, Instant now);
+void check_votes(const Quorum& quorum, const Resolution& votes);
 
 }  // namespace syndic::meetings

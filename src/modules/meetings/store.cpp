@@ -10,6 +10,7 @@
 #include "modules/common.hpp"
 #include "modules/documents/filing.hpp"
 #include "modules/governance/in_office.hpp"
+#include "modules/governance/quorum_snapshot.hpp"
 #include "modules/record_exists.hpp"
 #include "storage/bind.hpp"
 #include "storage/database.hpp"
@@ -121,7 +122,7 @@ namespace {
 
 constexpr const char* resolution_columns =
     "id, meeting_id, position, title, description, majority_required, votes_recorded, votes_for, votes_against, "
-    "votes_abstain, body, source, decided_on, ballots_recorded, headcount_for, headcount_entitled, voting_base_units, majority_of_all_votes";
+    "votes_abstain, body, source, decided_on, ballots_recorded, headcount_for, headcount_entitled, headcount_basis, quorum";
 
 Resolution read_resolution(SQLite::Statement& q) {
     Resolution r;
@@ -141,8 +142,8 @@ Resolution read_resolution(SQLite::Statement& q) {
     r.ballots_recorded = q.getColumn(13).getInt() != 0;
     if (!q.getColumn(14).isNull()) r.headcount_for = q.getColumn(14).getInt64();
     if (!q.getColumn(15).isNull()) r.headcount_entitled = q.getColumn(15).getInt64();
-    if (!q.getColumn(16).isNull()) r.voting_base = Fraction::from_units(q.getColumn(16).getInt64());
-    if (!q.getColumn(17).isNull()) r.majority_of_all_votes = q.getColumn(17).getInt() != 0;
+    r.headcount_basis = optional_text(q, 16);
+    r.quorum = governance::read_snapshot(optional_text(q, 17));
     return r;
 }
 
@@ -206,22 +207,12 @@ std::optional<Resolution> find_resolution(Database& db, const std::string& syndi
     return read_resolution(*q);
 }
 
-namespace {
-
-// The stored majority_of_all_votes: 1 or 0 where the meeting was reconvened, else NULL.
-std::optional<int> majority_of_all_votes_column(const Resolution& r) {
-    if (!r.majority_of_all_votes) return std::nullopt;
-    return *r.majority_of_all_votes ? 1 : 0;
-}
-
-}  // namespace
-
 void store_votes(Database& db, const Resolution& r, const std::string& now) {
     auto q = db.prepare(
         "UPDATE resolutions SET votes_recorded = 1, votes_for = ?, votes_against = ?, votes_abstain = ?, updated_at = ?, "
-        "majority_of_all_votes = ? WHERE id = ?");
+        "quorum = ? WHERE id = ?");
     bind_parameters(*q, r.votes_for.units(), r.votes_against.units(), r.votes_abstain.units(), now,
-                    majority_of_all_votes_column(r), r.id);
+                    r.quorum ? std::optional(governance::stored_snapshot(*r.quorum)) : std::nullopt, r.id);
     q->exec();
 }
 
@@ -256,11 +247,11 @@ void upsert_ballot(Database& db, const std::string& syndicate_id, const std::str
 void store_ballot_totals(Database& db, const Resolution& r, const std::string& now) {
     auto q = db.prepare(
         "UPDATE resolutions SET votes_recorded = 1, ballots_recorded = 1, votes_for = ?, votes_against = ?, "
-        "votes_abstain = ?, headcount_for = ?, headcount_entitled = ?, voting_base_units = ?, "
-        "majority_of_all_votes = ?, updated_at = ? WHERE id = ?");
+        "votes_abstain = ?, headcount_for = ?, headcount_entitled = ?, headcount_basis = ?, quorum = ?, updated_at = ? "
+        "WHERE id = ?");
     bind_parameters(*q, r.votes_for.units(), r.votes_against.units(), r.votes_abstain.units(),
-                    r.headcount_for.value_or(0), r.headcount_entitled.value_or(0),
-                    r.voting_base.value_or(Fraction()).units(), majority_of_all_votes_column(r), now, r.id);
+                    r.headcount_for.value_or(0), r.headcount_entitled.value_or(0), r.headcount_basis,
+                    r.quorum ? std::optional(governance::stored_snapshot(*r.quorum)) : std::nullopt, now, r.id);
     q->exec();
 }
 

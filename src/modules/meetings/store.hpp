@@ -9,6 +9,7 @@
 
 #include "core/clock.hpp"
 #include "core/fraction.hpp"
+#include "modules/governance/resolution_outcome.hpp"
 
 namespace syndic {
 class Database;
@@ -55,14 +56,14 @@ struct Resolution {
     bool recorded = false;
     Fraction votes_for, votes_against, votes_abstain;
     std::optional<std::string> body, source, decided_on;  // as stored (null for a meeting's: read from it)
-    // Ballots (art. 1098): once recorded, the co-owners for, those entitled to vote and the votes
-    // that counted at that moment.
+    // Ballots (art. 1098): once recorded, the persons for and those entitled to vote, counted by
+    // person or by record (headcount_basis).
     bool ballots_recorded = false;
     std::optional<std::int64_t> headcount_for, headcount_entitled;
-    std::optional<Fraction> voting_base;
-    // At a reconvened meeting (art. 1089 para 2): whether those present or represented held a
-    // majority of all votes when the votes were recorded; null elsewhere.
-    std::optional<bool> majority_of_all_votes;
+    std::optional<std::string> headcount_basis;  // persons | records
+    // The quorum when the votes were recorded: what the majority is measured against, what the
+    // authorising check reads (meetings migration 007).
+    std::optional<governance::QuorumSnapshot> quorum;
 };
 
 // A minutes document as recorded (its path is the server's).

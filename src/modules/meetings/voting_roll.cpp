@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "modules/declaration/parameters.hpp"
+#include "modules/meetings/frozen_roll.hpp"
 #include "modules/meetings/rules.hpp"
 #include "storage/bind.hpp"
 #include "storage/database.hpp"
@@ -61,6 +62,8 @@ bool is_developer(const DeveloperCap& d, const RollEntry& e) {
 }
 
 void cap_developer(VotingRoll& roll, const DeveloperCap& d) {
+    // Art. 1092 is for a co-ownership of five fractions or more.
+    if (roll.fractions < 5) return;
     std::int64_t held = 0;
     for (const auto& e : roll.entries)
         if (e.may_vote() && is_developer(d, e)) held += e.votes.units();
@@ -80,6 +83,8 @@ void cap_developer(VotingRoll& roll, const DeveloperCap& d) {
     if (first) first->votes += Fraction::from_units(cap - kept);
     roll.reduced_votes += Fraction::from_units(held - cap);
 }
+
+}  // namespace
 
 // Art. 1091: fewer than five fractions, a co-owner holding more than half of all votes is reduced
 // to the votes of the other co-owners present or represented. Before any attendance is recorded
@@ -108,8 +113,6 @@ void reduce_majority_holder(VotingRoll& roll) {
     }
 }
 
-}  // namespace
-
 std::int64_t VotingRoll::entitled_headcount() const {
     std::int64_t n = 0;
     for (const auto& e : entries)
@@ -128,7 +131,7 @@ std::string roll_day(const Meeting& m, Instant now) {
     return montreal_date(held ? m.scheduled_at : now);
 }
 
-VotingRoll voting_roll(Database& db, const std::string& syndicate_id, const Meeting& m, const std::string& as_of) {
+VotingRoll live_roll(Database& db, const std::string& syndicate_id, const Meeting& m, const std::string& as_of) {
     VotingRoll roll;
     roll.as_of = as_of;
     roll.fractions = lot_count(db, syndicate_id);
@@ -154,12 +157,19 @@ VotingRoll voting_roll(Database& db, const std::string& syndicate_id, const Meet
     // Art. 1094: live from the ledger, so a co-owner who pays votes again at once.
     std::vector<accounting::Standing> standings;
     for (const auto& e : roll.entries) standings.push_back(accounting::co_owner_standing(db, syndicate_id, e.co_owner_id, as_of));
-    apply_vote_rules(roll, standings, developer_cap(db, syndicate_id, as_of));
+    apply_standing_and_cap(roll, standings, developer_cap(db, syndicate_id, as_of));
     return roll;
 }
 
-void apply_vote_rules(VotingRoll& roll, const std::vector<accounting::Standing>& standings,
-                      const std::optional<DeveloperCap>& developer) {
+VotingRoll voting_roll(Database& db, const std::string& syndicate_id, const Meeting& m, const std::string& as_of) {
+    auto frozen = frozen_roll(db, m);
+    VotingRoll roll = frozen ? std::move(*frozen) : live_roll(db, syndicate_id, m, as_of);
+    reduce_majority_holder(roll);
+    return roll;
+}
+
+void apply_standing_and_cap(VotingRoll& roll, const std::vector<accounting::Standing>& standings,
+                            const std::optional<DeveloperCap>& developer) {
     for (std::size_t i = 0; i < roll.entries.size() && i < standings.size(); ++i) {
         auto& e = roll.entries[i];
         e.overdue_since = standings[i].overdue_since;
@@ -170,15 +180,21 @@ void apply_vote_rules(VotingRoll& roll, const std::vector<accounting::Standing>&
         e.votes = Fraction();
     }
     if (developer) cap_developer(roll, *developer);
+}
+
+void apply_vote_rules(VotingRoll& roll, const std::vector<accounting::Standing>& standings,
+                      const std::optional<DeveloperCap>& developer) {
+    apply_standing_and_cap(roll, standings, developer);
     reduce_majority_holder(roll);
 }
 
 Quorum quorum_of(Database& db, const std::string& syndicate_id, const Meeting& m, const VotingRoll& roll) {
     Quorum q;
+    // The votes of those present or represented, after the reductions (arts. 1091, 1092).
     for (const auto& e : roll.entries) {
         if (!e.may_vote()) continue;
-        if (e.attendance == "present") q.present += e.fraction;
-        else if (e.attendance == "proxy") q.proxied += e.fraction;
+        if (e.attendance == "present") q.present += e.votes;
+        else if (e.attendance == "proxy") q.proxied += e.votes;
         if (e.represented()) ++q.represented_headcount;
     }
     q.voting_base = roll.voting_base();
@@ -192,6 +208,19 @@ Quorum quorum_of(Database& db, const std::string& syndicate_id, const Meeting& m
         q.required = Fraction::from_units(static_cast<std::int64_t>((share + whole - 1) / whole));
     }
     return q;
+}
+
+governance::QuorumSnapshot Quorum::snapshot(const std::string& taken_at) const {
+    governance::QuorumSnapshot s;
+    s.reached = reached();
+    s.basis = "votes";
+    s.votes_present = total();
+    s.voting_base = voting_base;
+    s.required = required;
+    s.rule = rule;
+    s.majority_of_all_votes = majority_of_all_votes();
+    s.taken_at = taken_at;
+    return s;
 }
 
 Quorum quorum_of(Database& db, const std::string& syndicate_id, const Meeting& m, Instant now) {

@@ -13,6 +13,7 @@
 #include "core/clock.hpp"
 #include "core/fraction.hpp"
 #include "modules/accounting/standing.hpp"
+#include "modules/governance/resolution_outcome.hpp"
 #include "modules/meetings/store.hpp"
 
 namespace syndic::meetings {
@@ -51,21 +52,29 @@ struct DeveloperCap {
 };
 
 // The rules applied to rows already read (each entry's votes its fraction, `standings` one per
-// entry in order): suspension (art. 1094), the developer's cap (art. 1092), the majority holder's
-// reduction under 5 fractions (art. 1091), in that order.
+// entry in order): suspension (art. 1094), the developer's cap (art. 1092, from 5 fractions), the
+// majority holder's reduction under 5 fractions (art. 1091), in that order.
 void apply_vote_rules(VotingRoll& roll, const std::vector<accounting::Standing>& standings,
                       const std::optional<DeveloperCap>& developer);
+// The first two, which do not depend on who attends (what a frozen roll keeps).
+void apply_standing_and_cap(VotingRoll& roll, const std::vector<accounting::Standing>& standings,
+                            const std::optional<DeveloperCap>& developer);
+// The third (art. 1091), applied each time quorum or votes are computed: it depends on attendance.
+void reduce_majority_holder(VotingRoll& roll);
 
 // The day a meeting's roll is read for: today while the meeting is open, its own day once held.
 std::string roll_day(const Meeting& m, Instant now);
 
 // The roll of meeting `m` on `as_of` ("YYYY-MM-DD"): the syndicate's active co-owners and the
-// co-owners recorded in its attendance (kept as recorded, even if archived since).
+// co-owners recorded in its attendance (kept as recorded, even if archived since). Once frozen
+// (frozen_roll.hpp), the frozen entries whatever `as_of`; art. 1091 applied on the attendance.
 VotingRoll voting_roll(Database& db, const std::string& syndicate_id, const Meeting& m, const std::string& as_of);
+// The roll read from the co-owners and the ledger on `as_of`, before art. 1091.
+VotingRoll live_roll(Database& db, const std::string& syndicate_id, const Meeting& m, const std::string& as_of);
 
-// Present, proxied and total count the fractions of those represented who may vote (suspended
-// and syndicate-held fractions excluded, catalogue §3.2), before the reductions of art. 1091 and
-// 1092, which weigh their votes; required is quorumPercent of the voting base (art. 1099).
+// Present, proxied and total count the votes of those represented who may vote, after the
+// reductions of arts. 1091 and 1092 (suspended and syndicate-held votes excluded, catalogue §3.2);
+// required is quorumPercent of the voting base (art. 1099).
 struct Quorum {
     Fraction present, proxied, required, voting_base, suspended, all_votes;
     std::string rule = "standard";   // "adjourned" at a meeting reconvened after an adjournment
@@ -74,10 +83,11 @@ struct Quorum {
     // standard: the votes present or represented reach quorumPercent of the voting base
     // (art. 1089 para 1); adjourned: those present or represented form the quorum (para 2).
     bool reached() const { return rule == "adjourned" ? represented_headcount > 0 : total() >= required; }
-    // Whether those present or represented hold a majority of all votes (less the suspended
-    // ones, which no longer count): what art. 1097 (and 1098) decisions need at a reconvened
-    // meeting (art. 1089 para 2).
-    bool majority_of_all_votes() const { return total().units() * 2 > (all_votes - suspended).units(); }
+    // Whether those present or represented hold a majority of all votes that count (the voting
+    // base): what art. 1097 (and 1098) decisions need at a reconvened meeting (art. 1089 para 2).
+    bool majority_of_all_votes() const { return total().units() * 2 > voting_base.units(); }
+    // As kept on a resolution whose votes are recorded at `taken_at` (a stored UTC instant).
+    governance::QuorumSnapshot snapshot(const std::string& taken_at) const;
 };
 
 // The meeting's quorum on the roll.

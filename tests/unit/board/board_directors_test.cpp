@@ -54,7 +54,7 @@ TEST_CASE("an election needs a passed resolution of the co-owners, a simple majo
     with["resolutionId"] = ghost;
     CHECK_REFUSED(fx, "RESOLUTION_NOT_FOUND", "appoint_director", with);
     with["resolutionId"] = fx.resolution_id("simple", "pending");
-    CHECK_REFUSED(fx, "RESOLUTION_NOT_PASSED", "appoint_director", with);
+    CHECK_REFUSED(fx, "MEETING_NOT_HELD", "appoint_director", with);
     with["resolutionId"] = fx.resolution_id("simple", "rejected");
     CHECK_REFUSED(fx, "RESOLUTION_NOT_PASSED", "appoint_director", with);
     with["resolutionId"] = fx.board_resolution();
@@ -79,7 +79,7 @@ TEST_CASE("the board fills a vacancy only when the declaration lets it, for the 
     CHECK_REFUSED(fx, "WRONG_DECISION_BODY", "appoint_director", general);
     json pending = vacancy;
     pending["resolutionId"] = fx.board_resolution("pending");
-    CHECK_REFUSED(fx, "RESOLUTION_NOT_PASSED", "appoint_director", pending);
+    CHECK_REFUSED(fx, "MEETING_NOT_HELD", "appoint_director", pending);
     json longer = vacancy;
     longer["termEnd"] = "2029-03-10";
     CHECK_REFUSED(fx, "INVALID_DATE_RANGE", "appoint_director", longer);

@@ -91,7 +91,7 @@ TEST_CASE("the resolution: required, found, the co-owners', passed") {
     CHECK_REFUSED(fx, "WRONG_DECISION_BODY", "record_declaration_amendment",
                   args("by-laws", r4));
     const auto r5 = fx.resolution_id("simple", "pending");
-    CHECK_REFUSED(fx, "RESOLUTION_NOT_PASSED", "record_declaration_amendment", args("by-laws", r5));
+    CHECK_REFUSED(fx, "MEETING_NOT_HELD", "record_declaration_amendment", args("by-laws", r5));
     const auto r6 = fx.resolution_id("absolute", "rejected");
     CHECK_REFUSED(fx, "RESOLUTION_NOT_PASSED", "record_declaration_amendment",
                   args("constituting-act", r6));

@@ -159,7 +159,7 @@ TEST_CASE("a change needs a passed resolution of the co-owners, at least simple 
     with["resolutionId"] = "3f1c2a4e-9b7d-4e21-8a55-0d6f3b2c1e99";
     CHECK_REFUSED(fx, "RESOLUTION_NOT_FOUND", "set_bylaw", with);
     with["resolutionId"] = fx.resolution_id("simple", "pending");
-    CHECK_REFUSED(fx, "RESOLUTION_NOT_PASSED", "set_bylaw", with);
+    CHECK_REFUSED(fx, "MEETING_NOT_HELD", "set_bylaw", with);
     with["resolutionId"] = fx.resolution_id("simple", "rejected");
     CHECK_REFUSED(fx, "RESOLUTION_NOT_PASSED", "set_bylaw", with);
     with["resolutionId"] = fx.resolution_id("simple", "passed", "board");

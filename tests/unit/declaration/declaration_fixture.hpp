@@ -17,16 +17,43 @@ struct DeclarationFixture : Fixture {
         call("send_meeting_notice", {{"meetingId", m["id"]}});
         return m;
     }
-    // A resolution put to `majority`: "passed" (every vote for), "rejected" or "pending".
+    // Every active co-owner recorded present, so that votes can be recorded: they never exceed the
+    // votes present. A building without co-owners gets one for each unit (one unit of all the votes
+    // when it has none).
+    void all_present(const json& m) {
+        auto owners = call("list_co_owners", {{"pageSize", 200}})["data"];
+        if (owners.empty()) {
+            auto units = call("list_units", {{"pageSize", 200}})["data"];
+            if (units.empty())
+                units.push_back(call("create_unit", {{"number", "Q-1"}, {"type", "apartment"}, {"fractionPercent", 100}}));
+            for (const auto& u : units)
+                call("create_co_owner", {{"unitId", u["id"]}, {"firstName", "Votant"}, {"lastName", u["number"]}});
+            owners = call("list_co_owners", {{"pageSize", 200}})["data"];
+        }
+        json rows = json::array();
+        for (const auto& o : owners) rows.push_back({{"coOwnerId", o["id"]}, {"attendance", "present"}});
+        call("record_attendance", {{"meetingId", m["id"]}, {"attendees", rows}});
+    }
+    // A resolution put to `majority`: "passed" (every vote present for), "rejected" (all against),
+    // or "pending" (its meeting not held); a decided one's votes are recorded and its meeting held
+    // on its day (2026-12-15 20:00), after which the clock goes back to where it was.
     json resolution(const std::string& majority = "simple", const std::string& outcome = "passed",
                     const std::string& type = "aga") {
         const auto m = meeting(type);
         const auto r = call("add_resolution", {{"meetingId", m["id"]}, {"title", "Décision"}, {"majorityRequired", majority}});
+        if (outcome == "pending") return r;
+        all_present(m);
+        const auto before = clock.now();
+        const auto day = *parse_iso_instant("2026-12-15T20:00:00-05:00");
+        if (before < day) clock.set(day);
+        const double present = call("calculate_quorum", {{"meetingId", m["id"]}})["total"].get<double>();
         if (outcome == "passed")
-            call("record_votes", {{"resolutionId", r["id"]}, {"votesFor", 90}, {"votesAgainst", 0}, {"votesAbstain", 0}});
-        else if (outcome == "rejected")
-            call("record_votes", {{"resolutionId", r["id"]}, {"votesFor", 10}, {"votesAgainst", 80}, {"votesAbstain", 0}});
-        return r;
+            call("record_votes", {{"resolutionId", r["id"]}, {"votesFor", present}, {"votesAgainst", 0}, {"votesAbstain", 0}});
+        else
+            call("record_votes", {{"resolutionId", r["id"]}, {"votesFor", 0}, {"votesAgainst", present}, {"votesAbstain", 0}});
+        call("update_meeting", {{"id", m["id"]}, {"status", "held"}});
+        clock.set(before);
+        return call("get_meeting", {{"id", m["id"]}})["resolutions"].back();
     }
     std::string resolution_id(const std::string& majority = "simple", const std::string& outcome = "passed",
                               const std::string& type = "aga") {

@@ -32,6 +32,7 @@ struct Voters : MeetingFixture {
         attend(m, rows);
         resolution = this->MeetingFixture::call("add_resolution", {{"meetingId", m["id"]}, {"title", "Travaux"},
                                                                    {"majorityRequired", majority}});
+        on_meeting_day(m);
     }
     // The first `n_for` owners for, the rest against.
     json vote(std::size_t n_for) {
@@ -52,6 +53,10 @@ TEST_CASE("record_ballots: weighed by the roll; totals, head count and outcome f
     fx.notice(m);
     fx.attend(m, json::array({present(fx.emilie), by_proxy(fx.francois, "Émilie Bélanger"), present(fx.john), absent(fx.marc)}));
     const auto r = fx.resolution(m, "États financiers", "simple");
+    // Not before the meeting's day; on it, the roll is frozen with the first ballots.
+    CHECK_REFUSED(fx, "MEETING_NOT_YET_HELD", "record_ballots",
+                  (json{{"resolutionId", r["id"]}, {"ballots", json::array({{{"coOwnerId", fx.emilie["id"]}, {"choice", "for"}}})}}));
+    fx.on_meeting_day(m);
     const auto out = fx.call("record_ballots", {{"resolutionId", r["id"]},
                                                 {"ballots", json::array({{{"coOwnerId", fx.emilie["id"]}, {"choice", "for"}},
                                                                          {{"coOwnerId", fx.francois["id"]}, {"choice", "against"}},
@@ -62,7 +67,10 @@ TEST_CASE("record_ballots: weighed by the roll; totals, head count and outcome f
     CHECK(out["headcountFor"] == 1);
     CHECK(out["ballotsRecorded"] == true);
     CHECK(out["votesRecorded"] == true);
-    CHECK(out["outcome"] == "rejected");  // 30 of 76 cast
+    CHECK(out["outcome"] == "rejected");  // 30 of the 76 present or represented
+    CHECK(out["quorum"]["votesPresent"] == 76);
+    CHECK(out["quorum"]["reached"] == true);
+    CHECK(out["headcountBasis"] == "records");
     CHECK(out["headcountEntitled"] == 4);
     CHECK(out["votingBase"] == 100);
     REQUIRE(out["ballots"].size() == 3);
@@ -78,7 +86,7 @@ TEST_CASE("record_ballots: weighed by the roll; totals, head count and outcome f
     const auto again = fx.call("record_ballots", {{"resolutionId", r["id"]},
                                                   {"ballots", json::array({{{"coOwnerId", fx.john["id"]}, {"choice", "for"}}})}});
     CHECK(again["ballots"].size() == 1);
-    CHECK(again["outcome"] == "passed");
+    CHECK(again["outcome"] == "rejected");  // John's 25 of the 76 present: those without a ballot stay in the base
     CHECK(fx.count("SELECT count(*) FROM events WHERE type = 'resolution.decided' AND record_id = ?", r["id"]) == 3);
 }
 
@@ -92,6 +100,8 @@ TEST_CASE("record_ballots: refusals") {
     CHECK_REFUSED(fx, "INVALID_STATUS_TRANSITION", "record_ballots", args(fx.emilie["id"]));  // a draft
     fx.notice(m);
     fx.attend(m, json::array({present(fx.emilie), absent(fx.marc)}));
+    CHECK_REFUSED(fx, "MEETING_NOT_YET_HELD", "record_ballots", args(fx.emilie["id"]));  // before its day
+    fx.on_meeting_day(m);
     CHECK_REFUSED(fx, "CO_OWNER_NOT_PRESENT", "record_ballots", args(fx.marc["id"]));     // absent
     CHECK_REFUSED(fx, "CO_OWNER_NOT_PRESENT", "record_ballots", args(fx.john["id"]));     // not recorded
     CHECK_REFUSED(fx, "CO_OWNER_NOT_FOUND", "record_ballots", args(unknown_id));

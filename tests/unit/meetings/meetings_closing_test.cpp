@@ -54,8 +54,8 @@ TEST_CASE("a written board resolution is adopted on its last signature, never be
     CHECK(r["outcome"] == "pending");
     CHECK(r["missingSigners"].size() == 2);
     CHECK(r["adoptedOn"].is_null());
-    // Not yet passed: it authorises nothing.
-    CHECK_REFUSED(fx, "RESOLUTION_NOT_PASSED", "set_management_mandate",
+    // Not yet adopted: it authorises nothing.
+    CHECK_REFUSED(fx, "MEETING_NOT_HELD", "set_management_mandate",
                   (json{{"managerName", "Julie Riverin"}, {"startOn", "2026-12-20"}, {"delegatedPowers", {"gestion"}},
                         {"resolutionId", r["id"]}}));
     r = fx.sign({{"id", r["id"]}}, fx.treasurer, "2026-12-18");
@@ -166,6 +166,7 @@ TEST_CASE("send_minutes: final minutes attached to every co-owner, the meeting c
     fx.clock.set(fixed_now());
     const auto m = fx.meeting("aga");  // 2026-12-15, notice sent on 2026-11-21
     CHECK_REFUSED(fx, "INVALID_STATUS_TRANSITION", "send_minutes", (json{{"meetingId", m["id"]}}));
+    fx.clock.set(at("2026-12-16T01:00:00Z"));  // the meeting's day, 20:00 in Montreal
     fx.call("update_meeting", {{"id", m["id"]}, {"status", "held"}});
     CHECK_REFUSED(fx, "MINUTES_NOT_FINAL", "send_minutes", (json{{"meetingId", m["id"]}}));
     fx.call("generate_minutes", {{"meetingId", m["id"]}, {"draft", true}});
@@ -194,6 +195,7 @@ TEST_CASE("send_minutes within 30 days is not late") {
     Board fx;
     fx.clock.set(fixed_now());
     const auto m = fx.meeting("board");
+    fx.clock.set(at("2026-12-16T01:00:00Z"));  // the meeting's day, 20:00 in Montreal
     fx.call("update_meeting", {{"id", m["id"]}, {"status", "held"}});
     fx.call("generate_minutes", {{"meetingId", m["id"]}, {"draft", false}});
     fx.clock.set(at("2027-01-14T15:00:00Z"));  // 30 days after

@@ -106,6 +106,23 @@ TEST_CASE("add_agenda_item: a co-owner's request within 5 days of the notice, da
         CHECK(fx.error("add_agenda_item", {{"meetingId", m["id"]}, {"text", "Q"}, {"requestedOn", "2026-12-02"}}).code() ==
               "VALIDATION_FAILED");
     }
+    SUBCASE("counted from receipt: a notice by mail (no e-mail) is received 3 days after it was sent") {
+        fx.clock.set(*syndic::parse_iso_instant("2026-11-29T12:00:00-05:00"));
+        // Marc has no e-mail: received on 11-24, so 11-29 is his fifth day; John's e-mail came on 11-21.
+        CHECK_NOTHROW(agenda_item(fx, m, {{"requestedByCoOwnerId", fx.marc["id"]}}));
+        const json john = {{"meetingId", m["id"]}, {"text", "Q"}, {"requestedByCoOwnerId", fx.john["id"]}};
+        CHECK_REFUSED(fx, "AGENDA_REQUEST_TOO_LATE", "add_agenda_item", john);
+        CHECK(whole_figure(fx.error("add_agenda_item", john), "daysSinceNotice") == 8);
+        fx.clock.set(*syndic::parse_iso_instant("2026-11-30T12:00:00-05:00"));
+        const json marc = {{"meetingId", m["id"]}, {"text", "Q"}, {"requestedByCoOwnerId", fx.marc["id"]}};
+        CHECK_REFUSED(fx, "AGENDA_REQUEST_TOO_LATE", "add_agenda_item", marc);
+        // noticeReceivedOn overrides both (John's e-mail read on the 26th), never before the sending.
+        json read_late = john;
+        read_late["noticeReceivedOn"] = "2026-11-26";
+        CHECK_NOTHROW(fx.call("add_agenda_item", read_late));
+        read_late["noticeReceivedOn"] = "2026-11-20";
+        CHECK(fx.error("add_agenda_item", read_late).field() == "/noticeReceivedOn");
+    }
 }
 
 TEST_CASE("add_agenda_item: refusals") {
@@ -124,7 +141,7 @@ TEST_CASE("add_agenda_item: refusals") {
     CHECK(fx.error("add_agenda_item", {{"meetingId", m["id"]}, {"text", "   "}}).code() == "VALIDATION_FAILED");
     fx.held(m);
     CHECK_REFUSED(fx, "INVALID_STATUS_TRANSITION", "add_agenda_item", args);
-    const auto board = fx.meeting({{"type", "board"}});
+    const auto board = fx.meeting({{"type", "board"}, {"scheduledAt", "2027-01-20T19:00:00-05:00"}});
     fx.notice(board);
     CHECK_REFUSED(fx, "NOT_A_GENERAL_MEETING", "add_agenda_item", (json{{"meetingId", board["id"]}, {"text", "Q"}}));
 }
@@ -173,6 +190,8 @@ TEST_CASE("adjourn_meeting: refusals") {
     CHECK_REFUSED(fx, "INVALID_STATUS_TRANSITION", "adjourn_meeting", args);  // a draft
     fx.notice(m);
     fx.attend(m, json::array({present(fx.emilie), by_proxy(fx.francois, "Émilie Bélanger")}));  // 51 of 51
+    CHECK_REFUSED(fx, "MEETING_NOT_YET_HELD", "adjourn_meeting", args);  // adjourning holds it: on its day
+    fx.on_meeting_day(m);
     CHECK_REFUSED(fx, "QUORUM_REACHED", "adjourn_meeting", args);
     CHECK_REFUSED(fx, "MEETING_NOT_FOUND", "adjourn_meeting", (json{{"meetingId", unknown_id}, {"reason", "other"},
                                                                    {"reconveneAt", "2027-01-12T19:00:00-05:00"},
@@ -185,13 +204,17 @@ TEST_CASE("adjourn_meeting: refusals") {
     CHECK(fx.error("adjourn_meeting", args).code() == "VALIDATION_FAILED");  // before the meeting itself
     args["reason"] = "adjourned";
     CHECK(fx.error("adjourn_meeting", args).code() == "VALIDATION_FAILED");  // the schema's enum
-    // A quorum lost is adjourned on a co-owner's request, whatever the attendance says; another
-    // reason keeps the ordinary quorum at the reconvened meeting.
+    // A quorum lost is checked as a quorum never reached: the departures are recorded first (absent),
+    // then the quorum must be short. Another reason keeps the ordinary quorum at the reconvened meeting.
     args["reason"] = "quorum-lost";
     args["reconveneAt"] = "2027-01-12T19:00:00-05:00";
+    CHECK_REFUSED(fx, "QUORUM_REACHED", "adjourn_meeting", args);
+    fx.attend(m, json::array({absent(fx.francois)}));  // François leaves: 30 of 51
     CHECK(fx.call("adjourn_meeting", args)["reconvened"]["quorumRule"] == "adjourned");
+    fx.clock.set(fixed_now());
     const auto other = fx.meeting();
     fx.notice(other);
+    fx.on_meeting_day(other);
     const auto r = fx.call("adjourn_meeting", {{"meetingId", other["id"]}, {"reason", "other"}, {"justification", "Panne"},
                                                {"reconveneAt", "2027-01-12T19:00:00-05:00"}, {"location", "x"}});
     CHECK(r["reconvened"]["quorumRule"] == "standard");
@@ -202,6 +225,7 @@ TEST_CASE("the reconvened meeting: those present form the quorum; absolute decis
     Building fx;
     const auto m = fx.meeting();
     fx.notice(m);
+    fx.on_meeting_day(m);
     const auto again = fx.call("adjourn_meeting", {{"meetingId", m["id"]}, {"reason", "no-quorum"},
                                                    {"reconveneAt", "2027-01-12T19:00:00-05:00"}, {"location", "Salle B"}})["reconvened"];
     fx.notice(again);
@@ -223,6 +247,7 @@ TEST_CASE("the reconvened meeting: those present form the quorum; absolute decis
     fx.attend(again, json::array({present(fx.francois)}));  // 70
     CHECK(fx.quorum(again)["majorityOfAllVotes"] == true);
     CHECK(fx.votes(absolute, 70, 0, 0)["outcome"] == "passed");
+    fx.held(again);
     // The authorisation an act reads says where and how it was decided.
     const json none = json::object();
     const syndic::CallControl control;

@@ -8,6 +8,7 @@
 #include <stdlib.h>  // mkdtemp
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <iterator>
@@ -89,7 +90,16 @@ struct MeetingFixture : Fixture {
         args.update(extra);
         return call("send_meeting_notice", args);
     }
-    json held(const json& m) { return call("update_meeting", {{"id", m["id"]}, {"status", "held"}}); }
+    // The clock moved to an hour after the meeting began, unless it is later already: a meeting is
+    // held on its day, not before, and so are its votes (MEETING_NOT_YET_HELD).
+    void on_meeting_day(const json& m) {
+        const auto t = *parse_iso_instant(m["scheduledAt"].get<std::string>()) + std::chrono::hours(1);
+        if (clock.now() < t) clock.set(t);
+    }
+    json held(const json& m) {
+        on_meeting_day(m);
+        return call("update_meeting", {{"id", m["id"]}, {"status", "held"}});
+    }
     json get(const json& m) { return call("get_meeting", {{"id", m["id"]}}); }
     json resolution(const json& m, const std::string& title, const std::string& majority,
                     const std::string& description = "") {
@@ -98,6 +108,7 @@ struct MeetingFixture : Fixture {
         return call("add_resolution", args);
     }
     json votes(const json& r, double yes, double no, double abstain) {
+        on_meeting_day(call("get_meeting", {{"id", r["meetingId"]}}));
         return call("record_votes",
                     {{"resolutionId", r["id"]}, {"votesFor", yes}, {"votesAgainst", no}, {"votesAbstain", abstain}});
     }

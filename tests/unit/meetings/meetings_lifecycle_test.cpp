@@ -142,7 +142,7 @@ TEST_CASE("get_meeting") {
         CHECK(g["scheduledAt"] == meeting_time);
         CHECK(g["quorumPercent"] == 51);
         CHECK(g["createdAt"] == shown_now);
-        CHECK(g["updatedAt"] == "2026-11-21T11:00:00-05:00");
+        CHECK(g["updatedAt"] == "2026-12-15T20:00:00-05:00");  // its votes, recorded on its day
         CHECK(g["notice"] == json{{"sentAt", "2026-11-21T11:00:00-05:00"},
                                   {"channel", "email"},
                                   {"includeAgenda", true},
@@ -354,6 +354,11 @@ TEST_CASE("update_meeting") {
         // The status it already has is accepted and changes nothing.
         CHECK(set_status(m, "notice-sent")["status"] == "notice-sent");
         CHECK(fx.count("SELECT count(*) FROM outbox WHERE meeting_id = ?", m["id"]) == 3);
+        // A meeting is held on its day, not before.
+        const json early = {{"id", m["id"]}, {"status", "held"}};
+        CHECK_REFUSED(fx, "MEETING_NOT_YET_HELD", "update_meeting", early);
+        CHECK(fx.error("update_meeting", early).figures().size() == 1);  // scheduledAt
+        fx.clock.set(*syndic::parse_iso_instant("2026-12-15T00:00:00-05:00"));  // its first moment
         const auto h = set_status(m, "held");
         CHECK(h["status"] == "held");
         CHECK(fx.get(m)["status"] == "held");
@@ -374,16 +379,14 @@ TEST_CASE("update_meeting") {
         CHECK(has_error_on(fx.error("update_meeting", {{"id", m["id"]}, {"location", "Ailleurs"}}), "/location"));
         CHECK(fx.get(m)["title"] == meeting_title);
     }
-    SUBCASE("held -> minutes-sent only once final minutes exist") {
+    SUBCASE("minutes-sent only through send_minutes, which sends them") {
         fx.notice(m);
         fx.held(m);
         refused_status(m, "minutes-sent");
-        // A draft is not the final minutes.
-        fx.call("generate_minutes", {{"meetingId", m["id"]}, {"draft", true}});
-        refused_status(m, "minutes-sent");
-        CHECK(fx.get(m)["status"] == "held");
         fx.call("generate_minutes", {{"meetingId", m["id"]}, {"draft", false}});
-        const auto s = set_status(m, "minutes-sent");
+        refused_status(m, "minutes-sent");  // final minutes or not: update_meeting never claims a sending
+        CHECK(fx.get(m)["status"] == "held");
+        const auto s = fx.call("send_minutes", {{"meetingId", m["id"]}})["meeting"];
         CHECK(s["status"] == "minutes-sent");
         CHECK(fx.get(m)["status"] == "minutes-sent");
         for (const char* back : {"held", "notice-sent", "draft"}) {
@@ -395,11 +398,11 @@ TEST_CASE("update_meeting") {
     SUBCASE("final minutes of another meeting do not count") {
         const auto other = fx.meeting({{"title", "Autre assemblée"}});
         fx.notice(other);
+        fx.notice(m);
         fx.held(other);
         fx.call("generate_minutes", {{"meetingId", other["id"]}});
-        fx.notice(m);
         fx.held(m);
-        refused_status(m, "minutes-sent");
+        CHECK_REFUSED(fx, "MINUTES_NOT_FINAL", "send_minutes", (json{{"meetingId", m["id"]}}));
     }
     SUBCASE("MEETING_NOT_FOUND") {
         CHECK_REFUSED(fx, "MEETING_NOT_FOUND", "update_meeting", (json{{"id", unknown_id}, {"title", "x"}}));

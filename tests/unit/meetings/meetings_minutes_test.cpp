@@ -183,10 +183,10 @@ TEST_CASE("generate_minutes") {
         CHECK(docs[0]["pages"] == f["pages"]);
         CHECK(docs[0]["sizeBytes"] == f["sizeBytes"]);
         CHECK(docs[0]["sha256"] == f["sha256"]);
-        CHECK(docs[0]["createdAt"] == shown_now);
+        CHECK(docs[0]["createdAt"] == "2026-12-15T20:00:00-05:00");  // an hour after it began (held on its day)
         CHECK(docs[1]["documentId"] == d["documentId"]);
         CHECK(docs[1]["draft"] == true);
-        CHECK(docs[1]["createdAt"] == "2026-11-21T10:05:00-05:00");
+        CHECK(docs[1]["createdAt"] == "2026-12-15T20:05:00-05:00");
         CHECK(d["path"] != f["path"]);
     }
     SUBCASE("a well-formed PDF: poppler reads it without a warning") {

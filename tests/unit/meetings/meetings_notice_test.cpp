@@ -243,10 +243,10 @@ TEST_CASE("review: notices across a change of time, stale minutes, justification
         fx.call("generate_minutes", {{"meetingId", m["id"]}});
         fx.clock.advance(std::chrono::seconds(1));
         fx.votes(r, 10, 66, 0);  // corrected after the minutes were written
-        CHECK_REFUSED(fx, "INVALID_STATUS_TRANSITION", "update_meeting", (json{{"id", m["id"]}, {"status", "minutes-sent"}}));
+        CHECK_REFUSED(fx, "MINUTES_NOT_FINAL", "send_minutes", (json{{"meetingId", m["id"]}}));
         fx.clock.advance(std::chrono::seconds(1));
         fx.call("generate_minutes", {{"meetingId", m["id"]}});
-        CHECK(fx.call("update_meeting", {{"id", m["id"]}, {"status", "minutes-sent"}})["status"] == "minutes-sent");
+        CHECK(fx.call("send_minutes", {{"meetingId", m["id"]}})["meeting"]["status"] == "minutes-sent");
     }
     SUBCASE("a justification is kept only when it explains a short notice") {
         const auto m = fx.meeting({{"type", "aga-special"}, {"scheduledAt", "2027-01-15T19:00:00-05:00"}});

@@ -118,6 +118,7 @@ TEST_CASE("an annual meeting's notice carries the art. 1087 package the meeting 
         const auto statements = fx.attach(m, "financial-statements", "États financiers 2025-2026");
         fx.notice(m);
         fx.attend(m, json::array({present(fx.emilie), absent(fx.john)}));  // 30 of 51: no quorum
+        fx.on_meeting_day(m);
         const auto again = fx.call("adjourn_meeting", {{"meetingId", m["id"]}, {"reason", "no-quorum"},
                                                        {"reconveneAt", "2027-01-12T19:00:00-05:00"}, {"location", "Salle B"}})["reconvened"];
         fx.attach(again, "financial-statements", "États financiers 2025-2026");  // the same file: one document
@@ -204,7 +205,7 @@ TEST_CASE("a requisitioned meeting records who asked and when, and the board's 2
         CHECK(fx.call("update_meeting", {{"id", m["id"]}, {"type", "aga"}})["requisition"]["coOwnerIds"] ==
               json::array({fx.emilie["id"]}));
         fx.notice(m);
-        fx.call("update_meeting", {{"id", m["id"]}, {"status", "held"}});
+        fx.held(m);
         CHECK_REFUSED(fx, "INVALID_STATUS_TRANSITION", "update_meeting", json({{"id", m["id"]}, {"requisition", nullptr}}));
     }
 }

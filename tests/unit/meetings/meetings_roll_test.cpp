@@ -187,12 +187,13 @@ TEST_CASE("get_voting_roll: fewer than 5 fractions, a co-owner with more than ha
         CHECK(fx.entry(roll, fx.owners[0])["votes"] == 20);
         CHECK(roll["totals"]["reducedVotes"] == 40);
         CHECK(roll["totals"]["votingBase"] == 60);
-        // The quorum counts the entitled fractions present or represented (80), against 51 % of
-        // the voting base, from which the reduced votes left (60).
+        // The quorum counts the votes present or represented after the reduction (20 + 20), against
+        // 51 % of the voting base, from which the reduced votes left (60): the holder alone no
+        // longer makes quorum with unreduced fractions.
         const auto q = fx.quorum(m);
-        CHECK(q["present"] == 60);
+        CHECK(q["present"] == 20);
         CHECK(q["proxied"] == 20);
-        CHECK(q["total"] == 80);
+        CHECK(q["total"] == 40);
         CHECK(q["votingBase"] == 60);
         CHECK(q["required"] == 30.6);
         CHECK(q["quorumReached"] == true);

@@ -53,7 +53,7 @@ TEST_CASE("add_resolution") {
         fx.held(m);
         CHECK(fx.resolution(m, "Varia", "simple")["number"] == 2);
         fx.call("generate_minutes", {{"meetingId", m["id"]}});
-        fx.call("update_meeting", {{"id", m["id"]}, {"status", "minutes-sent"}});
+        fx.call("send_minutes", {{"meetingId", m["id"]}});
         const json args = {{"meetingId", m["id"]}, {"title", "Trop tard"}, {"majorityRequired", "simple"}};
         CHECK_REFUSED(fx, "INVALID_STATUS_TRANSITION", "add_resolution", args);
         CHECK(fx.get(m)["resolutions"].size() == 2);
@@ -81,9 +81,15 @@ TEST_CASE("record_votes") {
     Building fx;
     const auto m = fx.meeting();
     fx.notice(m);
+    // Everyone present: the votes present or represented, the majorities' base, are all 100.
+    fx.attend(m, json::array({present(fx.emilie), present(fx.francois), present(fx.john), present(fx.marc)}));
     const auto simple = fx.resolution(m, "Budget 2027", "simple");
     const auto absolute = fx.resolution(m, "Réfection de la toiture", "absolute");
     const auto special = fx.resolution(m, "Modification de la déclaration", "special");
+    // A meeting's votes are recorded on its day, not before.
+    CHECK_REFUSED(fx, "MEETING_NOT_YET_HELD", "record_votes",
+                  (json{{"resolutionId", simple["id"]}, {"votesFor", 60}, {"votesAgainst", 0}, {"votesAbstain", 0}}));
+    fx.on_meeting_day(m);
     auto outcome = [&](const json& r, double yes, double no, double abstain) {
         return fx.votes(r, yes, no, abstain)["outcome"].get<std::string>();
     };
@@ -106,38 +112,52 @@ TEST_CASE("record_votes") {
         CHECK(fx.get(m)["resolutions"][0]["outcome"] == "rejected");
         CHECK(fx.get(m)["resolutions"][1]["outcome"] == "pending");
     }
-    SUBCASE("simple: more than 50 % of the votes cast") {
+    SUBCASE("simple: more than 50 % of the votes present or represented (art. 1096)") {
         CHECK(outcome(simple, 50, 50, 0) == "rejected");
         CHECK(outcome(simple, 50.000001, 49.999999, 0) == "passed");
         CHECK(outcome(simple, 49.999999, 50.000001, 0) == "rejected");
-        CHECK(outcome(simple, 30, 30, 0) == "rejected");
-        CHECK(outcome(simple, 30.000001, 30, 0) == "passed");
-        // Abstentions count in the votes cast: 40 of 100 is not a majority, though 40 > 30.
+        // Those present who did not vote stay in the base: 30.000001 of 100 is no majority, though
+        // it beat the 30 against (it passed when the base was the votes cast).
+        CHECK(outcome(simple, 30.000001, 30, 0) == "rejected");
+        // Abstentions count: 40 of 100 is not a majority, though 40 > 30.
         CHECK(outcome(simple, 40, 30, 30) == "rejected");
         CHECK(outcome(simple, 50, 0, 50) == "rejected");
         CHECK(outcome(simple, 50.000001, 0, 49.999999) == "passed");
-        CHECK(outcome(simple, 0.000002, 0.000001, 0) == "passed");
+        CHECK(outcome(simple, 50.000001, 0, 0) == "passed");
+        CHECK(outcome(simple, 0.000002, 0.000001, 0) == "rejected");
         CHECK(outcome(simple, 0, 0, 0) == "rejected");
     }
-    SUBCASE("absolute: more than 75 % of the votes cast") {
+    SUBCASE("absolute: more than 75 % of the votes present or represented (art. 1097)") {
         CHECK(outcome(absolute, 75, 25, 0) == "rejected");
         CHECK(outcome(absolute, 75.000001, 24.999999, 0) == "passed");
         CHECK(outcome(absolute, 74.999999, 25.000001, 0) == "rejected");
-        CHECK(outcome(absolute, 60, 20, 0) == "rejected");             // exactly 75 % of 80
-        CHECK(outcome(absolute, 60.000001, 20, 0) == "passed");
+        CHECK(outcome(absolute, 60.000001, 20, 0) == "rejected");      // all of the votes cast, 60 % of those present
         CHECK(outcome(absolute, 75, 0, 25) == "rejected");             // abstentions count
-        CHECK(outcome(absolute, 75, 10, 15) == "rejected");
+        CHECK(outcome(absolute, 75, 0, 0) == "rejected");              // exactly 75 % of those present (§9)
         CHECK(outcome(absolute, 76, 10, 14) == "passed");
-        CHECK(outcome(absolute, 75, 0, 0) == "passed");                // 100 % of the votes cast
+        CHECK(outcome(absolute, 75.000001, 0, 0) == "passed");
     }
-    SUBCASE("special: unanimity of the votes cast") {
+    SUBCASE("special: every vote of the syndicate, absent co-owners included") {
         CHECK(outcome(special, 100, 0, 0) == "passed");
-        CHECK(outcome(special, 40, 0, 0) == "passed");
+        CHECK(outcome(special, 40, 0, 0) == "rejected");  // all of the votes cast, not all of the syndicate's
         CHECK(outcome(special, 99.999999, 0.000001, 0) == "rejected");
-        CHECK(outcome(special, 99.999999, 0, 0.000001) == "rejected");  // an abstention breaks unanimity
+        CHECK(outcome(special, 99.999999, 0, 0.000001) == "rejected");  // an abstention breaks it
         CHECK(outcome(special, 99, 0, 1) == "rejected");
         CHECK(outcome(special, 0, 100, 0) == "rejected");
         CHECK(outcome(special, 0, 0, 0) == "rejected");
+    }
+    SUBCASE("the base is the votes present or represented: with 76 present, 38.000001 for passes simple") {
+        fx.attend(m, json::array({absent(fx.marc)}));  // 30 + 21 + 25
+        CHECK(outcome(simple, 38, 0, 0) == "rejected");
+        CHECK(outcome(simple, 38.000001, 0, 0) == "passed");
+        const auto r = fx.votes(absolute, 57.000001, 0, 0);  // more than 3/4 of 76
+        CHECK(r["outcome"] == "passed");
+        CHECK(r["quorum"]["votesPresent"] == 76);
+        CHECK(r["quorum"]["votingBase"] == 100);
+        CHECK(r["quorum"]["required"] == 51);
+        CHECK(r["quorum"]["reached"] == true);
+        CHECK(r["quorum"]["basis"] == "votes");
+        CHECK(outcome(special, 76, 0, 0) == "rejected");  // Marc's 24 are not for
     }
     SUBCASE("votes over 100 % in total are refused") {
         const json args = {{"resolutionId", simple["id"]}, {"votesFor", 60}, {"votesAgainst", 40}, {"votesAbstain", 0.000001}};
@@ -146,8 +166,9 @@ TEST_CASE("record_votes") {
                       (json{{"resolutionId", simple["id"]}, {"votesFor", 60}, {"votesAgainst", 41}, {"votesAbstain", 0}}));
         CHECK(fx.votes(simple, 60, 40, 0)["outcome"] == "passed");  // exactly 100 is fine
     }
-    SUBCASE("once attendance is recorded, votes cannot exceed the fractions present or represented") {
-        fx.attend(m, json::array({present(fx.emilie), by_proxy(fx.francois, "Émilie Bélanger"), absent(fx.marc)}));
+    SUBCASE("votes cannot exceed the votes present or represented") {
+        fx.attend(m, json::array({present(fx.emilie), by_proxy(fx.francois, "Émilie Bélanger"), absent(fx.john),
+                                  absent(fx.marc)}));
         const json over = {{"resolutionId", simple["id"]}, {"votesFor", 40}, {"votesAgainst", 11}, {"votesAbstain", 0.000001}};
         CHECK_REFUSED(fx, "VALIDATION_FAILED", "record_votes", over);
         const auto e = fx.error("record_votes", over);

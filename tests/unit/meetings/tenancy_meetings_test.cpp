@@ -41,9 +41,11 @@ struct WithMeetings : TwoSyndicates {
         call("record_attendance", {{"meetingId", held["id"]},
                                    {"attendees", json::array({json{{"coOwnerId", marie["id"]}, {"attendance", "present"}}})}});
         voted = call("add_resolution", {{"meetingId", held["id"]}, {"title", "Budget de A"}, {"majorityRequired", "simple"}});
+        clock.set(*syndic::parse_iso_instant("2026-12-15T20:00:00-05:00"));  // held on its day
         call("record_votes", {{"resolutionId", voted["id"]}, {"votesFor", 60}, {"votesAgainst", 0}, {"votesAbstain", 0}});
         call("update_meeting", {{"id", held["id"]}, {"status", "held"}});
         minutes = call("generate_minutes", {{"meetingId", held["id"]}});
+        clock.set(fixed_now());
         held = call("get_meeting", {{"id", held["id"]}});
         open = meeting_as(admin, "Conseil de A", "2026-12-16T19:00:00-05:00", "board");
         call("send_meeting_notice", {{"meetingId", open["id"]}});
@@ -191,7 +193,11 @@ TEST_CASE("add_resolution: B's resolutions are numbered in B's meeting alone") {
 
 TEST_CASE("record_votes: B votes on its own resolution") {
     WithMeetings fx;
-    CHECK(fx.as_b("record_votes", votes(fx.b_resolution, 10))["outcome"] == "passed");
+    fx.as_b("record_attendance", {{"meetingId", fx.b_meeting["id"]}, {"attendees", json::array({present(fx.b_luc)})}});
+    fx.clock.set(*syndic::parse_iso_instant("2026-12-15T20:00:00-05:00"));
+    const auto r = fx.as_b("record_votes", votes(fx.b_resolution, 60));
+    CHECK(r["outcome"] == "passed");
+    CHECK(r["quorum"]["votesPresent"] == 100);  // B's Luc alone, none of A's co-owners
 }
 
 TEST_CASE("generate_minutes: B's minutes are B's document, none of A's") {

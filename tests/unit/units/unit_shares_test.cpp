@@ -137,7 +137,9 @@ TEST_CASE("the quorum never passes 100 %: two co-owners of a whole building hold
     fx.call("record_attendance", {{"meetingId", m["id"]},
                                   {"attendees", {{{"coOwnerId", a["id"]}, {"attendance", "present"}},
                                                  {{"coOwnerId", b["id"]}, {"attendance", "present"}}}}});
-    CHECK(fx.call("calculate_quorum", {{"meetingId", m["id"]}})["total"] == 100);
+    // One fraction (fewer than five): Anne, holding more than half the votes, is reduced to the
+    // votes of the others present (art. 1091): 5 + 5.
+    CHECK(fx.call("calculate_quorum", {{"meetingId", m["id"]}})["total"] == 10);
 }
 
 }  // TEST_SUITE
