@@ -173,10 +173,11 @@ json archive_document(const ToolCall& call) {
                                "recordId names the record to detach the document from; recordType alone names none.");
     if (stored.is_protected)
         throw DomainError(codes::document_protected,
-                          "Document " + id + " (" + stored.kind +
-                              ") is a legal record the register keeps (art. 1070 C.c.Q.): it cannot be archived or detached.")
+                          "Document " + id + " (" + stored.kind + ") is " + stored.protected_because +
+                              ", a legal record the register keeps (art. 1070 C.c.Q.): it cannot be archived or detached.")
             .at("/id")
-            .with("kind", stored.kind);
+            .with("kind", stored.kind)
+            .with("reason", stored.protected_because);
     if (a.has("recordId")) {
         const std::string record_id = a.text("recordId");
         const auto record_type = a.optional_text("recordType");

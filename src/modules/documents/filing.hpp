@@ -17,6 +17,7 @@ struct StoredDocument {
     std::string id, path, kind;
     std::int64_t size_bytes = 0;
     bool is_protected = false, archived = false;
+    std::string protected_because;  // the register's reason to keep it (documents/protection.hpp), when protected
 };
 
 // The document of the caller's syndicate (archived too when `archived_too`), or DOCUMENT_NOT_FOUND

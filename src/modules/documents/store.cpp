@@ -4,6 +4,7 @@
 #include "core/ids.hpp"
 #include "core/text.hpp"
 #include "modules/documents/document_files.hpp"
+#include "modules/documents/protection.hpp"
 #include "modules/record_exists.hpp"
 #include "storage/bind.hpp"
 #include "storage/database.hpp"
@@ -12,16 +13,12 @@ namespace syndic::documents {
 
 using nlohmann::json;
 
-const char* const protected_sql =
-    "(d.draft = 0 AND d.kind IN ('minutes', 'notice', 'assessment-notice', 'attestation', 'charges-statement', "
-    "'financial-statements', 'declaration', 'logbook', 'fund-study'))";
-
 namespace {
 
 const std::string columns =
     std::string("d.id, d.kind, d.title, d.file_name, d.mime_type, d.size_bytes, d.sha256, d.pages, d.language, d.draft, "
                 "d.register_item, d.visibility, ") +
-    protected_sql + ", d.uploaded_by, d.created_at, d.updated_at, d.deleted_at, d.path";
+    protected_sql() + ", d.uploaded_by, d.created_at, d.updated_at, d.deleted_at, d.path";
 
 json links_of(Database& db, const std::string& document_id) {
     json out = json::array();
@@ -62,12 +59,14 @@ json row_json(Database& db, const CallerContext& caller, SQLite::Statement& q) {
 
 StoredDocument require_document(Database& db, const std::string& syndicate_id, const std::string& id,
                                 const std::string& field, bool archived_too) {
-    auto q = db.prepare(std::string("SELECT d.id, d.path, d.kind, d.size_bytes, ") + protected_sql +
+    auto q = db.prepare("SELECT d.id, d.path, d.kind, d.size_bytes, " + protection_reason_sql() +
                         ", d.deleted_at IS NOT NULL FROM documents d WHERE d.id = ? AND d.syndicate_id = ?");
     bind_parameters(*q, id, syndicate_id);
     if (!q->executeStep() || (!archived_too && q->getColumn(5).getInt() != 0)) throw record_not_found("documents", id, field);
-    return {q->getColumn(0).getString(), q->getColumn(1).getString(), q->getColumn(2).getString(),
-            q->getColumn(3).getInt64(), q->getColumn(4).getInt() != 0, q->getColumn(5).getInt() != 0};
+    StoredDocument d{q->getColumn(0).getString(), q->getColumn(1).getString(), q->getColumn(2).getString(),
+                     q->getColumn(3).getInt64(), !q->getColumn(4).isNull(), q->getColumn(5).getInt() != 0, ""};
+    if (d.is_protected) d.protected_because = q->getColumn(4).getString();
+    return d;
 }
 
 json document_json(Database& db, const CallerContext& caller, const std::string& id) {

@@ -18,9 +18,6 @@ class Database;
 
 namespace syndic::documents {
 
-// `protected` over the row `d`: a legal record the register keeps (docs/decisions.md, "Documents").
-extern const char* const protected_sql;
-
 // The document as the tools show it, with its location for this caller.
 nlohmann::json document_json(Database& db, const CallerContext& caller, const std::string& id);
 
