@@ -10,7 +10,8 @@ server arguments; "#! relative-dates" writes each day within 400 days of today, 
 gets no answer (it was cancelled); "#! clock +10d+1h" serves the rest of the session from a new
 server on the same database whose clock starts that far from now (faketime: a meeting's day). A request may use ${N.path} for a value
 from the structuredContent of the answer to request id N (e.g. ${3.data.0.id}), so a session can
-create a record and then change it, and ${now+10d} for the time ten days from now (UTC). Answers are compared, line by line, with the expected file
+create a record and then change it, ${now+10d} for the time ten days from now (UTC), and ${today+10d} for
+the day ten days from today (Montreal's). Answers are compared, line by line, with the expected file
 (default: tests/transcripts/<name>.expected.jsonl) after UUIDs, times and keys are replaced by
 <uuid>, <time> and <key>. --update rewrites the expected file instead.
 """
@@ -29,11 +30,13 @@ TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2
 KEY = re.compile(r"sk_[0-9A-Za-z]{32,}")
 PLACEHOLDER = re.compile(r"\$\{(\w+)\.([^}]*)\}")
 TIME_PLACEHOLDER = re.compile(r"\$\{now([+-]\d+)d\}")
+DAY_PLACEHOLDER = re.compile(r"\$\{today([+-]\d+)d\}")
 DAYS = re.compile(r'("daysAhead":)-?\d+(\.\d+)?|-?\d+\.\d+( days away)')
 
 
 DATE = re.compile(r"(?<![\d-])(\d{4})-(\d{2})-(\d{2})(?![\d:T])")
 relative_dates = False  # the "#! relative-dates" directive
+data_dir = None  # the session's temporary data folder, written <data> (a document's path)
 # "#! clock +10d+1h" (a line of its own): the server is restarted on the same database with its
 # clock that far from now (Debian's faketime), as a meeting's day comes.
 CLOCK_DIRECTIVE = re.compile(r"^#! clock \+(\d+)d(?:\+(\d+)h)?$")
@@ -55,6 +58,8 @@ def relative(match):
 
 
 def normalize(line):
+    if data_dir:
+        line = line.replace(data_dir, "<data>")
     line = DAYS.sub(lambda m: (m.group(1) or "") + "<days>" + (m.group(3) or ""), line)
     line = KEY.sub("<key>", TIME.sub("<time>", UUID.sub("<uuid>", line)))
     return DATE.sub(relative, line) if relative_dates else line
@@ -84,6 +89,8 @@ def main():
         lines = [l.rstrip("\n") for l in f]
 
     with tempfile.TemporaryDirectory() as tmp:
+        global data_dir
+        data_dir = tmp
         env = dict(os.environ, SYNDIC_DB=os.path.join(tmp, "syndic.db"), SYNDIC_MODULES="")
         env.pop("SYNDIC_API_KEY", None)
         key = subprocess.run([args.binary, "demo", "--log-level", "warn"], env=env, check=True,
@@ -143,6 +150,7 @@ def main():
                 continue
             line = TIME_PLACEHOLDER.sub(lambda m: (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(
                 days=int(m.group(1)))).strftime("%Y-%m-%dT%H:%M:%SZ"), line)
+            line = DAY_PLACEHOLDER.sub(lambda m: (montreal_today() + datetime.timedelta(days=int(m.group(1)))).isoformat(), line)
             line = PLACEHOLDER.sub(substitute, line)
             proc.stdin.write(line + "\n")
             proc.stdin.flush()
