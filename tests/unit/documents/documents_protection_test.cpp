@@ -90,7 +90,11 @@ TEST_CASE("a registered amendment's deed: kept once registered, the document it 
     const auto copy = fx.attach(pdf_bytes + "copy", "meeting", m["id"], "application/pdf", {{"kind", "correspondence"}});
     fx.notice(m);
     const auto r = fx.resolution(m, "Modification", "simple");
-    fx.votes(r, 90, 0, 0);
+    // Decided as the law asks: everyone present, the votes on the meeting's day, the meeting held.
+    const auto owner = fx.co_owner(fx.unit("101", 100)["id"], "Alice", "Roy");
+    fx.attend(m, json::array({{{"coOwnerId", owner["id"]}, {"attendance", "present"}}}));
+    fx.votes(r, fx.quorum(m)["total"].get<double>(), 0, 0);
+    fx.held(m);
     const auto a = fx.call("record_declaration_amendment", {{"part", "by-laws"}, {"summary", "Bruit"}, {"resolutionId", r["id"]},
                                                             {"documentId", deed["id"]}});
     fx.call("attach_document", {{"documentId", copy["id"]}, {"recordType", "declaration-amendment"}, {"recordId", a["id"]}});
