@@ -169,9 +169,10 @@ Manifest parse_manifest(std::string_view file, std::string_view text) {
         throw std::logic_error(where + ": needs 'default', true, false or a list of its tools in the default set");
     if (given->is_boolean()) m.is_default = *given;
     for (const auto& tool : given->is_array() ? *given : json::array()) {
-        if (!tool.is_string() || std::find(m.default_tools.begin(), m.default_tools.end(), tool) != m.default_tools.end())
+        if (!tool.is_string() ||
+            std::find(m.default_tools.begin(), m.default_tools.end(), tool.get<std::string>()) != m.default_tools.end())
             throw std::logic_error(where + ": 'default' lists tool names, each once");
-        m.default_tools.push_back(tool);
+        m.default_tools.push_back(tool.get<std::string>());
     }
     m.depends_on = parse_depends_on(doc, m.id, where);
     for (const auto& [name, setting] : object_at(doc, "settings", where).items())

@@ -133,12 +133,15 @@ export class RecordingTransport extends StdioClientTransport {
     }
 }
 
-export async function connect(label, { apiKey, extraArgs = [] } = {}) {
+// `clock`: the server's clock starts then ("YYYY-MM-DD HH:MM:SS" UTC, run under Debian's faketime),
+// e.g. a meeting's day: a meeting is held on its day, not before.
+export async function connect(label, { apiKey, extraArgs = [], clock } = {}) {
     const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
     if (apiKey !== undefined) env.SYNDIC_API_KEY = apiKey;
+    const serve = ['serve', '--db', dbPath, '--modules', 'all', ...extraArgs];
     const transport = new RecordingTransport(label, {
-        command: bin,
-        args: ['serve', '--db', dbPath, '--modules', 'all', ...extraArgs],
+        command: clock ? 'faketime' : bin,
+        args: clock ? [clock, bin, ...serve] : serve,
         env,
     });
     const client = new Client({ name: 'syndic-mcp-interop', version: '1.0.0' }, { capabilities: {} });

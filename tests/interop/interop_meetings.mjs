@@ -13,7 +13,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 import {
-    call, client, closeAndFinish, demoFacts, expectError, forgiveLateProgress,
+    apiKey, call, client, closeAndFinish, connect, demoFacts, expectError, forgiveLateProgress,
     lastCallId, log, main, test, tmp,
 } from './common.mjs';
 
@@ -197,28 +197,44 @@ await test('add_resolution x2 (simple, special): pending', async () => {
     assert.notEqual(simpleRes.id, specialRes.id);
 });
 
-await test('record_votes: simple passes, special rejected (votes within the fractions represented)', async () => {
-    // Represented: expectedQuorum.total (75.25 in the demo).
+await test('record_votes before the meeting\'s day -> MEETING_NOT_YET_HELD', async () => {
+    await expectError(client.callTool({
+        name: 'record_votes',
+        arguments: { resolutionId: simpleRes.id, votesFor: 50, votesAgainst: 0, votesAbstain: 0 },
+    }), -32000, 'MEETING_NOT_YET_HELD', d => assert.ok(d.scheduledAt, 'data.scheduledAt'));
+});
+
+// The meeting's day: a second server on the same database, its clock an hour after the meeting began.
+const dayClock = new Date(meetingAt + 3600 * 1000).toISOString().slice(0, 19).replace('T', ' ');
+let onDay;
+await test('a server on the meeting\'s day (faketime) answers initialize', async () => {
+    onDay = await connect('meeting-day', { apiKey, clock: dayClock });
+});
+const dayClient = onDay ? onDay.client : client;
+
+await test('record_votes: simple passes, special rejected (votes within the votes represented)', async () => {
+    // Represented: expectedQuorum.total (75.25 in the demo), the base of the majorities.
     const v1 = { votesFor: 50, votesAgainst: 20, votesAbstain: 5.25 };
     const v2 = { votesFor: 70, votesAgainst: 5, votesAbstain: 0 };
     for (const v of [v1, v2]) {
         assert.ok(v.votesFor + v.votesAgainst + v.votesAbstain <= expectedQuorum.total + 1e-9, 'test bug: votes beyond representation');
     }
-    const r1 = await call(client, 'record_votes', { resolutionId: simpleRes.id, meetingId: meeting.id, ...v1 });
+    const r1 = await call(dayClient, 'record_votes', { resolutionId: simpleRes.id, meetingId: meeting.id, ...v1 });
     assert.equal(r1.id, simpleRes.id);
     assert.equal(r1.votesRecorded, true);
     near(r1.votesFor, 50, 'votesFor');
     near(r1.votesAgainst, 20, 'votesAgainst');
     near(r1.votesAbstain, 5.25, 'votesAbstain');
-    assert.equal(r1.outcome, 'passed', 'simple: 50 of 75.25 cast is more than 50%');
-    const r2 = await call(client, 'record_votes', { resolutionId: specialRes.id, ...v2 });
+    assert.equal(r1.outcome, 'passed', 'simple: 50 of the 75.25 present is more than 50%');
+    near(r1.quorum.votesPresent, expectedQuorum.total, 'quorum.votesPresent');
+    const r2 = await call(dayClient, 'record_votes', { resolutionId: specialRes.id, ...v2 });
     assert.equal(r2.id, specialRes.id);
     assert.equal(r2.votesRecorded, true);
-    assert.equal(r2.outcome, 'rejected', 'special: votes against');
+    assert.equal(r2.outcome, 'rejected', 'special: not every vote of the syndicate');
 });
 
 await test('update_meeting status held', async () => {
-    const m = await call(client, 'update_meeting', { id: meeting.id, status: 'held' });
+    const m = await call(dayClient, 'update_meeting', { id: meeting.id, status: 'held' });
     assert.equal(m.status, 'held');
     assert.equal(m.resolutions.length, 2);
     assert.equal(m.attendees.length, attendance.length);
@@ -249,22 +265,28 @@ await test('generate_minutes draft (en) with an onprogress handler: PDF on disk 
     log(`     (${notes.length} progress notification(s) sent, ${progress.length} delivered to onprogress, ${late} read with the response)`);
 });
 
-await test('update_meeting minutes-sent with only draft minutes -> INVALID_STATUS_TRANSITION', async () => {
+await test('update_meeting minutes-sent -> INVALID_STATUS_TRANSITION (only send_minutes sends them)', async () => {
     await expectError(client.callTool({ name: 'update_meeting', arguments: { id: meeting.id, status: 'minutes-sent' } }),
         -32000, 'INVALID_STATUS_TRANSITION', d => assert.equal(d.field, '/status'));
+});
+await test('send_minutes with only draft minutes -> MINUTES_NOT_FINAL', async () => {
+    await expectError(client.callTool({ name: 'send_minutes', arguments: { meetingId: meeting.id } }),
+        -32000, 'MINUTES_NOT_FINAL', () => {});
 });
 
 let finalMinutes;
 await test('generate_minutes final (fr): PDF on disk matches the result', async () => {
-    finalMinutes = await call(client, 'generate_minutes', { meetingId: meeting.id, draft: false });
+    // On the meeting's day, after it was held there: final minutes are of the meeting as it stands.
+    finalMinutes = await call(dayClient, 'generate_minutes', { meetingId: meeting.id, draft: false });
     checkMinutesFile(finalMinutes, meeting.id, { draft: false, language: 'fr' });
     assert.notEqual(finalMinutes.documentId, draftMinutes?.documentId);
     assert.notEqual(finalMinutes.path, draftMinutes?.path);
 });
 
-await test('update_meeting status minutes-sent', async () => {
-    const m = await call(client, 'update_meeting', { id: meeting.id, status: 'minutes-sent' });
-    assert.equal(m.status, 'minutes-sent');
+await test('send_minutes: the meeting becomes minutes-sent', async () => {
+    const r = await call(dayClient, 'send_minutes', { meetingId: meeting.id, sendBy: 'email' });
+    assert.equal(r.meeting.status, 'minutes-sent');
+    assert.equal(r.documentId, finalMinutes?.documentId);
 });
 
 await test('get_meeting: minutes-sent with its 2 minutes documents', async () => {
@@ -327,4 +349,4 @@ await test('error: record_votes unknown resolution -> RESOLUTION_NOT_FOUND', asy
     }), -32000, 'RESOLUTION_NOT_FOUND', d => assert.equal(d.field, '/resolutionId'));
 });
 
-await closeAndFinish([['main', main]]);
+await closeAndFinish([['main', main], ['meeting-day', onDay]]);

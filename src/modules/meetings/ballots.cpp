@@ -5,8 +5,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <map>
 #include <set>
 
+#include "modules/co_owners/persons.hpp"
 #include "modules/common.hpp"
 #include "modules/meetings/codes.hpp"
 #include "modules/meetings/frozen_roll.hpp"
@@ -54,6 +57,32 @@ Ballot checked_ballot(const ToolCall& call, const VotingRoll& roll, const Argume
     return Ballot{id, row.text("choice"), *entry->attendance == "proxy" ? "proxy" : "owner", entry->votes};
 }
 
+// The art. 1098 head count by person (catalogue §3.2): co-owner records joined by samePersonAs are
+// one person, entitled when one of their records on the roll may vote, and for when every one of
+// those records voted for. While no record of the syndicate is linked, each record is a person.
+struct HeadCount {
+    std::int64_t entitled = 0, for_ = 0;
+    std::string basis = "records";
+};
+
+HeadCount head_count(const VotingRoll& roll, const std::vector<Ballot>& ballots, const co_owners::Persons& persons) {
+    HeadCount h;
+    h.basis = persons.any_linked ? "persons" : "records";
+    std::map<std::string, bool> all_for;  // person -> every entitled record of theirs voted for
+    for (const auto& e : roll.entries) {
+        if (!e.may_vote() || e.fraction.units() == 0) continue;
+        const auto key = persons.key_of.count(e.co_owner_id) ? persons.key_of.at(e.co_owner_id) : e.co_owner_id;
+        const bool voted_for = std::any_of(ballots.begin(), ballots.end(), [&](const Ballot& b) {
+            return b.co_owner_id == e.co_owner_id && b.choice == "for";
+        });
+        auto [it, fresh] = all_for.emplace(key, voted_for);
+        if (!fresh) it->second = it->second && voted_for;
+    }
+    h.entitled = static_cast<std::int64_t>(all_for.size());
+    for (const auto& [person, yes] : all_for) h.for_ += yes ? 1 : 0;
+    return h;
+}
+
 }  // namespace
 
 json record_ballots(const ToolCall& call) {
@@ -84,27 +113,27 @@ json record_ballots(const ToolCall& call) {
     Resolution r = *found;
     r.recorded = r.ballots_recorded = true;
     r.votes_for = r.votes_against = r.votes_abstain = Fraction();
-    std::int64_t heads_for = 0;
-    for (const auto& b : ballots_of(call.db, found->id)) {
+    const auto recorded = ballots_of(call.db, found->id);
+    for (const auto& b : recorded) {
         if (b.choice == "for") {
             r.votes_for += b.votes;
-            ++heads_for;
         } else if (b.choice == "against") {
             r.votes_against += b.votes;
         } else {
             r.votes_abstain += b.votes;
         }
     }
-    r.headcount_for = heads_for;
-    r.headcount_entitled = roll.entitled_headcount();
-    r.headcount_basis = "records";
+    const auto heads = head_count(roll, recorded, co_owners::persons_of(call.db, syndicate));
+    r.headcount_for = heads.for_;
+    r.headcount_entitled = heads.entitled;
+    r.headcount_basis = heads.basis;
     r.quorum = quorum_of(call.db, syndicate, m, roll).snapshot(stamp);
     store_ballot_totals(call.db, r, stamp);
     touch(call.db, m.id, call.clock);
 
     json result = resolution_json(*find_resolution(call.db, syndicate, found->id), &m);
     json ballots = json::array();
-    for (const auto& b : ballots_of(call.db, found->id))
+    for (const auto& b : recorded)
         ballots.push_back({{"resolutionId", found->id},
                            {"coOwnerId", b.co_owner_id},
                            {"choice", b.choice},

@@ -88,14 +88,12 @@ TEST_CASE("a registered amendment's deed: kept once registered, the document it 
     const auto m = fx.meeting();
     const auto deed = fx.attach(pdf_bytes + "deed", "meeting", m["id"], "application/pdf", {{"kind", "other"}});
     const auto copy = fx.attach(pdf_bytes + "copy", "meeting", m["id"], "application/pdf", {{"kind", "correspondence"}});
-    // A passed resolution of a meeting held on its day, its one co-owner present.
-    const auto u = fx.unit("101", 100);
-    const auto owner = fx.co_owner(u["id"], "Anne", "Roy");
     fx.notice(m);
     const auto r = fx.resolution(m, "Modification", "simple");
-    fx.attend(m, json::array({present(owner)}));
-    fx.on_meeting_day(m);
-    fx.votes(r, 100, 0, 0);
+    // Decided as the law asks: everyone present, the votes on the meeting's day, the meeting held.
+    const auto owner = fx.co_owner(fx.unit("101", 100)["id"], "Alice", "Roy");
+    fx.attend(m, json::array({{{"coOwnerId", owner["id"]}, {"attendance", "present"}}}));
+    fx.votes(r, fx.quorum(m)["total"].get<double>(), 0, 0);
     fx.held(m);
     const auto a = fx.call("record_declaration_amendment", {{"part", "by-laws"}, {"summary", "Bruit"}, {"resolutionId", r["id"]},
                                                             {"documentId", deed["id"]}});

@@ -126,6 +126,20 @@ TEST_CASE("record_ballots: a double majority needs 3/4 of the co-owners AND 90 %
         CHECK(r["votesFor"] == 90);
         CHECK(r["outcome"] == "passed");
     }
+    SUBCASE("heads are persons: two records of one person (samePersonAs) are one head, for only when both are") {
+        Voters fx({30, 30, 20, 20});
+        CHECK(fx.vote(3)["headcountBasis"] == "records");
+        fx.call("update_co_owner", {{"id", fx.owners[3]["id"]}, {"samePersonAs", fx.owners[2]["id"]}});
+        // 3 of 4 records for (80 %) was 3 of 4 heads; it is 2 of 3 persons: short of 3/4.
+        auto r = fx.vote(3);
+        CHECK(r["headcountBasis"] == "persons");
+        CHECK(r["headcountEntitled"] == 3);
+        CHECK(r["headcountFor"] == 2);
+        CHECK(r["outcome"] == "rejected");
+        r = fx.vote(4);  // all for: 3 persons of 3, 100 %
+        CHECK(r["headcountFor"] == 3);
+        CHECK(r["outcome"] == "passed");
+    }
     SUBCASE("the head count is there, the votes a millionth short: rejected") {
         Voters fx({30, 30, 29.999999, 10.000001});
         const auto r = fx.vote(3);

@@ -94,7 +94,7 @@ TEST_CASE("an annual meeting's notice carries the art. 1087 package the meeting 
         fx.attach(m, "invoice", "Facture de déneigement");
         const auto old_budget = fx.attach(m, "budget", "Ancien budget");
         fx.call("archive_document", {{"id", old_budget["id"]}, {"reason", "remplacé"}});
-        const auto detached = fx.attach(m, "quote", "Soumission retirée");  // a contract could not be detached: the register keeps it
+        const auto detached = fx.attach(m, "quote", "Soumission retirée");  // a contract is kept (protected)
         fx.call("archive_document", {{"id", detached["id"]}, {"recordType", "meeting"}, {"recordId", m["id"]}, {"reason", "retiré"}});
         const auto sent = fx.notice(m);
         CHECK(sent["packageMissing"] == json({"financial-statements"}));
