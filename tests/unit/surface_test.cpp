@@ -148,7 +148,7 @@ TEST_CASE("each set completes its own workflows: the tools a served tool's descr
         for (const auto& d : served.descriptors()) {
             const std::string description = d["description"];
             for (const auto& name : tool_names) {
-                if (!names_tool(description, name) || name == d["name"]) continue;
+                if (!names_tool(description, name) || name == d["name"].get<std::string>()) continue;
                 CAPTURE(d["name"].get<std::string>());
                 CAPTURE(name);
                 CHECK(served.offers(name));

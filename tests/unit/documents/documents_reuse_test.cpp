@@ -39,7 +39,7 @@ TEST_CASE("the same bytes with another kind or visibility are refused, naming th
                                                 {"recordType", "meeting"}, {"recordId", m["id"]}});
     CHECK(e.code() == "DOCUMENT_ALREADY_STORED");
     CHECK(e.field() == "/kind");
-    CHECK(figure(e, "documentId") == quote["id"]);
+    CHECK(figure(e, "documentId") == quote["id"].get<std::string>());
     CHECK(figure(e, "kind") == "quote");
     CHECK(figure(e, "title") == "Soumission toiture");
     CHECK(figure(e, "visibility") == "board");
