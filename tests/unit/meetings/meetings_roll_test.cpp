@@ -271,6 +271,18 @@ TEST_CASE("get_voting_roll: the developer is capped at 60 % after 2 years, 25 % 
     }
 }
 
+TEST_CASE("get_voting_roll: no developer's cap under 5 fractions (art. 1092 is for 5 or more)") {
+    // Four fractions, the developer holding 70 % three years after registration: art. 1092 does not
+    // apply (art. 1091 does, reducing a holder of more than half to the others' votes).
+    Owners fx({40, 30, 20, 10});
+    fx.call("update_declaration", {{"registeredOn", "2023-11-21"},
+                                   {"developer", {{"coOwnerIds", json::array({fx.owners[0]["id"], fx.owners[1]["id"]})}}}});
+    const auto roll = fx.roll(fx.meeting());
+    CHECK(fx.entry(roll, fx.owners[0])["status"] != "reduced-developer");
+    CHECK(fx.entry(roll, fx.owners[1])["status"] != "reduced-developer");
+    CHECK(fx.entry(roll, fx.owners[1])["votes"] == 30);
+}
+
 TEST_CASE("the roll's rules: a co-owner in arrears has no vote and leaves the voting base (art. 1094, 1099)") {
     // The accounting batch answers the standing (today every unit is entitled): the rules applied
     // to a standing that says suspended.
