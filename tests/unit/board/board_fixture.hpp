@@ -65,4 +65,22 @@ struct BoardFixture : DeclarationFixture {
     }
 };
 
+// A board of three in office from 2026-12-15: Alice (president), Bruno (secretary), Chloé
+// (treasurer); the clock on 2026-12-20. `sign` adds one director's signature to a written
+// resolution (a new one's fields, or {"id": ...}).
+struct OfficersFixture : BoardFixture {
+    json president, secretary, treasurer;
+    OfficersFixture() {
+        president = appoint_co_owner(alice, "president");
+        secretary = appoint_co_owner(bruno, "secretary");
+        treasurer = appoint_co_owner(chloe, "treasurer");
+        clock.set(at("2026-12-20T15:00:00Z"));
+    }
+    json sign(const json& id_or_new, const json& signer, const std::string& day) {
+        json args = id_or_new;
+        args["signatures"] = json::array({{{"signerId", signer["id"]}, {"signedOn", day}}});
+        return call("record_written_resolution", args);
+    }
+};
+
 }  // namespace syndic::test

@@ -17,20 +17,8 @@ using namespace syndic::test;
 
 namespace {
 
-// A board of three: Alice (president), Bruno (secretary), Chloé (treasurer).
-struct Board : BoardFixture {
-    json president, secretary, treasurer;
-    Board() {
-        president = appoint_co_owner(alice, "president");
-        secretary = appoint_co_owner(bruno, "secretary");
-        treasurer = appoint_co_owner(chloe, "treasurer");
-        clock.set(at("2026-12-20T15:00:00Z"));  // the directors took office on 2026-12-15
-    }
-    json sign(const json& id_or_new, const json& signer, const std::string& day) {
-        json args = id_or_new;
-        args["signatures"] = json::array({{{"signerId", signer["id"]}, {"signedOn", day}}});
-        return call("record_written_resolution", args);
-    }
+// The board of three of board_fixture.hpp, and the messages about a kind of record.
+struct Board : OfficersFixture {
     int outbox_about(const std::string& related_type) {
         SQLite::Statement q(db->sql(), "SELECT count(*) FROM outbox WHERE syndicate_id = ? AND related_type = ?");
         q.bind(1, syndicate);

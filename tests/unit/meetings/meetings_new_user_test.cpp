@@ -15,16 +15,7 @@ using namespace syndic::test;
 
 namespace {
 
-// A board of three: Alice (president), Bruno (secretary), Chloé (treasurer).
-struct Board : BoardFixture {
-    json president, secretary, treasurer;
-    Board() {
-        president = appoint_co_owner(alice, "president");
-        secretary = appoint_co_owner(bruno, "secretary");
-        treasurer = appoint_co_owner(chloe, "treasurer");
-        clock.set(at("2026-12-20T15:00:00Z"));  // the directors took office on 2026-12-15
-    }
-};
+using Board = OfficersFixture;  // Alice, Bruno and Chloé in office (board_fixture.hpp)
 
 const json resolution = {{"body", "board"}, {"title", "Mandat de gestion"}, {"majorityRequired", "simple"},
                          {"text", "Le conseil confie la gestion courante à Gestion Riverin inc."}};
