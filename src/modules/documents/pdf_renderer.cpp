@@ -5,6 +5,7 @@
 #include <cairo-pdf.h>
 #include <cairo.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <stdexcept>
@@ -70,7 +71,8 @@ public:
 
     // Lays every block out first (so the number of pages is known), then draws page by page.
     int write() {
-        for (const auto& block : doc_.blocks) place(block);
+        for (const auto& block : doc_.blocks) wrapped_.push_back(wrap(block));
+        for (std::size_t i = 0; i < doc_.blocks.size(); ++i) place(i);
         const int pages = page_ + 1;
         std::size_t next = 0;
         for (int page = 0; page < pages; ++page) {
@@ -97,18 +99,56 @@ private:
         text_.draw({bold, size}, x, baseline, text, gray, max_width);
     }
 
-    void place(const PdfBlock& block) {
+    static double line_height_of(const Style& s) { return s.size * 1.35; }
+
+    std::vector<std::string> wrap(const PdfBlock& block) {
+        if (block.kind == PdfBlock::Kind::spacer) return {};
         const Style s = style_of(block.kind);
-        const double line_height = s.size * 1.35;
+        const double x = margin + s.indent;
+        return text_.wrap({s.bold, s.size}, block.kind == PdfBlock::Kind::item ? "• " + block.text : block.text,
+                          page_width - margin - x);
+    }
+
+    static bool keeps_with_next(const PdfBlock& block) {
+        return block.keep_with_next || block.kind == PdfBlock::Kind::heading || block.kind == PdfBlock::Kind::subheading;
+    }
+
+    // The height of block i's space before and of its first `lines` lines.
+    double height_of(std::size_t i, std::size_t lines) const {
+        const Style s = style_of(doc_.blocks[i].kind);
+        return s.space_before + line_height_of(s) * static_cast<double>(std::min(lines, wrapped_[i].size()));
+    }
+
+    // What must stand on one page from block i: the blocks kept with their next, whole, and the
+    // first two lines of the block that ends the run.
+    double kept_height(std::size_t i) const {
+        double h = 0;
+        for (std::size_t j = i; j < doc_.blocks.size(); ++j) {
+            const bool keeps = keeps_with_next(doc_.blocks[j]);
+            h += height_of(j, keeps ? wrapped_[j].size() : 2);
+            if (!keeps) break;
+        }
+        return h;
+    }
+
+    void place(std::size_t i) {
+        const PdfBlock& block = doc_.blocks[i];
+        const Style s = style_of(block.kind);
+        const double line_height = line_height_of(s);
+        // A heading (or any block kept with its next) is never left alone at the foot of a page:
+        // its run moves to the next page when it does not fit whole here but would on a page.
+        const bool run_starts = keeps_with_next(block) && (i == 0 || !keeps_with_next(doc_.blocks[i - 1]));
+        if (run_starts && y_ > body_top) {
+            const double run = kept_height(i);
+            if (y_ + run > body_bottom && run <= body_bottom - body_top) new_page();
+        }
         y_ += s.space_before;
         if (block.kind == PdfBlock::Kind::spacer) return;
         const double x = margin + s.indent;
-        const auto lines = text_.wrap({s.bold, s.size}, block.kind == PdfBlock::Kind::item ? "• " + block.text : block.text,
-                                page_width - margin - x);
-        // A heading never stays alone at the foot of a page.
+        // A run longer than a page: each heading keeps at least two lines after it.
         const bool heading = block.kind == PdfBlock::Kind::heading || block.kind == PdfBlock::Kind::subheading;
         if (y_ + (heading ? line_height * 3 : line_height) > body_bottom) new_page();
-        for (const auto& text : lines) {
+        for (const auto& text : wrapped_[i]) {
             if (y_ + line_height > body_bottom) new_page();
             y_ += line_height;
             lines_.push_back({page_, x, y_, s.bold, s.size, text});
@@ -145,6 +185,7 @@ private:
     cairo_surface_t* surface_;
     cairo_t* cr_;
     TextLayout text_;
+    std::vector<std::vector<std::string>> wrapped_;  // each block's lines, in order
     std::vector<Line> lines_;
     int page_ = 0;
     double y_ = body_top;

@@ -13,6 +13,10 @@ struct PdfBlock {
     enum class Kind { title, subtitle, heading, subheading, paragraph, item, numbered, spacer };
     Kind kind;
     std::string text;  // UTF-8
+    // Starts on the same page as the block after it (headings always do): a run of such blocks
+    // and the first two lines of the block ending it move to the next page together when they do
+    // not fit at the foot of this one (unless the run is longer than a page).
+    bool keep_with_next = false;
 };
 
 struct PdfDocument {

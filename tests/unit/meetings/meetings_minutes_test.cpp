@@ -2,6 +2,7 @@
 // back with poppler-utils (drafts, final minutes, English, many pages), the download address a
 // remote caller gets, and names in every script placed and read as typed.
 #include "meetings/meetings_fixture.hpp"
+#include "meetings/minutes_pdf.hpp"
 #include "modules/documents/document_files.hpp"
 
 #include <algorithm>
@@ -19,59 +20,8 @@ namespace meetings_minutes_test {
 
 using namespace syndic::test;
 using namespace syndic::test::meeting_fixture;
+using namespace syndic::test::minutes_pdf;
 namespace fs = std::filesystem;
-
-namespace {
-
-// Every run of white space (line ends and page breaks included) as one space, so a phrase that
-// the PDF wrapped across lines still reads as one.
-std::string squash(const std::string& text) {
-    std::string out;
-    bool space = false;
-    for (char c : text) {
-        if (c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f') {
-            space = true;
-            continue;
-        }
-        if (space && !out.empty()) out += ' ';
-        space = false;
-        out += c;
-    }
-    return out;
-}
-
-// The standard output of a shell command, which must succeed.
-std::string run(const std::string& command) {
-    std::string out;
-    FILE* pipe = popen(command.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    std::array<char, 4096> buffer{};
-    std::size_t n = 0;
-    while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) out.append(buffer.data(), n);
-    const int status = pclose(pipe);
-    CHECK_MESSAGE(status == 0, command);
-    return out;
-}
-
-// The text of a PDF as poppler reads it (its warnings are checked apart, by pdf_complaints).
-std::string pdf_text(const std::string& path) { return run("pdftotext -enc UTF-8 '" + path + "' - 2>/dev/null"); }
-std::string pdf_page_text(const std::string& path, int page) {
-    const auto p = std::to_string(page);
-    return run("pdftotext -enc UTF-8 -f " + p + " -l " + p + " '" + path + "' - 2>/dev/null");
-}
-// What poppler says on reading the PDF's text and fonts: nothing, for a well-formed file.
-std::string pdf_complaints(const std::string& path) {
-    return run("pdftotext -enc UTF-8 '" + path + "' /dev/null 2>&1") + run("pdffonts '" + path + "' 2>&1 >/dev/null");
-}
-int pdf_pages(const std::string& path) {
-    const auto info = run("pdfinfo '" + path + "' 2>/dev/null");
-    const auto at_pages = info.find("Pages:");
-    REQUIRE(at_pages != std::string::npos);
-    return std::stoi(info.substr(at_pages + 6));
-}
-std::string file_sha256(const std::string& path) { return run("sha256sum '" + path + "'").substr(0, 64); }
-
-}  // namespace
 
 TEST_SUITE("meetings") {
 
