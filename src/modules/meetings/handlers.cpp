@@ -66,6 +66,29 @@ json create_meeting(const ToolCall& call) {
     return result;
 }
 
+// The sitting's times after the call: a time given (null clears it) or the one kept.
+SittingTimes sitting_times(const Arguments& a, const Meeting& m, json& warnings) {
+    SittingTimes t;
+    auto read = [&](const char* key, const std::optional<std::string>& kept, bool& given) -> std::optional<Instant> {
+        given = a.has(key);
+        if (!given) return kept ? std::optional<Instant>(stored_instant(*kept)) : std::nullopt;
+        if (a.is_null(key)) return std::nullopt;
+        return instant_argument(a, key, &warnings);
+    };
+    t.opened = read("openedAt", m.opened_at, t.opened_given);
+    t.closed = read("closedAt", m.closed_at, t.closed_given);
+    return t;
+}
+
+// Records the sitting's chair, secretary and times the call gives (null clears).
+void record_sitting(Database& db, const Arguments& a, const Meeting& m, const SittingTimes& t) {
+    for (const auto& [key, column] : {std::pair{"chair", "chair"}, std::pair{"secretary", "secretary"}})
+        if (const auto name = a.patch_text(key)) set_meeting_column(db, m.id, column, name->empty() ? std::optional<std::string>() : name);
+    const auto stored = [](const std::optional<Instant>& i) { return i ? std::optional(to_utc_iso(*i)) : std::nullopt; };
+    if (t.opened_given) set_meeting_column(db, m.id, "opened_at", stored(t.opened));
+    if (t.closed_given) set_meeting_column(db, m.id, "closed_at", stored(t.closed));
+}
+
 json update_meeting(const ToolCall& call) {
     const auto a = call.arguments();
     const auto& syndicate = call.caller.syndicate_id;
@@ -78,7 +101,11 @@ json update_meeting(const ToolCall& call) {
     change.scheduled_at = a.has("scheduledAt");
     change.type = a.has("type");
     change.requisition = a.has("requisition");
+    change.sitting = a.has("chair") || a.has("secretary") || a.has("openedAt") || a.has("closedAt");
     check_change(m, change);
+    json warnings = json::array();
+    const auto times = sitting_times(a, m, warnings);
+    check_sitting_times(m, times, call.clock.now());
     if (change.status == "held") require_meeting_day(m, call.clock.now(), "holding it", "/status");
     // A requisition given is checked whole; one kept while the type changes must suit the new type.
     const std::string type = change.type ? a.text("type") : m.type;
@@ -91,7 +118,7 @@ json update_meeting(const ToolCall& call) {
     if (change.title) set_meeting_column(call.db, m.id, "title", a.nonblank("title"));
     if (change.location) set_meeting_column(call.db, m.id, "location", a.nonblank("location"));
     if (change.type) set_meeting_column(call.db, m.id, "type", a.text("type"));
-    json warnings = json::array();
+    if (change.sitting) record_sitting(call.db, a, m, times);
     if (change.scheduled_at)
         set_meeting_column(call.db, m.id, "scheduled_at", to_utc_iso(instant_argument(a, "scheduledAt", &warnings)));
     if (change.agenda) set_meeting_column(call.db, m.id, "agenda", agenda_text(agenda_arg(a.value("agenda"))));

@@ -159,6 +159,10 @@ json meeting_json(Database& db, const std::string& syndicate_id, const Meeting& 
                 {"minutesSentAt", shown(m.minutes_sent_at)},
                 {"package", json::parse(m.notice_package)},
                 {"requisition", requisition_json(db, syndicate_id, m, now)},
+                {"chair", optional_json(m.chair)},
+                {"secretary", optional_json(m.secretary)},
+                {"openedAt", shown(m.opened_at)},
+                {"closedAt", shown(m.closed_at)},
                 {"createdAt", shown(m.created_at)},
                 {"updatedAt", shown(m.updated_at)}};
     if (full) {

@@ -70,11 +70,31 @@ void check_change(const Meeting& m, const MeetingChange& change) {
     for (const auto& [key, present] : record_fields)
         if (present && !editable)
             throw refuse(std::string("/") + key, "The meeting is " + m.status + "; its record can no longer change.");
+    if (change.sitting && m.status == "minutes-sent")
+        throw refuse("/meetingId", "The minutes were sent; the sitting they record (chair, secretary, times) can no longer change.");
     const std::pair<const char*, bool> draft_fields[] = {{"scheduledAt", change.scheduled_at}, {"type", change.type}};
     for (const auto& [key, present] : draft_fields)
         if (present && m.status != "draft")
             throw refuse(std::string("/") + key, "The notice has been sent; " + std::string(key) +
                                                      " can change only while the meeting is a draft.");
+}
+
+void check_sitting_times(const Meeting& m, const SittingTimes& t, Instant now) {
+    if (t.opened_given && t.opened) {
+        if (montreal_date(*t.opened) != montreal_date(m.scheduled_at) || *t.opened < m.scheduled_at)
+            throw invalid_argument("/openedAt", "is not on the meeting's day, from its time",
+                                   "A meeting opens on its day, not before the time in its notice (" +
+                                       to_montreal_iso(m.scheduled_at) + ").");
+        if (*t.opened > now) throw invalid_argument("/openedAt", "is in the future", "The meeting has not opened yet.");
+    }
+    if (!t.closed || !(t.opened_given || t.closed_given)) return;
+    const Instant from = t.opened.value_or(m.scheduled_at);
+    if (*t.closed <= from)
+        throw invalid_argument(t.closed_given ? "/closedAt" : "/openedAt",
+                               t.closed_given ? "is not after the opening" : "is not before the closing",
+                               "A meeting closes after it opens (" + to_montreal_iso(from) + ", closed " +
+                                   to_montreal_iso(*t.closed) + ").");
+    if (t.closed_given && *t.closed > now) throw invalid_argument("/closedAt", "is in the future", "The meeting has not closed yet.");
 }
 
 std::optional<std::string> check_notice_period(const Meeting& m, Instant now, std::optional<std::string> justification) {

@@ -26,7 +26,8 @@ void require_status(const Meeting& m, std::initializer_list<const char*> allowed
 struct MeetingChange {
     std::optional<std::string> status;  // only when it differs from the meeting's
     bool title = false, location = false, agenda = false, scheduled_at = false, type = false, requisition = false;
-    bool any() const { return status || title || location || agenda || scheduled_at || type || requisition; }
+    bool sitting = false;  // chair, secretary, openedAt or closedAt
+    bool any() const { return status || title || location || agenda || scheduled_at || type || requisition || sitting; }
 };
 // MEETING_NOT_YET_HELD at `field` before the meeting's day (America/Montreal): a meeting is held
 // on its day, not before (holding it, its votes and ballots, adjourning it).
@@ -34,9 +35,19 @@ void require_meeting_day(const Meeting& m, Instant now, const std::string& act, 
 
 // Status moves forward only: notice-sent only through the notice, held after the notice (and
 // from its day: require_meeting_day), minutes-sent only through send_minutes, never back to draft. Title, location,
-// agenda and requisition change until the meeting is held; the time and type only while it is a draft.
+// agenda and requisition change until the meeting is held; the time and type only while it is a draft;
+// the sitting (chair, secretary, opening and closing) until the minutes are sent.
 // INVALID_STATUS_TRANSITION at the field otherwise.
 void check_change(const Meeting& m, const MeetingChange& change);
+
+// The sitting's times as they will stand after a change (given in the call, or kept).
+struct SittingTimes {
+    std::optional<Instant> opened, closed;
+    bool opened_given = false, closed_given = false;
+};
+// The meeting opens on its day (Montreal), not before the time of its notice, and closes after it
+// opens; a time given is not after now. VALIDATION_FAILED at /openedAt or /closedAt otherwise.
+void check_sitting_times(const Meeting& m, const SittingTimes& t, Instant now);
 
 // A notice goes out at least 21 days (on Montreal's calendar) before the meeting, or later for an
 // aga-special meeting whose call gives a justification; NOTICE_PERIOD_TOO_SHORT otherwise, and

@@ -24,7 +24,8 @@ std::optional<Meeting> find_meeting(Database& db, const std::string& syndicate_i
     auto q = db.prepare(
         "SELECT id, title, type, status, scheduled_at, location, agenda, notice_sent_at, notice_channel, "
         "notice_with_agenda, notice_justification, created_at, updated_at, adjourned_from_meeting_id, reconvened_meeting_id, "
-        "quorum_rule, agenda_additions, minutes_sent_at, adjournment, notice_package, requisition FROM meetings WHERE id = ? AND syndicate_id = ?");
+        "quorum_rule, agenda_additions, minutes_sent_at, adjournment, notice_package, requisition, chair, secretary, "
+        "opened_at, closed_at FROM meetings WHERE id = ? AND syndicate_id = ?");
     bind_parameters(*q, id, syndicate_id);
     if (!q->executeStep()) return std::nullopt;
     Meeting m;
@@ -49,6 +50,10 @@ std::optional<Meeting> find_meeting(Database& db, const std::string& syndicate_i
     if (!q->getColumn(18).isNull()) m.adjournment = q->getColumn(18).getString();
     m.notice_package = q->getColumn(19).getString();
     if (!q->getColumn(20).isNull()) m.requisition = q->getColumn(20).getString();
+    m.chair = optional_text(*q, 21);
+    m.secretary = optional_text(*q, 22);
+    m.opened_at = optional_text(*q, 23);
+    m.closed_at = optional_text(*q, 24);
     return m;
 }
 

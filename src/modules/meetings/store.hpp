@@ -40,6 +40,9 @@ struct Meeting {
     std::optional<std::string> minutes_sent_at;
     std::string notice_package = "[]";       // as stored: the ids of the documents sent with the notice (art. 1087)
     std::optional<std::string> requisition;  // as stored: {receivedOn, coOwnerIds} (art. 352), if requisitioned
+    // The sitting, as update_meeting records it for the minutes: who chaired and who took the
+    // minutes, when it opened and closed (stored UTC instants); none until recorded.
+    std::optional<std::string> chair, secretary, opened_at, closed_at;
 };
 
 struct Attendee {
