@@ -1,6 +1,7 @@
-// The minutes of a meeting: the PDF document (header, agenda, attendance, quorum, resolutions and
-// their outcome, signatures) in French or English, written whole to the data folder's exports.
-// Reads rows through the store and wording; knows no JSON shapes and records nothing itself.
+// The minutes of a meeting: the PDF document (header, sitting, agenda, attendance, quorum,
+// resolutions with their results and the directors elected, adjournment, signatures: the parts are
+// minutes_sections') in French or English, written whole to the data folder's exports. Reads rows
+// through the store and wording; knows no JSON shapes and records nothing itself.
 #pragma once
 #include <string>
 

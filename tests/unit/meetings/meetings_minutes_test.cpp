@@ -396,12 +396,12 @@ TEST_CASE("minutes print names in every script: Hebrew, Arabic, CJK, Vietnamese,
     CHECK(pdf_complaints(path) == "");
 
     // On the page, a Hebrew or Arabic name reads from right to left (first name on the right), and
-    // the figures after it stay after it: "• שרה כהן — 10 % — présent".
+    // the figures after it stay after it: "• שרה כהן — unité 101 — 10 % — Présence".
     const auto lines = placed_lines(path, 1);
     const std::string hebrew = "שרה כהן", arabic = "فاطمة الزهراء";
     for (const auto& name : {hebrew, arabic}) {
         CAPTURE(name);
-        const auto line = line_with(lines, "présent", name);  // its attendance line
+        const auto line = line_with(lines, "Présence", name);  // its attendance line
         double left = 0, right = 0;
         CHECK(read_right_to_left(line, name, left, right) == without_spaces(name));
         CHECK(left_of(line, "•") < left);
