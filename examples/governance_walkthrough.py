@@ -11,7 +11,8 @@ on this machine (Debian's python3-aiosmtpd; nothing leaves the machine):
     is really delivered to the SMTP server, in each co-owner's language;
  3. at the reconvened meeting the co-owners elect a board of three and amend a by-law;
  4. last year's directors end their terms, the new board is registered (appoint_director) and the
-    by-law's new version is in force;
+    by-law's new version is in force; the minutes of the adjourned and of the reconvened meeting are
+    written (PDF) and read back with pdftotext (poppler-utils);
  5. the directors adopt a written resolution (all three sign) hiring a manager;
  6. a new co-owner is entered and the receiver gets a signed co_owner.created.
 
@@ -125,12 +126,59 @@ def deliver(smtp_port, clock=None):
     return r.stdout.strip().replace("\n", "; ")
 
 
+def pdf_text(path):
+    """The minutes' text as poppler reads it, white space squashed (a wrapped phrase reads as one)."""
+    return " ".join(subprocess.run(["pdftotext", "-enc", "UTF-8", path, "-"], capture_output=True, text=True,
+                                   check=True).stdout.split())
+
+
+def montreal_time(t):
+    """The minutes' time of day, as in French: 19 h 05."""
+    local = t.astimezone(ZoneInfo("America/Montreal"))
+    return f"{local.hour} h {local.minute:02d}"
+
+
+def minutes_read_right(s, adjourned_id, reconvened_id, owners, elected):
+    """The final French minutes of the adjourned and the reconvened meeting, read back: what a board
+    secretary signs. Returns the lines missing, or present where they must not be, and how many
+    lines each was read for."""
+    texts = {}
+    for name, meeting_id in (("adjourned", adjourned_id), ("reconvened", reconvened_id)):
+        made = s.call("generate_minutes", {"meetingId": meeting_id, "draft": False, "language": "fr"})
+        texts[name] = pdf_text(made["path"])
+    expected = {
+        "adjourned": ["L'assemblée est ajournée faute de quorum (art. 1089 C.c.Q.).", "Elle reprendra le",
+                      "au lieu suivant : Salle du conseil, 4520 rue Saint-Denis", "en formeront le quorum (art. 1089, al. 2 C.c.Q.)",
+                      "Assemblée générale annuelle des copropriétaires — ajournée",
+                      "Présidence de l'assemblée : Émilie Bélanger", "ajournement : " + montreal_time(moment(30) + timedelta(minutes=20))]
+                     + [f"{o['firstName']} {o['lastName']}" for o in owners] + ["— Absence"],
+        "reconvened": ["reprise après ajournement", "Cette assemblée est la reprise de l'assemblée convoquée pour le",
+                       "ajournée faute de quorum", "quel que soit le nombre de leurs voix (art. 1089, al. 2 C.c.Q.)",
+                       "Présidence de l'assemblée : Émilie Bélanger", "Secrétariat de l'assemblée : Luc Côté",
+                       "Ouverture de l'assemblée : " + montreal_time(moment(60) + timedelta(minutes=5)),
+                       "levée : " + montreal_time(moment(60) + timedelta(minutes=50)), "Élection au conseil d'administration :",
+                       "Résultat : ADOPTÉE", "— Présence", "— Absence"]
+                      + [f"{o['firstName']} {o['lastName']}" for o in owners]
+                      + [f"{d['name']} — {office}" for d, office in elected],
+    }
+    forbidden = ("requis : 0", "présent ", "Président(e)", "absent ")
+    wrong = []
+    for name, text in texts.items():
+        wrong += [f"{name}: no «{part}»" for part in expected[name] if part not in text]
+        wrong += [f"{name}: «{part}»" for part in forbidden if part in text]
+    return wrong, {name: len(parts) + len(forbidden) for name, parts in expected.items()}
+
+
 def moment(days):
     return (datetime.now(timezone.utc) + timedelta(days=days)).replace(hour=23, minute=0, second=0, microsecond=0)
 
 
+def stamp(t):
+    return t.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def instant(days):
-    return moment(days).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return stamp(moment(days))
 
 
 def main():
@@ -173,8 +221,11 @@ def main():
     quorum = s.call("calculate_quorum", {"meetingId": agm["id"]})
     s.close()
     s = Server(key, moment(30) + timedelta(hours=1))  # the annual meeting's evening: it is adjourned then
+    s.call("update_meeting", {"id": agm["id"], "chair": "Émilie Bélanger", "secretary": "Luc Côté",
+                              "openedAt": stamp(moment(30) + timedelta(minutes=5)),
+                              "closedAt": stamp(moment(30) + timedelta(minutes=20))})
     adjourned = s.call("adjourn_meeting", {"meetingId": agm["id"], "reason": "no-quorum", "reconveneAt": instant(60),
-                                           "location": "Salle communautaire, 4520 rue Saint-Denis"})
+                                           "location": "Salle du conseil, 4520 rue Saint-Denis"})
     reconvened = adjourned["reconvened"]
     print(f"   {agm['title']}: {quorum['total']}% present of {quorum['required']}% required, adjourned; "
           f"reconvened meeting {reconvened['id']} ({reconvened['quorumRule']} quorum)")
@@ -203,7 +254,9 @@ def main():
     for r in (election, pets):
         s.call("record_votes", {"resolutionId": r["id"], "votesFor": round(present * 0.8, 6),
                                 "votesAgainst": round(present * 0.2, 6), "votesAbstain": 0})
-    s.call("update_meeting", {"id": reconvened["id"], "status": "held"})
+    s.call("update_meeting", {"id": reconvened["id"], "status": "held", "chair": "Émilie Bélanger", "secretary": "Luc Côté",
+                              "openedAt": stamp(moment(60) + timedelta(minutes=5)),
+                              "closedAt": stamp(moment(60) + timedelta(minutes=50))})
     print(f"3. reconvened meeting held ({quorum['total']}% present, quorum reached: {quorum['quorumReached']}); "
           f"{len(resolutions)} resolution(s) carried over; election and by-law passed")
 
@@ -224,6 +277,13 @@ def main():
     print(f"4. outgoing board: {', '.join(d['name'] for d in outgoing)}; "
           f"elected: {', '.join(d['name'] + ' (' + d['role'] + ')' for d in board['directors'])}; "
           f"vacancies {board['vacancies']}; by-law 4.1 in a new version from {amended['effectiveFrom']}: {amended['text']}")
+    offices = {"president": "présidence", "secretary": "secrétariat", "treasurer": "trésorerie"}
+    wrong, read = minutes_read_right(s, agm["id"], reconvened["id"], owners,
+                                     [(d, offices[d["role"]]) for d in board["directors"]])
+    print(f"   minutes read with pdftotext: {read['adjourned']} lines looked for in the adjourned meeting's, "
+          f"{read['reconvened']} in the reconvened meeting's; {len(wrong)} wrong")
+    if wrong:
+        sys.exit("the minutes do not read right: " + "; ".join(wrong))
 
     # 5. A written resolution of the board, signed by all three, hires the manager.
     directors = [d["id"] for d in board["directors"]]
