@@ -245,11 +245,11 @@ void adjournment_blocks(const MinutesPage& p) {
     if (!why || !p.m.reconvened_meeting_id) return;
     const auto reconvened = find_meeting(p.db, p.syndicate_id, *p.m.reconvened_meeting_id);
     p.add(K::heading, p.say("Ajournement", "Adjournment"));
-    p.add(K::paragraph, p.say("L'assemblée est ajournée ", "The meeting is adjourned ") + adjourned_because(p, *why) + ".", true);
+    p.add(K::paragraph, p.say("L'assemblée est ajournée ", "The meeting was adjourned ") + adjourned_because(p, *why) + ".", true);
     if (why->justification && why->reason != "other") p.add(K::paragraph, p.say("Précisions : ", "Details: ") + *why->justification, true);
     if (!reconvened) return;
-    p.add(K::paragraph, p.say("Elle reprendra le ", "It reconvenes on ") + wording::date_time(reconvened->scheduled_at, p.lang) +
-                            p.say(" (heure de Montréal), au lieu suivant : ", " (Montreal time), at: ") + reconvened->location + ".",
+    p.add(K::paragraph, p.say("Elle reprendra le ", "It will reconvene on ") + wording::date_time(reconvened->scheduled_at, p.lang) +
+                            p.say(" (heure de Montréal), au lieu suivant : ", " (Montreal time), at the following place: ") + reconvened->location + ".",
           true);
     p.add(K::paragraph, reconvened->quorum_rule == "adjourned"
                             ? p.say("À la reprise, les copropriétaires qui y assisteront ou s'y feront représenter en "

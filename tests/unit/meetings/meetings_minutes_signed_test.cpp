@@ -203,9 +203,9 @@ TEST_CASE("minutes of an adjourned meeting say it was adjourned, why, to when an
     const auto en = minutes_text(fx, fx.m, "en", false);
     CAPTURE(en);
     CHECK(contains(en, "Annual general meeting of the co-owners — adjourned"));
-    CHECK(contains(en, "The meeting is adjourned for want of quorum (art. 1089 C.C.Q.)."));
-    CHECK(contains(en, "It reconvenes on Tuesday, January 12, 2027 at 7:00 PM (Montreal time), at: Salle B, 1200 rue "
-                       "Sherbrooke Est, Montréal."));
+    CHECK(contains(en, "The meeting was adjourned for want of quorum (art. 1089 C.C.Q.)."));
+    CHECK(contains(en, "It will reconvene on Tuesday, January 12, 2027 at 7:00 PM (Montreal time), at the following place: "
+                       "Salle B, 1200 rue Sherbrooke Est, Montréal."));
 }
 
 TEST_CASE("minutes of a reconvened meeting name the meeting it continues and why those present form the quorum") {
