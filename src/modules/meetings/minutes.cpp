@@ -24,7 +24,7 @@ PdfDocument minutes_document(Database& db, const std::string& syndicate_id, cons
     const bool fr = lang == wording::Language::fr;
     const auto attendees = attendees_of(db, m.id);
     const auto roll = voting_roll(db, syndicate_id, m, roll_day(m, now));
-    const auto quorum = quorum_of(db, syndicate_id, m, roll);
+    const auto quorum = quorum_of(db, syndicate_id, m, now);  // the meeting's quorum, whoever its roll is
     const auto resolutions = resolutions_of(db, m.id);
 
     PdfDocument doc;
