@@ -11,6 +11,7 @@
 
 #include "modules/co_owners/persons.hpp"
 #include "modules/common.hpp"
+#include "modules/meetings/board_acts.hpp"
 #include "modules/meetings/codes.hpp"
 #include "modules/meetings/frozen_roll.hpp"
 #include "modules/meetings/presenter.hpp"
@@ -29,6 +30,13 @@ namespace {
 // The voter of one ballot row, checked: listed once, a co-owner of the syndicate, recorded present
 // or by proxy, not suspended. Returns the ballot weighed by the roll.
 Ballot checked_ballot(const ToolCall& call, const VotingRoll& roll, const Arguments& row, std::set<std::string>& seen) {
+    if (row.given("directorId"))  // a record named exists, before any rule
+        require_record_exists(call.db, call.caller.syndicate_id, "directors", row.text("directorId"), row.pointer("directorId"));
+    if (row.given("directorId"))
+        throw invalid_argument(row.pointer("directorId"), "is for a board meeting",
+                               "A co-owners' meeting's ballots are the co-owners': name each by coOwnerId.");
+    if (!row.given("coOwnerId"))
+        throw invalid_argument(row.pointer("coOwnerId"), "is required", "Name each voter by coOwnerId.");
     const std::string field = row.pointer("coOwnerId");
     const std::string& id = row.text("coOwnerId");
     if (!seen.insert(id).second) throw invalid_argument(field, "is listed twice", "Co-owner " + id + " is listed twice.");
@@ -99,6 +107,7 @@ json record_ballots(const ToolCall& call) {
     require_status(m, {"notice-sent", "held"}, "recording ballots");
     const auto now = call.clock.now();
     require_meeting_day(m, now, "recording its ballots", "/resolutionId");
+    if (m.type == "board") return record_board_ballots(call, m, *found);
     freeze_roll(call.db, syndicate, m, now);  // the first votes freeze the roll
     const auto roll = voting_roll(call.db, syndicate, m, roll_day(m, now));
 
