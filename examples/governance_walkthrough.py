@@ -7,12 +7,16 @@ On a fresh demo database in a temporary folder, with a real SMTP server and a we
 on this machine (Debian's python3-aiosmtpd; nothing leaves the machine):
 
  1. a webhook receiver subscribes to the co-owners' events;
- 2. the annual meeting is called, lacks quorum and is adjourned; the reconvened meeting's notice
-    is really delivered to the SMTP server, in each co-owner's language;
- 3. at the reconvened meeting the co-owners elect a board of three and amend a by-law;
+ 2. the annual meeting is called, lacks quorum: the two co-owners present vote a by-law anyway,
+    which set_bylaw refuses (QUORUM_NOT_REACHED), and the meeting is adjourned; the reconvened
+    meeting's notice is really delivered to the SMTP server (from the syndicate's mailFrom), in
+    each co-owner's language;
+ 3. the reconvened meeting, held on its day with its quorum, elects a board of three and amends
+    the by-law;
  4. last year's directors end their terms, the new board is registered (appoint_director) and the
     by-law's new version is in force;
- 5. the directors adopt a written resolution (all three sign) hiring a manager;
+ 5. a board meeting of the directors (two days' notice, two of three present: quorum) adopts the
+    manager's mandate, one vote each;
  6. a new co-owner is entered and the receiver gets a signed co_owner.created.
 
 Each step prints what the service answered; any refusal stops the script (exit status 1).
@@ -119,8 +123,7 @@ def deliver(smtp_port, clock=None):
     minutes on: that server's clock has run since it started."""
     later = clock + timedelta(minutes=5) if clock else None
     moved = ["faketime", later.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S")] if later else []
-    r = subprocess.run(moved + [BIN, "deliver", "--once", "--smtp-url", f"smtp://127.0.0.1:{smtp_port}",
-                        "--smtp-from", "ca@jardin-saint-denis.example", "--log-level", "warn"],
+    r = subprocess.run(moved + [BIN, "deliver", "--once", "--smtp-url", f"smtp://127.0.0.1:{smtp_port}", "--log-level", "warn"],
                        env=ENV, capture_output=True, text=True, check=True)
     return r.stdout.strip().replace("\n", "; ")
 
@@ -172,12 +175,24 @@ def main():
         {"coOwnerId": c["id"], "attendance": "present" if i < 2 else "absent"} for i, c in enumerate(owners)]})
     quorum = s.call("calculate_quorum", {"meetingId": agm["id"]})
     s.close()
-    s = Server(key, moment(30) + timedelta(hours=1))  # the annual meeting's evening: it is adjourned then
+    s = Server(key, moment(30) + timedelta(hours=1))  # the annual meeting's evening
+    # Those present vote the by-law all the same: recorded as voted, but without quorum it decides
+    # nothing, and set_bylaw refuses it.
+    premature = s.call("add_resolution", {"meetingId": agm["id"], "title": "Règlement 4.1 : deux animaux (sans quorum)",
+                                          "majorityRequired": "simple"})
+    premature = s.call("record_votes", {"resolutionId": premature["id"], "votesFor": quorum["total"], "votesAgainst": 0,
+                                        "votesAbstain": 0})
     adjourned = s.call("adjourn_meeting", {"meetingId": agm["id"], "reason": "no-quorum", "reconveneAt": instant(60),
                                            "location": "Salle communautaire, 4520 rue Saint-Denis"})
     reconvened = adjourned["reconvened"]
-    print(f"   {agm['title']}: {quorum['total']}% present of {quorum['required']}% required, adjourned; "
-          f"reconvened meeting {reconvened['id']} ({reconvened['quorumRule']} quorum)")
+    article = next(b for b in s.call("list_bylaws", {})["data"] if b["article"] == "4.1")
+    refused = s.refusal("set_bylaw", {"id": article["id"], "text": "Deux animaux domestiques au plus par partie privative.",
+                                      "resolutionId": premature["id"], "depositedOn": s.today()})
+    print(f"   {agm['title']}: {quorum['total']}% present of {quorum['required']}% required; the by-law voted by those "
+          f"present: {premature['outcome']} as voted, quorum reached {premature['quorum']['reached']}, set_bylaw: {refused}; "
+          f"adjourned; reconvened meeting {reconvened['id']} ({reconvened['quorumRule']} quorum)")
+    if refused != "QUORUM_NOT_REACHED":
+        sys.exit("a by-law was put in force by a resolution voted without quorum")
     before = len(Mailbox.messages)
     notice = s.call("send_meeting_notice", {"meetingId": reconvened["id"], "sendBy": "email", "includeAgenda": True})
     sent = deliver(smtp.port, s.clock)
@@ -225,18 +240,27 @@ def main():
           f"elected: {', '.join(d['name'] + ' (' + d['role'] + ')' for d in board['directors'])}; "
           f"vacancies {board['vacancies']}; by-law 4.1 in a new version from {amended['effectiveFrom']}: {amended['text']}")
 
-    # 5. A written resolution of the board, signed by all three, hires the manager.
+    # 5. A board meeting of the directors, called two days ahead (the declaration's boardNoticeDays),
+    # adopts the manager's mandate: two of the three present make quorum, one vote each.
     directors = [d["id"] for d in board["directors"]]
-    written = s.call("record_written_resolution", {
-        "body": "board", "title": "Mandat de gestion", "majorityRequired": "simple",
-        "text": "Le conseil confie la gestion courante à Gestion Riverin inc. à compter du 1er du mois.",
-        "signatures": [{"signerId": d, "signedOn": today} for d in directors[:2]]})
-    print(f"5. written resolution {written['id']}: {written['status']}, missing {[m['name'] for m in written['missingSigners']]}")
-    written = s.call("record_written_resolution", {"id": written["id"], "signatures": [{"signerId": directors[2], "signedOn": today}]})
+    council = s.call("create_meeting", {"title": "Réunion du conseil", "type": "board", "scheduledAt": instant(63),
+                                        "location": "Bureau du syndicat", "agenda": ["Mandat de gestion"]})
+    called = s.call("send_meeting_notice", {"meetingId": council["id"], "sendBy": "email"})
+    s.close()
+    s = Server(key, moment(63) + timedelta(hours=1))
+    s.call("record_attendance", {"meetingId": council["id"], "attendees": [
+        {"directorId": d, "attendance": "present" if i < 2 else "absent"} for i, d in enumerate(directors)]})
+    quorum = s.call("calculate_quorum", {"meetingId": council["id"]})
+    hiring = s.call("add_resolution", {"meetingId": council["id"], "title": "Mandat de gestion à Gestion Riverin inc.",
+                                       "majorityRequired": "simple"})
+    hiring = s.call("record_ballots", {"resolutionId": hiring["id"], "ballots": [
+        {"directorId": d, "choice": "for"} for d in directors[:2]]})
+    s.call("update_meeting", {"id": council["id"], "status": "held"})
     mandate = s.call("set_management_mandate", {"managerName": "Julie Riverin", "firm": "Gestion Riverin inc.",
-                                                "startOn": today, "delegatedPowers": ["day-to-day administration"],
-                                                "resolutionId": written["id"]})
-    print(f"   all signed: {written['status']} on {written['adoptedOn']} (outcome {written['outcome']}); "
+                                                "startOn": s.today(), "delegatedPowers": ["day-to-day administration"],
+                                                "resolutionId": hiring["id"]})
+    print(f"5. board meeting (notice: {called['queued']} e-mails, {len(called['withoutEmail'])} by mail): {quorum['total']} of {quorum['votingBase']} directors "
+          f"present, {quorum['required']} required; the mandate {hiring['outcome']} ({hiring['votesFor']} for); "
           f"manager {mandate['managerName']} from {mandate['startOn']}")
 
     # 6. A new co-owner; the receiver gets the signed event.
