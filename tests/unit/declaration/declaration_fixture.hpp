@@ -5,7 +5,10 @@
 #pragma once
 #include "fixture.hpp"
 
+#include <SQLiteCpp/Statement.h>
+
 #include <string>
+#include <vector>
 
 namespace syndic::test {
 
@@ -69,6 +72,14 @@ struct DeclarationFixture : Fixture {
         call("update_meeting", {{"id", m["id"]}, {"status", "held"}});
         clock.set(before);
         return call("get_meeting", {{"id", m["id"]}})["resolutions"].back();
+    }
+    // The events written for a record, oldest first (catalogue §6).
+    std::vector<std::string> events_of(const std::string& record_id) {
+        std::vector<std::string> out;
+        SQLite::Statement q(db->sql(), "SELECT type FROM events WHERE record_id = ? ORDER BY seq");
+        q.bind(1, record_id);
+        while (q.executeStep()) out.push_back(q.getColumn(0).getString());
+        return out;
     }
     std::string resolution_id(const std::string& majority = "simple", const std::string& outcome = "passed",
                               const std::string& type = "aga") {
