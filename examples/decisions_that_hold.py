@@ -22,8 +22,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
+
+import stdio_session  # noqa: E402  (this folder: one stdio session of syndic-mcp serve)
+from stdio_session import instant, moment  # noqa: E402
 
 BIN = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build", "syndic-mcp")
 folder = tempfile.mkdtemp(prefix="syndic-decisions-")
@@ -31,58 +34,8 @@ ENV = dict(os.environ, SYNDIC_DB=os.path.join(folder, "syndic.db"))
 ENV.pop("SYNDIC_API_KEY", None)
 
 
-class Server:
-    """One `syndic-mcp serve` session: a request a line, an answer a line."""
-
-    def __init__(self, key, clock=None):
-        # `clock`: the server's clock starts then (a datetime, Debian's faketime).
-        self.clock = clock
-        # faketime reads the time in the process's zone: given in UTC, the process runs in UTC (the
-        # service keeps Montreal's calendar itself).
-        moved = ["faketime", clock.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S")] if clock else []
-        env = dict(ENV, SYNDIC_API_KEY=key, **({"TZ": "UTC"} if clock else {}))
-        self.proc = subprocess.Popen(moved + [BIN, "serve", "--modules", "all", "--log-level", "warn"],
-                                     env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        self.next_id = 0
-        self.request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
-                                    "clientInfo": {"name": "decisions-that-hold", "version": "1"}})
-        self.proc.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n")
-
-    def request(self, method, params):
-        self.next_id += 1
-        self.proc.stdin.write(json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}) + "\n")
-        self.proc.stdin.flush()
-        return json.loads(self.proc.stdout.readline())
-
-    def call(self, tool, arguments):
-        """A step that must succeed: a refusal here stops the script (the setup is wrong, not a rule)."""
-        answer = self.request("tools/call", {"name": tool, "arguments": arguments})
-        if "error" in answer:
-            sys.exit(f"{tool} refused: {answer['error']['message']}: {answer['error'].get('data', {}).get('detail', '')}")
-        return answer["result"]["structuredContent"]
-
-    def attempt(self, tool, arguments):
-        """A step that may be refused: (code, data), or ("accepted", result)."""
-        answer = self.request("tools/call", {"name": tool, "arguments": arguments})
-        if "error" in answer:
-            return answer["error"]["message"], answer["error"].get("data", {})
-        return "accepted", answer["result"]["structuredContent"]
-
-    def close(self):
-        self.proc.stdin.close()
-        self.proc.wait(timeout=30)
-
-    def today(self):
-        """The server's day: Montreal's, on its clock."""
-        return (self.clock or datetime.now(timezone.utc)).astimezone(ZoneInfo("America/Montreal")).strftime("%Y-%m-%d")
-
-
-def moment(days):
-    return (datetime.now(timezone.utc) + timedelta(days=days)).replace(hour=23, minute=0, second=0, microsecond=0)
-
-
-def instant(days):
-    return moment(days).strftime("%Y-%m-%dT%H:%M:%SZ")
+def Server(key, clock=None):  # noqa: N802  (a session, as the other examples open one)
+    return stdio_session.Server(BIN, ENV, key, clock, client="decisions-that-hold")
 
 
 def evening(days):

@@ -33,11 +33,13 @@ import sys
 import tempfile
 import threading
 import warnings
-from datetime import datetime, timedelta, timezone
-from zoneinfo import ZoneInfo
+from datetime import timedelta, timezone
 
 warnings.filterwarnings("ignore")
 from aiosmtpd.controller import Controller  # noqa: E402  (Debian: python3-aiosmtpd)
+
+import stdio_session  # noqa: E402  (this folder: one stdio session of syndic-mcp serve)
+from stdio_session import instant, moment  # noqa: E402
 
 BIN = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build", "syndic-mcp")
 folder = tempfile.mkdtemp(prefix="syndic-governance-")
@@ -51,44 +53,8 @@ def free_port():
         return s.getsockname()[1]
 
 
-class Server:
-    """One `syndic-mcp serve` session: a request a line, an answer a line."""
-
-    def __init__(self, key, clock=None):
-        # `clock`: the server's clock starts then (a datetime, Debian's faketime): a meeting is held
-        # on its day, not before, so the walk-through serves each meeting's day from a server there.
-        self.clock = clock
-        moved = ["faketime", clock.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S")] if clock else []
-        self.proc = subprocess.Popen(moved + [BIN, "serve", "--modules", "all", "--log-level", "warn"],
-                                     env=dict(ENV, SYNDIC_API_KEY=key), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        self.next_id = 0
-        self.request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
-                                    "clientInfo": {"name": "governance-walkthrough", "version": "1"}})
-        self.proc.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n")
-
-    def request(self, method, params):
-        self.next_id += 1
-        self.proc.stdin.write(json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}) + "\n")
-        self.proc.stdin.flush()
-        return json.loads(self.proc.stdout.readline())
-
-    def call(self, tool, arguments):
-        answer = self.request("tools/call", {"name": tool, "arguments": arguments})
-        if "error" in answer:
-            sys.exit(f"{tool} refused: {answer['error']['message']}: {answer['error'].get('data', {}).get('detail', '')}")
-        return answer["result"]["structuredContent"]
-
-    def refusal(self, tool, arguments):
-        answer = self.request("tools/call", {"name": tool, "arguments": arguments})
-        return answer.get("error", {}).get("message")
-
-    def close(self):
-        self.proc.stdin.close()
-        self.proc.wait(timeout=30)
-
-    def today(self):
-        """The server's day: Montreal's, on its clock."""
-        return (self.clock or datetime.now(timezone.utc)).astimezone(ZoneInfo("America/Montreal")).strftime("%Y-%m-%d")
+def Server(key, clock=None):  # noqa: N802  (a session: examples/stdio_session.py)
+    return stdio_session.Server(BIN, ENV, key, clock, client="governance-walkthrough")
 
 
 class Mailbox:
@@ -126,14 +92,6 @@ def deliver(smtp_port, clock=None):
     r = subprocess.run(moved + [BIN, "deliver", "--once", "--smtp-url", f"smtp://127.0.0.1:{smtp_port}", "--log-level", "warn"],
                        env=ENV, capture_output=True, text=True, check=True)
     return r.stdout.strip().replace("\n", "; ")
-
-
-def moment(days):
-    return (datetime.now(timezone.utc) + timedelta(days=days)).replace(hour=23, minute=0, second=0, microsecond=0)
-
-
-def instant(days):
-    return moment(days).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def main():

@@ -30,13 +30,7 @@ namespace {
 // The voter of one ballot row, checked: listed once, a co-owner of the syndicate, recorded present
 // or by proxy, not suspended. Returns the ballot weighed by the roll.
 Ballot checked_ballot(const ToolCall& call, const VotingRoll& roll, const Arguments& row, std::set<std::string>& seen) {
-    if (row.given("directorId"))  // a record named exists, before any rule
-        require_record_exists(call.db, call.caller.syndicate_id, "directors", row.text("directorId"), row.pointer("directorId"));
-    if (row.given("directorId"))
-        throw invalid_argument(row.pointer("directorId"), "is for a board meeting",
-                               "A co-owners' meeting's ballots are the co-owners': name each by coOwnerId.");
-    if (!row.given("coOwnerId"))
-        throw invalid_argument(row.pointer("coOwnerId"), "is required", "Name each voter by coOwnerId.");
+    require_co_owner_row(call, row, "ballots");
     const std::string field = row.pointer("coOwnerId");
     const std::string& id = row.text("coOwnerId");
     if (!seen.insert(id).second) throw invalid_argument(field, "is listed twice", "Co-owner " + id + " is listed twice.");

@@ -49,6 +49,17 @@ bool whole(Fraction f) { return f.units() % Fraction::percent(1).units() == 0; }
 
 }  // namespace
 
+void require_co_owner_row(const ToolCall& call, const Arguments& row, const std::string& what) {
+    if (row.given("directorId")) {
+        // Every record named exists, before any rule.
+        require_record_exists(call.db, call.caller.syndicate_id, "directors", row.text("directorId"), row.pointer("directorId"));
+        throw invalid_argument(row.pointer("directorId"), "is for a board meeting",
+                               "A co-owners' meeting's " + what + " are the co-owners': name each by coOwnerId.");
+    }
+    if (!row.given("coOwnerId"))
+        throw invalid_argument(row.pointer("coOwnerId"), "is required", "Name each co-owner by coOwnerId.");
+}
+
 void record_board_attendance(const ToolCall& call, const Meeting& m) {
     const auto roll = board_roll(call.db, call.caller.syndicate_id, m);
     std::set<std::string> seen;

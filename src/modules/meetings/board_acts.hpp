@@ -13,6 +13,11 @@
 
 namespace syndic::meetings {
 
+// A row of a co-owners' meeting's attendance or ballots (`what`) names a co-owner: a directorId is
+// VALIDATION_FAILED (once the director is found: another syndicate's id is not found), and so is a
+// row without coOwnerId.
+void require_co_owner_row(const ToolCall& call, const Arguments& row, const std::string& what);
+
 // The attendees rows of record_attendance at board meeting `m`: each a director in office on the
 // meeting's day (DIRECTOR_NOT_FOUND otherwise), present or absent, listed once.
 void record_board_attendance(const ToolCall& call, const Meeting& m);

@@ -126,13 +126,7 @@ json add_resolution(const ToolCall& call) {
 // attendance by proxy, an active co-owner of the syndicate.
 void record_attendee(const ToolCall& call, const Meeting& m, const std::vector<Arguments>& rows, std::size_t i) {
     const auto& row = rows[i];
-    if (row.given("directorId"))  // a record named exists, before any rule
-        require_record_exists(call.db, call.caller.syndicate_id, "directors", row.text("directorId"), row.pointer("directorId"));
-    if (row.given("directorId"))
-        throw invalid_argument(row.pointer("directorId"), "is for a board meeting",
-                               "A co-owners' meeting's attendance is the co-owners': name each by coOwnerId.");
-    if (!row.given("coOwnerId"))
-        throw invalid_argument(row.pointer("coOwnerId"), "is required", "Name each attendee by coOwnerId.");
+    require_co_owner_row(call, row, "attendance");
     const std::string& co_owner_id = row.text("coOwnerId");
     for (std::size_t j = 0; j < i; ++j)
         if (rows[j].optional_text("coOwnerId") == co_owner_id)
