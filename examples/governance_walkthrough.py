@@ -7,13 +7,17 @@ On a fresh demo database in a temporary folder, with a real SMTP server and a we
 on this machine (Debian's python3-aiosmtpd; nothing leaves the machine):
 
  1. a webhook receiver subscribes to the co-owners' events;
- 2. the annual meeting is called, lacks quorum and is adjourned; the reconvened meeting's notice
-    is really delivered to the SMTP server, in each co-owner's language;
- 3. at the reconvened meeting the co-owners elect a board of three and amend a by-law;
+ 2. the annual meeting is called, lacks quorum: the two co-owners present vote a by-law anyway,
+    which set_bylaw refuses (QUORUM_NOT_REACHED), and the meeting is adjourned; the reconvened
+    meeting's notice is really delivered to the SMTP server (from the syndicate's mailFrom), in
+    each co-owner's language;
+ 3. the reconvened meeting, held on its day with its quorum, elects a board of three and amends
+    the by-law;
  4. last year's directors end their terms, the new board is registered (appoint_director) and the
     by-law's new version is in force; the minutes of the adjourned and of the reconvened meeting are
     written (PDF) and read back with pdftotext (poppler-utils);
- 5. the directors adopt a written resolution (all three sign) hiring a manager;
+ 5. a board meeting of the directors (two days' notice, two of three present: quorum) adopts the
+    manager's mandate, one vote each;
  6. a new co-owner is entered and the receiver gets a signed co_owner.created.
 
 Each step prints what the service answered; any refusal stops the script (exit status 1).
@@ -30,11 +34,14 @@ import sys
 import tempfile
 import threading
 import warnings
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta, timezone
 from zoneinfo import ZoneInfo
 
 warnings.filterwarnings("ignore")
 from aiosmtpd.controller import Controller  # noqa: E402  (Debian: python3-aiosmtpd)
+
+import stdio_session  # noqa: E402  (this folder: one stdio session of syndic-mcp serve)
+from stdio_session import instant, moment  # noqa: E402
 
 BIN = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build", "syndic-mcp")
 folder = tempfile.mkdtemp(prefix="syndic-governance-")
@@ -48,44 +55,8 @@ def free_port():
         return s.getsockname()[1]
 
 
-class Server:
-    """One `syndic-mcp serve` session: a request a line, an answer a line."""
-
-    def __init__(self, key, clock=None):
-        # `clock`: the server's clock starts then (a datetime, Debian's faketime): a meeting is held
-        # on its day, not before, so the walk-through serves each meeting's day from a server there.
-        self.clock = clock
-        moved = ["faketime", clock.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S")] if clock else []
-        self.proc = subprocess.Popen(moved + [BIN, "serve", "--modules", "all", "--log-level", "warn"],
-                                     env=dict(ENV, SYNDIC_API_KEY=key), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        self.next_id = 0
-        self.request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
-                                    "clientInfo": {"name": "governance-walkthrough", "version": "1"}})
-        self.proc.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n")
-
-    def request(self, method, params):
-        self.next_id += 1
-        self.proc.stdin.write(json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}) + "\n")
-        self.proc.stdin.flush()
-        return json.loads(self.proc.stdout.readline())
-
-    def call(self, tool, arguments):
-        answer = self.request("tools/call", {"name": tool, "arguments": arguments})
-        if "error" in answer:
-            sys.exit(f"{tool} refused: {answer['error']['message']}: {answer['error'].get('data', {}).get('detail', '')}")
-        return answer["result"]["structuredContent"]
-
-    def refusal(self, tool, arguments):
-        answer = self.request("tools/call", {"name": tool, "arguments": arguments})
-        return answer.get("error", {}).get("message")
-
-    def close(self):
-        self.proc.stdin.close()
-        self.proc.wait(timeout=30)
-
-    def today(self):
-        """The server's day: Montreal's, on its clock."""
-        return (self.clock or datetime.now(timezone.utc)).astimezone(ZoneInfo("America/Montreal")).strftime("%Y-%m-%d")
+def Server(key, clock=None):  # noqa: N802  (a session: examples/stdio_session.py)
+    return stdio_session.Server(BIN, ENV, key, clock, client="governance-walkthrough")
 
 
 class Mailbox:
@@ -120,10 +91,13 @@ def deliver(smtp_port, clock=None):
     minutes on: that server's clock has run since it started."""
     later = clock + timedelta(minutes=5) if clock else None
     moved = ["faketime", later.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S")] if later else []
-    r = subprocess.run(moved + [BIN, "deliver", "--once", "--smtp-url", f"smtp://127.0.0.1:{smtp_port}",
-                        "--smtp-from", "ca@jardin-saint-denis.example", "--log-level", "warn"],
+    r = subprocess.run(moved + [BIN, "deliver", "--once", "--smtp-url", f"smtp://127.0.0.1:{smtp_port}", "--log-level", "warn"],
                        env=ENV, capture_output=True, text=True, check=True)
     return r.stdout.strip().replace("\n", "; ")
+
+
+def stamp(t):
+    return t.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def pdf_text(path):
@@ -146,19 +120,20 @@ def minutes_read_right(s, adjourned_id, reconvened_id, owners, elected):
     for name, meeting_id in (("adjourned", adjourned_id), ("reconvened", reconvened_id)):
         made = s.call("generate_minutes", {"meetingId": meeting_id, "draft": False, "language": "fr"})
         texts[name] = pdf_text(made["path"])
+    everyone = [f"{o['firstName']} {o['lastName']}" for o in owners]
     expected = {
-        "adjourned": ["L'assemblée est ajournée faute de quorum (art. 1089 C.c.Q.).", "Elle reprendra le",
+        "adjourned": ["Assemblée générale annuelle des copropriétaires — ajournée",
+                      "Présidence de l'assemblée : Émilie Bélanger", "ajournement : " + montreal_time(moment(30) + timedelta(minutes=20)),
+                      "Résultat : NON ADOPTÉE — la majorité requise est obtenue, mais le quorum n'était pas atteint lors du vote",
+                      "L'assemblée est ajournée faute de quorum (art. 1089 C.c.Q.).", "Elle reprendra le",
                       "au lieu suivant : Salle du conseil, 4520 rue Saint-Denis", "en formeront le quorum (art. 1089, al. 2 C.c.Q.)",
-                      "Assemblée générale annuelle des copropriétaires — ajournée",
-                      "Présidence de l'assemblée : Émilie Bélanger", "ajournement : " + montreal_time(moment(30) + timedelta(minutes=20))]
-                     + [f"{o['firstName']} {o['lastName']}" for o in owners] + ["— Absence"],
+                      "— Présence", "— Absence"] + everyone,
         "reconvened": ["reprise après ajournement", "Cette assemblée est la reprise de l'assemblée convoquée pour le",
                        "ajournée faute de quorum", "quel que soit le nombre de leurs voix (art. 1089, al. 2 C.c.Q.)",
                        "Présidence de l'assemblée : Émilie Bélanger", "Secrétariat de l'assemblée : Luc Côté",
                        "Ouverture de l'assemblée : " + montreal_time(moment(60) + timedelta(minutes=5)),
                        "levée : " + montreal_time(moment(60) + timedelta(minutes=50)), "Élection au conseil d'administration :",
-                       "Résultat : ADOPTÉE", "— Présence", "— Absence"]
-                      + [f"{o['firstName']} {o['lastName']}" for o in owners]
+                       "Résultat : ADOPTÉE", "— Présence", "— Absence"] + everyone
                       + [f"{d['name']} — {office}" for d, office in elected],
     }
     forbidden = ("requis : 0", "présent ", "Président(e)", "absent ")
@@ -167,18 +142,6 @@ def minutes_read_right(s, adjourned_id, reconvened_id, owners, elected):
         wrong += [f"{name}: no «{part}»" for part in expected[name] if part not in text]
         wrong += [f"{name}: «{part}»" for part in forbidden if part in text]
     return wrong, {name: len(parts) + len(forbidden) for name, parts in expected.items()}
-
-
-def moment(days):
-    return (datetime.now(timezone.utc) + timedelta(days=days)).replace(hour=23, minute=0, second=0, microsecond=0)
-
-
-def stamp(t):
-    return t.strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def instant(days):
-    return stamp(moment(days))
 
 
 def main():
@@ -220,15 +183,28 @@ def main():
         {"coOwnerId": c["id"], "attendance": "present" if i < 2 else "absent"} for i, c in enumerate(owners)]})
     quorum = s.call("calculate_quorum", {"meetingId": agm["id"]})
     s.close()
-    s = Server(key, moment(30) + timedelta(hours=1))  # the annual meeting's evening: it is adjourned then
+    s = Server(key, moment(30) + timedelta(hours=1))  # the annual meeting's evening
+    # Those present vote the by-law all the same: recorded as voted, but without quorum it decides
+    # nothing, and set_bylaw refuses it.
+    premature = s.call("add_resolution", {"meetingId": agm["id"], "title": "Règlement 4.1 : deux animaux (sans quorum)",
+                                          "majorityRequired": "simple"})
+    premature = s.call("record_votes", {"resolutionId": premature["id"], "votesFor": quorum["total"], "votesAgainst": 0,
+                                        "votesAbstain": 0})
+    # Who chaired, who took the minutes, when it opened and was adjourned: the minutes print them.
     s.call("update_meeting", {"id": agm["id"], "chair": "Émilie Bélanger", "secretary": "Luc Côté",
                               "openedAt": stamp(moment(30) + timedelta(minutes=5)),
                               "closedAt": stamp(moment(30) + timedelta(minutes=20))})
     adjourned = s.call("adjourn_meeting", {"meetingId": agm["id"], "reason": "no-quorum", "reconveneAt": instant(60),
                                            "location": "Salle du conseil, 4520 rue Saint-Denis"})
     reconvened = adjourned["reconvened"]
-    print(f"   {agm['title']}: {quorum['total']}% present of {quorum['required']}% required, adjourned; "
-          f"reconvened meeting {reconvened['id']} ({reconvened['quorumRule']} quorum)")
+    article = next(b for b in s.call("list_bylaws", {})["data"] if b["article"] == "4.1")
+    refused = s.refusal("set_bylaw", {"id": article["id"], "text": "Deux animaux domestiques au plus par partie privative.",
+                                      "resolutionId": premature["id"], "depositedOn": s.today()})
+    print(f"   {agm['title']}: {quorum['total']}% present of {quorum['required']}% required; the by-law voted by those "
+          f"present: {premature['outcome']} as voted, quorum reached {premature['quorum']['reached']}, set_bylaw: {refused}; "
+          f"adjourned; reconvened meeting {reconvened['id']} ({reconvened['quorumRule']} quorum)")
+    if refused != "QUORUM_NOT_REACHED":
+        sys.exit("a by-law was put in force by a resolution voted without quorum")
     before = len(Mailbox.messages)
     notice = s.call("send_meeting_notice", {"meetingId": reconvened["id"], "sendBy": "email", "includeAgenda": True})
     sent = deliver(smtp.port, s.clock)
@@ -285,18 +261,27 @@ def main():
     if wrong:
         sys.exit("the minutes do not read right: " + "; ".join(wrong))
 
-    # 5. A written resolution of the board, signed by all three, hires the manager.
+    # 5. A board meeting of the directors, called two days ahead (the declaration's boardNoticeDays),
+    # adopts the manager's mandate: two of the three present make quorum, one vote each.
     directors = [d["id"] for d in board["directors"]]
-    written = s.call("record_written_resolution", {
-        "body": "board", "title": "Mandat de gestion", "majorityRequired": "simple",
-        "text": "Le conseil confie la gestion courante à Gestion Riverin inc. à compter du 1er du mois.",
-        "signatures": [{"signerId": d, "signedOn": today} for d in directors[:2]]})
-    print(f"5. written resolution {written['id']}: {written['status']}, missing {[m['name'] for m in written['missingSigners']]}")
-    written = s.call("record_written_resolution", {"id": written["id"], "signatures": [{"signerId": directors[2], "signedOn": today}]})
+    council = s.call("create_meeting", {"title": "Réunion du conseil", "type": "board", "scheduledAt": instant(63),
+                                        "location": "Bureau du syndicat", "agenda": ["Mandat de gestion"]})
+    called = s.call("send_meeting_notice", {"meetingId": council["id"], "sendBy": "email"})
+    s.close()
+    s = Server(key, moment(63) + timedelta(hours=1))
+    s.call("record_attendance", {"meetingId": council["id"], "attendees": [
+        {"directorId": d, "attendance": "present" if i < 2 else "absent"} for i, d in enumerate(directors)]})
+    quorum = s.call("calculate_quorum", {"meetingId": council["id"]})
+    hiring = s.call("add_resolution", {"meetingId": council["id"], "title": "Mandat de gestion à Gestion Riverin inc.",
+                                       "majorityRequired": "simple"})
+    hiring = s.call("record_ballots", {"resolutionId": hiring["id"], "ballots": [
+        {"directorId": d, "choice": "for"} for d in directors[:2]]})
+    s.call("update_meeting", {"id": council["id"], "status": "held"})
     mandate = s.call("set_management_mandate", {"managerName": "Julie Riverin", "firm": "Gestion Riverin inc.",
-                                                "startOn": today, "delegatedPowers": ["day-to-day administration"],
-                                                "resolutionId": written["id"]})
-    print(f"   all signed: {written['status']} on {written['adoptedOn']} (outcome {written['outcome']}); "
+                                                "startOn": s.today(), "delegatedPowers": ["day-to-day administration"],
+                                                "resolutionId": hiring["id"]})
+    print(f"5. board meeting (notice: {called['queued']} e-mails, {len(called['withoutEmail'])} by mail): {quorum['total']} of {quorum['votingBase']} directors "
+          f"present, {quorum['required']} required; the mandate {hiring['outcome']} ({hiring['votesFor']} for); "
           f"manager {mandate['managerName']} from {mandate['startOn']}")
 
     # 6. A new co-owner; the receiver gets the signed event.

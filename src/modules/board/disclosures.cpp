@@ -1,7 +1,8 @@
 // record_interest_disclosure and list_interest_disclosures (catalogue §4.3): the interests a
 // director declares that may put them in a conflict with the syndicate (art. 324), recorded in
 // the minutes of a meeting (meetingId). A disclosure on a contractor names it (subjectId), so the
-// award of a contract to it can ask that director to abstain.
+// award of a contract to it can ask that director to abstain; one on a resolution names it, so the
+// director abstains on it at a board meeting (arts. 324-326, catalogue §3.2).
 #include <SQLiteCpp/Statement.h>
 
 #include <string>
@@ -56,17 +57,19 @@ json record_interest_disclosure(const ToolCall& call) {
     require_director(call.db, syndicate, director_id, "/directorId");
     if (subject_id && subject_type == "contractor")
         require_record_exists(call.db, syndicate, "contractors", *subject_id, "/subjectId", RecordState::active);
+    if (subject_id && subject_type == "resolution") governance::require_resolution_exists(call, *subject_id, "/subjectId");
     if (meeting_id) governance::require_meeting_exists(call, *meeting_id, "/meetingId");
     if (document_id) require_document(call.db, syndicate, *document_id, "/documentId");
 
-    // Only a contractor is a record to name yet: projects and their contracts are not recorded
-    // (docs/decisions.md, "Board"); they are described in nature.
-    if (subject_type == "contractor" && !subject_id)
-        throw invalid_argument("/subjectId", "is required for a contractor",
-                               "Name the contractor the director has an interest in (subjectId).");
-    if (subject_type != "contractor" && subject_id)
+    // Only a contractor and a resolution are records to name yet: projects and their contracts are
+    // not recorded (docs/decisions.md, "Board"); they are described in nature.
+    const bool named = subject_type == "contractor" || subject_type == "resolution";
+    if (named && !subject_id)
+        throw invalid_argument("/subjectId", "is required for a " + subject_type,
+                               "Name the " + subject_type + " the director has an interest in (subjectId).");
+    if (!named && subject_id)
         throw invalid_argument("/subjectId", "names no record of this subject type",
-                               "Only a contractor is named by subjectId; describe a " + subject_type +
+                               "Only a contractor or a resolution is named by subjectId; describe a " + subject_type +
                                    " in nature, without subjectId.");
     const auto disclosed_on = *date_argument(a, "disclosedOn");
     if (disclosed_on > today(call))

@@ -96,6 +96,9 @@ json register_amendment(const ToolCall& call, const std::string& id) {
     bind_parameters(*q, text_or_null("deedSignedOn"), text_or_null("registrationNumber"), text_or_null("registeredOn"),
                     text_or_null("documentId"), registered ? "registered" : "adopted", to_utc_iso(call.clock.now()), id);
     q->exec();
+    // Registered by this call: the event says so (a change of the deed's day alone says nothing).
+    if (registered && current["status"] != "registered")
+        call.name_event("declaration.amendment_registered", "declaration-amendment", id);
     return amendment_json(call.db, syndicate, id);
 }
 
@@ -150,19 +153,10 @@ governance::Authorisation require_adopting_decision(const ToolCall& call, const 
                           "(resolutionId).")
             .at("/resolutionId");
     const auto needed = majority_needed(a.text("part"), a.flag("destinationChange", false));
-    auto decision = governance::require_passed_resolution(call, *resolution_id, governance::DecisionBody::general, needed,
-                                                         "/resolutionId");
     // At a meeting reconvened for want of quorum, art. 1097 and 1098 matters also need the
-    // majority of all votes present (art. 1089 para 2): the meetings work records it on the
-    // quorum and sets decision.majority_of_all_votes.
-    if (decision.adjourned_meeting && needed != "simple" && !decision.majority_of_all_votes)
-        throw DomainError(codes::majority_insufficient,
-                          "At a reconvened meeting, this decision needed the majority of all the votes (art. 1089); "
-                          "those present did not hold it.")
-            .at("/resolutionId")
-            .with("majorityRequired", decision.majority)
-            .with("majorityNeeded", needed);
-    return decision;
+    // majority of all votes (art. 1089 para 2): the central check's 7th refuses them.
+    return governance::require_passed_resolution(call, *resolution_id, governance::DecisionBody::general, needed,
+                                                 "/resolutionId");
 }
 
 // Each change names the fraction the unit has now: an amendment drawn up on fractions since changed
@@ -311,6 +305,7 @@ json record_declaration_amendment(const ToolCall& call) {
     const std::string now = to_utc_iso(call.clock.now());
     apply_fraction_changes(call, named.changes, now);
     const auto id = insert_amendment(call, decision, named, now);
+    call.name_event("declaration.amendment_adopted", "declaration-amendment", id);
 
     json result = recorded_amendment(call, id);
     json warnings = json::array();

@@ -283,11 +283,14 @@ json set_bylaw(const ToolCall& call) {
         auto q = call.db.prepare("UPDATE bylaws SET status = 'repealed', ended_on = ?, updated_at = ? WHERE id = ?");
         bind_parameters(*q, ended_on, now, current["id"].get<std::string>());
         q->exec();
+        call.name_event("bylaw.repealed", "bylaw", current["id"].get<std::string>());
         return find_bylaw(call.db, syndicate, current["id"]);
     }
     const auto version = version_fields(call, current);
     if (initial && !current.is_null()) {
+        // A transcription corrected: the text shown changed, so subscribers hear of it as amended.
         correct_transcription(call, version, current, deposited_on, now);
+        call.name_event("bylaw.amended", "bylaw", current["id"].get<std::string>());
         return find_bylaw(call.db, syndicate, current["id"]);
     }
     if (!current.is_null()) {
@@ -297,6 +300,9 @@ json set_bylaw(const ToolCall& call) {
         q->exec();
     }
     const auto id = insert_bylaw_version(call, version, current, adoption, deposited_on, now);
+    // A new article is adopted; a new version of one in force amends it (the old one, superseded,
+    // is the same article's history).
+    call.name_event(current.is_null() ? "bylaw.adopted" : "bylaw.amended", "bylaw", id);
     return find_bylaw(call.db, syndicate, id);
 }
 

@@ -23,6 +23,10 @@ struct BoardParameters {
     bool vacancy_filled_by_board = false;
     // A by-law clause barring a co-owner in arrears from appointment (art. 1086 alone does not).
     bool arrears_make_ineligible = false;
+    // Board meetings: the directors needed for quorum (none: a majority of those in office), and
+    // the days of notice they need.
+    std::optional<std::int64_t> quorum;
+    std::int64_t notice_days = 2;
 };
 BoardParameters board_parameters(Database& db, const std::string& syndicate_id);
 

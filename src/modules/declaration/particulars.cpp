@@ -59,6 +59,8 @@ const std::vector<Particular> particulars{
     {"directorTermYears", "director_term_years", Kind::integer},
     {"directorsMustBeCoOwners", "directors_must_be_co_owners", Kind::boolean},
     {"vacancyFilledByBoard", "vacancy_filled_by_board", Kind::boolean},
+    {"boardQuorum", "board_quorum", Kind::integer},
+    {"boardNoticeDays", "board_notice_days", Kind::integer},
     {"arrearsMakeIneligible", "arrears_make_ineligible", Kind::boolean},
     {"defaultByLapseOfTime", "default_by_lapse_of_time", Kind::boolean},
 };
@@ -94,7 +96,7 @@ bool read_particulars(Database& db, const std::string& syndicate_id, json& out) 
     // Without a row, the columns' defaults, as a row made now would hold them.
     auto q = recorded ? db.prepare("SELECT " + select_list() + " FROM declarations WHERE syndicate_id = ?")
                       : db.prepare("SELECT NULL, NULL, NULL, NULL, NULL, '[]', 'residential', 0, NULL, '01-01', NULL, 0, "
-                                   "NULL, 0, NULL, NULL, NULL, 0, 0, 0, 1, 1, NULL, NULL, NULL");
+                                   "NULL, 0, NULL, NULL, NULL, 0, 0, NULL, 2, 0, 1, 1, NULL, NULL, NULL");
     if (recorded) q->bind(1, syndicate_id);
     q->executeStep();
     int i = 0;
@@ -173,7 +175,7 @@ BoardParameters board_parameters(Database& db, const std::string& syndicate_id) 
     BoardParameters p;
     auto q = db.prepare(
         "SELECT board_size_min, board_size_max, director_term_years, directors_must_be_co_owners, vacancy_filled_by_board, "
-        "arrears_make_ineligible FROM declarations WHERE syndicate_id = ?");
+        "arrears_make_ineligible, board_quorum, board_notice_days FROM declarations WHERE syndicate_id = ?");
     q->bind(1, syndicate_id);
     if (!q->executeStep()) return p;
     p.size_min = q->getColumn(0).getInt64();
@@ -182,6 +184,8 @@ BoardParameters board_parameters(Database& db, const std::string& syndicate_id) 
     p.must_be_co_owners = q->getColumn(3).getInt64() != 0;
     p.vacancy_filled_by_board = q->getColumn(4).getInt64() != 0;
     p.arrears_make_ineligible = q->getColumn(5).getInt64() != 0;
+    if (!q->getColumn(6).isNull()) p.quorum = q->getColumn(6).getInt64();
+    p.notice_days = q->getColumn(7).getInt64();
     return p;
 }
 

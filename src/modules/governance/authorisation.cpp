@@ -147,10 +147,6 @@ Authorisation authorisation_of(const ToolCall& call, const Decision& d, const st
     a.meeting_id = d.meeting_id;
     a.decided_on = d.decided_on.value_or(montreal_date(call.clock.now()));
     a.contestable_until = add_calendar_days(a.decided_on, contestation_days);
-    // A reconvened meeting's quorum rule (adjourn_meeting), and whether those present held a
-    // majority of all votes when the votes were recorded (true where the question does not arise).
-    a.adjourned_meeting = d.adjourned_meeting;
-    a.majority_of_all_votes = !d.adjourned_meeting || !d.tally.quorum || d.tally.quorum->majority_of_all_votes;
     return a;
 }
 

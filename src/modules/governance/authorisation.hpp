@@ -28,12 +28,8 @@ struct Authorisation {
     std::optional<std::string> meeting_id;  // null for a written resolution
     std::string decided_on;         // the Montreal day of the decision: the meeting's, or the last signature's
     std::string contestable_until;  // decided_on + 90 days (art. 1103)
-    // Whether the meeting was one reconvened after an adjournment for want of quorum, where
-    // art. 1097 matters also need a majority of all votes (art. 1089 para 2): the meeting's
-    // quorumRule is adjourned (adjourn_meeting, catalogue §3.2).
-    bool adjourned_meeting = false;
-    // At such a meeting, whether those present held the majority of all votes; true elsewhere.
-    bool majority_of_all_votes = true;
+    // (Art. 1089 para 2 at a reconvened meeting is the central check's 7th: an act it reaches is
+    // authorised.)
     // Still open to an action in annulment on `today` (on or before contestable_until).
     bool contestable_on(const std::string& today) const { return today <= contestable_until; }
 };

@@ -11,6 +11,7 @@
 
 #include "modules/co_owners/persons.hpp"
 #include "modules/common.hpp"
+#include "modules/meetings/board_acts.hpp"
 #include "modules/meetings/codes.hpp"
 #include "modules/meetings/frozen_roll.hpp"
 #include "modules/meetings/presenter.hpp"
@@ -29,6 +30,7 @@ namespace {
 // The voter of one ballot row, checked: listed once, a co-owner of the syndicate, recorded present
 // or by proxy, not suspended. Returns the ballot weighed by the roll.
 Ballot checked_ballot(const ToolCall& call, const VotingRoll& roll, const Arguments& row, std::set<std::string>& seen) {
+    require_co_owner_row(call, row, "ballots");
     const std::string field = row.pointer("coOwnerId");
     const std::string& id = row.text("coOwnerId");
     if (!seen.insert(id).second) throw invalid_argument(field, "is listed twice", "Co-owner " + id + " is listed twice.");
@@ -99,6 +101,7 @@ json record_ballots(const ToolCall& call) {
     require_status(m, {"notice-sent", "held"}, "recording ballots");
     const auto now = call.clock.now();
     require_meeting_day(m, now, "recording its ballots", "/resolutionId");
+    if (m.type == "board") return record_board_ballots(call, m, *found);
     freeze_roll(call.db, syndicate, m, now);  // the first votes freeze the roll
     const auto roll = voting_roll(call.db, syndicate, m, roll_day(m, now));
 

@@ -147,10 +147,18 @@ json adjourn_meeting(const ToolCall& call) {
     // Want of quorum, from the start or lost by departures (recorded absent first): checked alike.
     if (reason == "no-quorum" || reason == "quorum-lost") {
         const auto q = quorum_of(call.db, syndicate, m, now);
+        // Votes in percent; at a board meeting, numbers of directors.
+        const bool directors = q.basis == "directors";
+        const auto figure = [&](Fraction f) {
+            return directors ? std::to_string(f.units() / Fraction::percent(1).units()) : f.to_string() + "%";
+        };
         if (q.reached())
             throw DomainError(codes::quorum_reached,
-                              "The meeting has its quorum (" + q.total().to_string() + "% present or represented, " +
-                                  q.required.to_string() + "% required): it cannot be adjourned for want of quorum" +
+                              "The meeting has its quorum (" + figure(q.total()) +
+                                  (!directors ? " present or represented, "
+                                   : q.total() == Fraction::percent(1) ? " director present, " : " directors present, ") +
+                                  figure(q.required) +
+                                  " required): it cannot be adjourned for want of quorum" +
                                   (reason == "quorum-lost" ? " (record the departures as absent first)." : "."))
                 .at("/reason")
                 .with("total", q.total().to_percent())

@@ -44,7 +44,7 @@ std::optional<VotingRoll> frozen_roll(Database& db, const Meeting& m) {
 }
 
 void freeze_roll(Database& db, const std::string& syndicate_id, const Meeting& m, Instant now) {
-    if (frozen_roll(db, m)) return;
+    if (m.type == "board" || frozen_roll(db, m)) return;  // a board meeting's roll is its directors
     const auto as_of = std::min(montreal_date(now), montreal_date(m.scheduled_at));
     const auto roll = live_roll(db, syndicate_id, m, as_of);
     for (const auto& e : roll.entries) {

@@ -17,7 +17,7 @@ namespace syndic::meetings {
 std::optional<VotingRoll> frozen_roll(Database& db, const Meeting& m);
 
 // Freezes the roll of `m` once, read on the meeting's day (or today, if that is earlier); a roll
-// already frozen stays as it is.
+// already frozen stays as it is. Nothing for a board meeting: its roll is its directors (board_roll.hpp).
 void freeze_roll(Database& db, const std::string& syndicate_id, const Meeting& m, Instant now);
 
 }  // namespace syndic::meetings

@@ -5,7 +5,10 @@
 #include "core/ids.hpp"
 #include "core/text.hpp"
 #include "modules/common.hpp"
+#include "modules/declaration/parameters.hpp"
 #include "modules/meetings/ballots.hpp"
+#include "modules/meetings/board_acts.hpp"
+#include "modules/meetings/board_roll.hpp"
 #include "modules/meetings/codes.hpp"
 #include "modules/meetings/closing.hpp"
 #include "modules/meetings/convened.hpp"
@@ -150,9 +153,10 @@ json add_resolution(const ToolCall& call) {
 // attendance by proxy, an active co-owner of the syndicate.
 void record_attendee(const ToolCall& call, const Meeting& m, const std::vector<Arguments>& rows, std::size_t i) {
     const auto& row = rows[i];
+    require_co_owner_row(call, row, "attendance");
     const std::string& co_owner_id = row.text("coOwnerId");
     for (std::size_t j = 0; j < i; ++j)
-        if (rows[j].text("coOwnerId") == co_owner_id)
+        if (rows[j].optional_text("coOwnerId") == co_owner_id)
             throw invalid_argument(row.pointer("coOwnerId"), "is listed twice", "Co-owner " + co_owner_id + " is listed twice.");
     const std::string& attendance = row.text("attendance");
     const auto holder = row.optional_nonblank("proxyHolder");
@@ -172,8 +176,12 @@ json record_attendance(const ToolCall& call) {
     const auto& syndicate = call.caller.syndicate_id;
     const auto m = require_meeting(call.db, syndicate, call.arguments().text("meetingId"), "/meetingId");
     require_status(m, {"notice-sent", "held"}, "recording attendance");
-    const auto rows = call.arguments().rows("attendees");
-    for (std::size_t i = 0; i < rows.size(); ++i) record_attendee(call, m, rows, i);
+    if (m.type == "board") {
+        record_board_attendance(call, m);
+    } else {
+        const auto rows = call.arguments().rows("attendees");
+        for (std::size_t i = 0; i < rows.size(); ++i) record_attendee(call, m, rows, i);
+    }
     touch(call.db, m.id, call.clock);
     call.name_event("meeting.attendance_recorded", "meeting", m.id);
     json result = full_meeting(call.db, syndicate, m.id, call.clock.now());
@@ -205,12 +213,17 @@ json record_votes(const ToolCall& call) {
     voted.votes_against = Fraction::from_percent(a.number("votesAgainst"));
     voted.votes_abstain = Fraction::from_percent(a.number("votesAbstain"));
     // The roll is frozen with the first votes; the quorum as it stands is kept with them: what the
-    // majority is measured against and what an act authorised by the resolution is checked on.
-    freeze_roll(call.db, syndicate, m, call.clock.now());
-    const auto quorum = quorum_of(call.db, syndicate, m, call.clock.now());
-    check_votes(quorum, voted);
+    // majority is measured against and what an act authorised by the resolution is checked on. At
+    // a board meeting the votes are the directors'.
     const auto now = to_utc_iso(call.clock.now());
-    voted.quorum = quorum.snapshot(now);
+    if (m.type == "board") {
+        voted.quorum = checked_board_votes(call.db, syndicate, m, voted, now);
+    } else {
+        freeze_roll(call.db, syndicate, m, call.clock.now());
+        const auto quorum = quorum_of(call.db, syndicate, m, call.clock.now());
+        check_votes(quorum, voted);
+        voted.quorum = quorum.snapshot(now);
+    }
     store_votes(call.db, voted, now);
     touch(call.db, m.id, call.clock);
     json result = resolution_json(voted, &m);
@@ -228,7 +241,9 @@ json send_meeting_notice(const ToolCall& call) {
         justification = trim(a.text("justification"));
         if (justification->empty()) justification.reset();
     }
-    m.justification = check_notice_period(m, now, justification);
+    // Meetings of co-owners need 21 days; a board meeting what the declaration says (boardNoticeDays).
+    const std::int64_t days = m.type == "board" ? declaration::board_parameters(call.db, syndicate).notice_days : 21;
+    m.justification = check_notice_period(m, now, justification, days);
     const std::string channel = a.text_or("sendBy", "email");
     const bool with_agenda = a.flag("includeAgenda", true);
     // The annual meeting's notice carries the art. 1087 package: what is attached to the meeting
@@ -264,6 +279,7 @@ json get_voting_roll(const ToolCall& call) {
             throw invalid_argument("/asOf", "is neither a date nor a date-time",
                                    "asOf must be a day (YYYY-MM-DD) or a date-time (Montreal's, or with an offset).");
     }
+    if (m.type == "board") return board_roll_json(m, board_roll(call.db, syndicate, m));
     return voting_roll_json(m, voting_roll(call.db, syndicate, m, as_of));
 }
 

@@ -68,10 +68,39 @@ json attendees_json(const std::vector<Attendee>& attendees, const VotingRoll& ro
 
 json optional_json(const std::optional<std::string>& value) { return value ? json(*value) : json(nullptr); }
 
+// A board meeting's attendance: the directors recorded, present or absent.
+json board_attendees_json(const BoardRoll& roll) {
+    json list = json::array();
+    for (const auto& s : roll.seats)
+        if (s.attendance) list.push_back({{"directorId", s.director_id}, {"name", s.name}, {"attendance", *s.attendance}});
+    return list;
+}
+
 }  // namespace
 
+json board_roll_json(const Meeting& m, const BoardRoll& roll) {
+    json entries = json::array();
+    for (const auto& s : roll.seats)
+        if (s.in_office)
+            entries.push_back({{"directorId", s.director_id},
+                               {"name", s.name},
+                               {"votes", 1},
+                               {"status", "entitled"},
+                               {"attendance", optional_json(s.attendance)}});
+    return {{"meetingId", m.id},
+            {"asOf", roll.day},
+            {"basis", "directors"},
+            {"entries", std::move(entries)},
+            {"totals",
+             {{"directorsInOffice", roll.in_office},
+              {"votingBase", roll.in_office},
+              {"required", roll.required()},
+              {"boardQuorum", roll.board_quorum ? json(*roll.board_quorum) : json(nullptr)}}}};
+}
+
 json quorum_json(const Quorum& q) {
-    return {{"present", percent(q.present)},
+    return {{"basis", q.basis},
+            {"present", percent(q.present)},
             {"proxied", percent(q.proxied)},
             {"total", percent(q.total())},
             {"required", percent(q.required)},
@@ -97,6 +126,7 @@ json voting_roll_json(const Meeting& m, const VotingRoll& roll) {
                            {"attendance", optional_json(e.attendance)}});
     return {{"meetingId", m.id},
             {"asOf", roll.as_of},
+            {"basis", "votes"},
             {"entries", std::move(entries)},
             {"totals",
              {{"allVotes", percent(roll.all_votes)},
@@ -139,9 +169,18 @@ json resolution_json(const Resolution& r, const Meeting* m) {
 }
 
 json meeting_json(Database& db, const std::string& syndicate_id, const Meeting& m, bool full, Instant now) {
-    const auto attendees = attendees_of(db, m.id);
-    const auto roll = voting_roll(db, syndicate_id, m, roll_day(m, now));
-    const auto quorum = quorum_of(db, syndicate_id, m, roll);
+    // A board meeting's attendance and quorum are its directors'; a co-owners' meeting's, its roll's.
+    const bool board = m.type == "board";
+    const auto attendees = board ? std::vector<Attendee>{} : attendees_of(db, m.id);
+    const auto roll = board ? VotingRoll{} : voting_roll(db, syndicate_id, m, roll_day(m, now));
+    const auto seats = board ? board_roll(db, syndicate_id, m) : BoardRoll{};
+    const auto quorum = board ? board_quorum(seats) : quorum_of(db, syndicate_id, m, roll);
+    const auto board_attendees = board_attendees_json(seats);
+    // quorumPercent: the share of the votes present or represented; of the directors in office at a board meeting.
+    const Fraction share = !board ? quorum.total()
+                           : seats.in_office == 0
+                               ? Fraction()
+                               : Fraction::from_units(quorum.total().units() * 100 / seats.in_office);
     json out = {{"id", m.id},
                 {"title", m.title},
                 {"type", m.type},
@@ -149,7 +188,7 @@ json meeting_json(Database& db, const std::string& syndicate_id, const Meeting& 
                 {"scheduledAt", to_montreal_iso(m.scheduled_at)},
                 {"location", m.location},
                 {"agenda", m.agenda},
-                {"quorumPercent", percent(quorum.total())},
+                {"quorumPercent", percent(share)},
                 {"notice", notice_json(m)},
                 {"quorumRule", m.quorum_rule},
                 {"adjournedFromMeetingId", optional_json(m.adjourned_from_meeting_id)},
@@ -166,13 +205,13 @@ json meeting_json(Database& db, const std::string& syndicate_id, const Meeting& 
                 {"createdAt", shown(m.created_at)},
                 {"updatedAt", shown(m.updated_at)}};
     if (full) {
-        out["attendees"] = attendees_json(attendees, roll);
+        out["attendees"] = board ? board_attendees : attendees_json(attendees, roll);
         json resolutions = json::array();
         for (const auto& r : resolutions_of(db, m.id)) resolutions.push_back(resolution_json(r, &m));
         out["resolutions"] = std::move(resolutions);
         out["documents"] = documents_json(db, m.id);
     } else {
-        out["attendeeCount"] = static_cast<std::int64_t>(attendees.size());
+        out["attendeeCount"] = static_cast<std::int64_t>(board ? board_attendees.size() : attendees.size());
         out["resolutionCount"] = resolution_count(db, m.id);
     }
     return out;

@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "modules/meetings/board_roll.hpp"
 #include "modules/meetings/notice_package.hpp"
 #include "modules/meetings/notices.hpp"
 #include "modules/meetings/rules.hpp"
@@ -21,6 +22,8 @@ namespace syndic::meetings {
 nlohmann::json quorum_json(const Quorum& q);
 // get_voting_roll's answer: the entries and their totals.
 nlohmann::json voting_roll_json(const Meeting& m, const VotingRoll& roll);
+// get_voting_roll's answer at a board meeting: the directors in office, one vote each.
+nlohmann::json board_roll_json(const Meeting& m, const BoardRoll& roll);
 // A resolution as shown; `m` is its meeting (null for a written resolution).
 nlohmann::json resolution_json(const Resolution& r, const Meeting* m);
 // The meeting as shown; `full` adds attendees, resolutions and documents (with the server's

@@ -14,13 +14,6 @@
 
 namespace syndic::meetings {
 
-namespace {
-
-constexpr auto notice_period = std::chrono::hours(24 * 21);
-constexpr std::int64_t notice_days = 21;
-
-}  // namespace
-
 Fraction required_quorum_of(Database& db, const std::string& syndicate_id) {
     return Fraction::from_percent(setting_number(db, syndicate_id, "requiredQuorumPercent"));
 }
@@ -97,7 +90,9 @@ void check_sitting_times(const Meeting& m, const SittingTimes& t, Instant now) {
     if (t.closed_given && *t.closed > now) throw invalid_argument("/closedAt", "is in the future", "The meeting has not closed yet.");
 }
 
-std::optional<std::string> check_notice_period(const Meeting& m, Instant now, std::optional<std::string> justification) {
+std::optional<std::string> check_notice_period(const Meeting& m, Instant now, std::optional<std::string> justification,
+                                               std::int64_t required_days) {
+    const auto notice_period = std::chrono::hours(24 * required_days);
     // Days are counted on Montreal's calendar: across a change of time, 21 days from 19:00 to
     // 19:00 are 21 days, though an hour more or less passes.
     const auto ahead = montreal_wall_clock_between(now, m.scheduled_at);
@@ -106,18 +101,19 @@ std::optional<std::string> check_notice_period(const Meeting& m, Instant now, st
         throw DomainError(codes::notice_period_too_short, "The meeting's time has passed; a notice is for a meeting to come.")
             .at("/meetingId")
             .with("daysAhead", days)
-            .with("minimumDays", notice_days);
+            .with("requiredDays", required_days);
     if (ahead >= notice_period) return std::nullopt;  // a justification explains a short notice; this one is not short
     if (m.type == "aga-special" && justification) return justification;
     char shown_days[32];
     std::snprintf(shown_days, sizeof shown_days, "%.2f", days);
     throw DomainError(codes::notice_period_too_short,
                       std::string("The meeting is ") + shown_days +
-                          " days away; a notice needs at least 21 days, unless the meeting is aga-special and "
-                          "the call gives a justification.")
+                          " days away; a notice needs at least " + std::to_string(required_days) +
+                          (m.type == "board" ? " days (the declaration's boardNoticeDays)."
+                                             : " days, unless the meeting is aga-special and the call gives a justification."))
         .at("/meetingId")
         .with("daysAhead", days)
-        .with("minimumDays", notice_days);
+        .with("requiredDays", required_days);
 }
 
 void check_votes(const Quorum& quorum, const Resolution& votes) {

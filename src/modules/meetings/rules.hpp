@@ -2,6 +2,7 @@
 // aga-special exception, quorum, the majorities and what votes may add up to. Reads the module's
 // rows through the store; knows no JSON shapes, wording or tool calls.
 #pragma once
+#include <cstdint>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -49,11 +50,13 @@ struct SittingTimes {
 // opens; a time given is not after now. VALIDATION_FAILED at /openedAt or /closedAt otherwise.
 void check_sitting_times(const Meeting& m, const SittingTimes& t, Instant now);
 
-// A notice goes out at least 21 days (on Montreal's calendar) before the meeting, or later for an
-// aga-special meeting whose call gives a justification; NOTICE_PERIOD_TOO_SHORT otherwise, and
-// always for a meeting whose time has passed. Returns the justification kept: none for a notice
-// that is not short.
-std::optional<std::string> check_notice_period(const Meeting& m, Instant now, std::optional<std::string> justification);
+// A notice goes out at least `required_days` (on Montreal's calendar: 21 for a meeting of
+// co-owners, the declaration's boardNoticeDays for a board meeting) before the meeting, or later for
+// an aga-special meeting whose call gives a justification; NOTICE_PERIOD_TOO_SHORT otherwise
+// (data.daysAhead, data.requiredDays), and always for a meeting whose time has passed. Returns the
+// justification kept: none for a notice that is not short.
+std::optional<std::string> check_notice_period(const Meeting& m, Instant now, std::optional<std::string> justification,
+                                               std::int64_t required_days);
 
 // Votes cast add up to at most 100 % and to at most the votes present or represented (after the
 // reductions, without suspended votes: the quorum's total; none before attendance is recorded);

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "modules/declaration/parameters.hpp"
+#include "modules/meetings/board_roll.hpp"
 #include "modules/meetings/frozen_roll.hpp"
 #include "modules/meetings/rules.hpp"
 #include "storage/bind.hpp"
@@ -213,7 +214,7 @@ Quorum quorum_of(Database& db, const std::string& syndicate_id, const Meeting& m
 governance::QuorumSnapshot Quorum::snapshot(const std::string& taken_at) const {
     governance::QuorumSnapshot s;
     s.reached = reached();
-    s.basis = "votes";
+    s.basis = basis;
     s.votes_present = total();
     s.voting_base = voting_base;
     s.required = required;
@@ -224,6 +225,7 @@ governance::QuorumSnapshot Quorum::snapshot(const std::string& taken_at) const {
 }
 
 Quorum quorum_of(Database& db, const std::string& syndicate_id, const Meeting& m, Instant now) {
+    if (m.type == "board") return board_quorum(board_roll(db, syndicate_id, m));
     return quorum_of(db, syndicate_id, m, voting_roll(db, syndicate_id, m, roll_day(m, now)));
 }
 

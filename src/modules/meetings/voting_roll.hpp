@@ -78,6 +78,9 @@ VotingRoll live_roll(Database& db, const std::string& syndicate_id, const Meetin
 struct Quorum {
     Fraction present, proxied, required, voting_base, suspended, all_votes;
     std::string rule = "standard";   // "adjourned" at a meeting reconvened after an adjournment
+    // votes; or directors at a board meeting (board_roll.hpp), each figure a number of directors
+    // held as a whole percent
+    std::string basis = "votes";
     std::int64_t represented_headcount = 0;
     Fraction total() const { return present + proxied; }
     // standard: the votes present or represented reach quorumPercent of the voting base
@@ -92,6 +95,8 @@ struct Quorum {
 
 // The meeting's quorum on the roll.
 Quorum quorum_of(Database& db, const std::string& syndicate_id, const Meeting& m, const VotingRoll& roll);
+// The meeting's quorum now: the voting roll's at a co-owners' meeting, the directors' at a board
+// meeting (board_roll.hpp).
 Quorum quorum_of(Database& db, const std::string& syndicate_id, const Meeting& m, Instant now);
 
 }  // namespace syndic::meetings

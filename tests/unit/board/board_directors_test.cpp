@@ -60,8 +60,9 @@ TEST_CASE("an election needs a passed resolution of the co-owners, a simple majo
     with["resolutionId"] = fx.board_resolution();
     CHECK_REFUSED(fx, "WRONG_DECISION_BODY", "appoint_director", with);
     with["resolutionId"] = fx.resolution_id("simple");
+    const auto before = fx.count_events("director.appointed");  // the board meeting's director, elected by the fixture
     CHECK(fx.call_as(fx.member, "appoint_director", with)["status"] == "active");
-    CHECK(fx.count_events("director.appointed") == 1);
+    CHECK(fx.count_events("director.appointed") == before + 1);
 }
 
 TEST_CASE("the board fills a vacancy only when the declaration lets it, for the rest of the vacated term") {

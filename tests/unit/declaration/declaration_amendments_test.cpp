@@ -211,6 +211,8 @@ TEST_CASE("registration: the amendment becomes registered once its number and da
     CHECK(r["status"] == "registered");
     CHECK(r["registrationNumber"] == "27 123 456");
     CHECK(r["documentId"] == "deed");
+    // Subscribers hear of the adoption, then of the registration (the deed's day alone says nothing).
+    CHECK(fx.events_of(a["id"]) == std::vector<std::string>{"declaration.amendment_adopted", "declaration.amendment_registered"});
     CHECK_REFUSED(fx, "INVALID_STATUS_TRANSITION", "record_declaration_amendment", json({{"id", a["id"]}, {"registeredOn", nullptr}}));
     CHECK_REFUSED(fx, "VALIDATION_FAILED", "record_declaration_amendment", json({{"id", a["id"]}, {"part", "by-laws"}}));
     CHECK_REFUSED(fx, "VALIDATION_FAILED", "record_declaration_amendment", json({{"id", a["id"]}, {"registeredOn", "2027-02-30"}}));

@@ -219,6 +219,19 @@ TEST_CASE("repeal ends the article in force") {
     CHECK(article(fx, "3", "Barbecue", "Permis au gaz.")["status"] == "active");
 }
 
+TEST_CASE("set_bylaw tells subscribers: bylaw.adopted, bylaw.amended, bylaw.repealed (catalogue §6)") {
+    DeclarationFixture fx;
+    const auto events = [&fx](const json& id) { return fx.events_of(id.get<std::string>()); };
+    const auto v1 = article(fx, "5", "Piscine", "Ouverte de 9 h à 21 h.");
+    CHECK(events(v1["id"]) == std::vector<std::string>{"bylaw.adopted"});
+    const auto v2 = fx.call("set_bylaw", {{"id", v1["id"]}, {"text", "Ouverte de 8 h à 22 h."}, {"resolutionId", fx.resolution_id()}});
+    CHECK(events(v2["id"]) == std::vector<std::string>{"bylaw.amended"});
+    CHECK(events(v1["id"]) == std::vector<std::string>{"bylaw.adopted"});  // superseded: the article's history, no event
+    const auto other = article(fx, "6", "Barbecue", "Interdit sur les balcons.");
+    fx.call("set_bylaw", {{"id", other["id"]}, {"repeal", true}, {"resolutionId", fx.resolution_id()}});
+    CHECK(events(other["id"]) == std::vector<std::string>{"bylaw.adopted", "bylaw.repealed"});
+}
+
 TEST_CASE("DUPLICATE_BYLAW_ARTICLE: one article in force per number") {
     DeclarationFixture fx;
     const auto a = article(fx, "4.2", "Bruit", "Silence.");

@@ -1,10 +1,14 @@
-// What the declaration tests share: resolutions of a general or board meeting put to a majority,
+// What the declaration tests share: resolutions of a general or board meeting (its directors
+// present) put to a majority,
 // passed, rejected or still pending, on a meeting of 2026-12-15 (the fixture's clock is
 // 2026-11-21, so the 21-day notice goes out), and the units of a small building.
 #pragma once
 #include "fixture.hpp"
 
+#include <SQLiteCpp/Statement.h>
+
 #include <string>
+#include <vector>
 
 namespace syndic::test {
 
@@ -21,6 +25,7 @@ struct DeclarationFixture : Fixture {
     // votes present. A building without co-owners gets one for each unit (one unit of all the votes
     // when it has none).
     void all_present(const json& m) {
+        if (m["type"] == "board") return directors_present(m);
         auto owners = call("list_co_owners", {{"pageSize", 200}})["data"];
         if (owners.empty()) {
             auto units = call("list_units", {{"pageSize", 200}})["data"];
@@ -32,6 +37,19 @@ struct DeclarationFixture : Fixture {
         }
         json rows = json::array();
         for (const auto& o : owners) rows.push_back({{"coOwnerId", o["id"]}, {"attendance", "present"}});
+        call("record_attendance", {{"meetingId", m["id"]}, {"attendees", rows}});
+    }
+    // A board meeting's attendance is its directors': every director in office on its day recorded
+    // present; with none, one elected by the co-owners for the purpose (an outside director).
+    void directors_present(const json& m) {
+        auto seats = call("get_voting_roll", {{"meetingId", m["id"]}})["entries"];
+        if (seats.empty()) {
+            call("appoint_director", {{"name", "Administrateur Votant"}, {"role", "director"}, {"appointedBy", "meeting"},
+                                      {"termStart", "2026-12-15"}, {"resolutionId", resolution_id()}});
+            seats = call("get_voting_roll", {{"meetingId", m["id"]}})["entries"];
+        }
+        json rows = json::array();
+        for (const auto& s : seats) rows.push_back({{"directorId", s["directorId"]}, {"attendance", "present"}});
         call("record_attendance", {{"meetingId", m["id"]}, {"attendees", rows}});
     }
     // A resolution put to `majority`: "passed" (every vote present for), "rejected" (all against),
@@ -54,6 +72,14 @@ struct DeclarationFixture : Fixture {
         call("update_meeting", {{"id", m["id"]}, {"status", "held"}});
         clock.set(before);
         return call("get_meeting", {{"id", m["id"]}})["resolutions"].back();
+    }
+    // The events written for a record, oldest first (catalogue §6).
+    std::vector<std::string> events_of(const std::string& record_id) {
+        std::vector<std::string> out;
+        SQLite::Statement q(db->sql(), "SELECT type FROM events WHERE record_id = ? ORDER BY seq");
+        q.bind(1, record_id);
+        while (q.executeStep()) out.push_back(q.getColumn(0).getString());
+        return out;
     }
     std::string resolution_id(const std::string& majority = "simple", const std::string& outcome = "passed",
                               const std::string& type = "aga") {

@@ -2,6 +2,8 @@
 // the one setting the CLI also sets, the warning below 50 %, the fiscal year start, the developer.
 #include "declaration/declaration_fixture.hpp"
 
+#include <SQLiteCpp/Statement.h>
+
 #include "modules/declaration/fiscal_year.hpp"
 #include "modules/declaration/parameters.hpp"
 #include "storage/settings.hpp"
@@ -66,8 +68,26 @@ TEST_CASE("update_declaration records the particulars; get_declaration reads the
     const auto after = fx.call("get_declaration");
     CHECK(after["notary"].is_null());
     CHECK(after["fiscalYearStart"] == "04-01");
+    // Each change is declaration.updated for subscribers (catalogue §6).
+    SQLite::Statement q(fx.db->sql(), "SELECT count(*) FROM events WHERE syndicate_id = ? AND type = 'declaration.updated'");
+    q.bind(1, fx.syndicate);
+    REQUIRE(q.executeStep());
+    CHECK(q.getColumn(0).getInt() == 2);
     // Another syndicate's declaration is its own.
     CHECK(fx.call_as(fx.other_admin, "get_declaration")["source"] == "default");
+}
+
+TEST_CASE("board meetings: boardQuorum (default null, a majority in office) and boardNoticeDays (default 2)") {
+    DeclarationFixture fx;
+    auto d = fx.call("get_declaration");
+    CHECK(d["boardQuorum"].is_null());
+    CHECK(d["boardNoticeDays"] == 2);
+    d = fx.call("update_declaration", {{"boardQuorum", 3}, {"boardNoticeDays", 5}});
+    CHECK(d["boardQuorum"] == 3);
+    CHECK(d["boardNoticeDays"] == 5);
+    CHECK(fx.call("update_declaration", {{"boardQuorum", nullptr}})["boardQuorum"].is_null());
+    CHECK_REFUSED(fx, "VALIDATION_FAILED", "update_declaration", json({{"boardQuorum", 0}}));
+    CHECK_REFUSED(fx, "VALIDATION_FAILED", "update_declaration", json({{"boardNoticeDays", nullptr}}));
 }
 
 TEST_CASE("arrearsMakeIneligible (default false) and defaultByLapseOfTime (default true), read by the board") {

@@ -37,6 +37,9 @@ TEST_CASE("general and restricted portions; a unit's usable portions") {
     CHECK(hall["unitIds"].empty());
     CHECK(hall["ordinaryCostsTo"] == "all");
     CHECK(hall["majorCostsTo"] == "all");
+    CHECK(fx.events_of(hall["id"]) == std::vector<std::string>{"common_portion.created"});
+    fx.call("set_common_portion", {{"id", hall["id"]}, {"description", "Le hall et le vestibule."}});
+    CHECK(fx.events_of(hall["id"]) == std::vector<std::string>{"common_portion.created", "common_portion.updated"});
     const auto terrace = fx.call("set_common_portion", {{"name", "Terrasse du 101"}, {"kind", "restricted"},
                                                         {"unitIds", json::array({u101["id"]})}, {"initial", true}});
     CHECK(terrace["unitIds"] == json::array({u101["id"]}));

@@ -65,7 +65,6 @@ TEST_CASE("a passed general resolution authorises, with its day and its contesta
     CHECK(a.contestable_until == "2027-03-15");     // + 90 days (art. 1103)
     CHECK(a.contestable_on("2027-03-15"));          // "within 90 days" includes the 90th
     CHECK_FALSE(a.contestable_on("2027-03-16"));
-    CHECK_FALSE(a.adjourned_meeting);
     // As strong as needed, and stronger than needed.
     CHECK(check(fx, id, DecisionBody::general, "absolute").resolution_id == id);
     CHECK(check(fx, id, DecisionBody::either, "simple").body == "general");

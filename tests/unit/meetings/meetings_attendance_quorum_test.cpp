@@ -36,7 +36,7 @@ TEST_CASE("record_attendance") {
         CHECK(r["attendees"][1]["fractionPercent"] == 21);
         CHECK(r["attendees"][2]["name"] == "Marc Gagnon");
         CHECK(r["attendees"][2]["attendance"] == "absent");
-        CHECK(r["quorum"] == json{{"present", 30}, {"proxied", 21}, {"total", 51}, {"required", 51}, {"quorumReached", true}, {"votingBase", 100}, {"suspended", 0}, {"rule", "standard"}, {"majorityOfAllVotes", true}});
+        CHECK(r["quorum"] == json{{"basis", "votes"}, {"present", 30}, {"proxied", 21}, {"total", 51}, {"required", 51}, {"quorumReached", true}, {"votingBase", 100}, {"suspended", 0}, {"rule", "standard"}, {"majorityOfAllVotes", true}});
         CHECK(r["quorumPercent"] == 51);
         CHECK(fx.get(m)["attendees"] == r["attendees"]);
         // Later calls add to the list.
@@ -151,14 +151,14 @@ TEST_CASE("calculate_quorum") {
     const auto m = fx.meeting();
 
     SUBCASE("nothing recorded: nobody, required 51, not reached") {
-        CHECK(fx.quorum(m) == json{{"present", 0}, {"proxied", 0}, {"total", 0}, {"required", 51}, {"quorumReached", false}, {"votingBase", 100}, {"suspended", 0}, {"rule", "standard"}, {"majorityOfAllVotes", false}});
+        CHECK(fx.quorum(m) == json{{"basis", "votes"}, {"present", 0}, {"proxied", 0}, {"total", 0}, {"required", 51}, {"quorumReached", false}, {"votingBase", 100}, {"suspended", 0}, {"rule", "standard"}, {"majorityOfAllVotes", false}});
     }
     SUBCASE("present + proxied against the required quorum; absent counts for nothing") {
         fx.notice(m);
         fx.attend(m, json::array({present(fx.emilie), by_proxy(fx.francois, "Émilie Bélanger"), absent(fx.marc),
                                   absent(fx.john)}));
         // 30 + 21 = 51: exactly the required quorum is reached.
-        CHECK(fx.quorum(m) == json{{"present", 30}, {"proxied", 21}, {"total", 51}, {"required", 51}, {"quorumReached", true}, {"votingBase", 100}, {"suspended", 0}, {"rule", "standard"}, {"majorityOfAllVotes", true}});
+        CHECK(fx.quorum(m) == json{{"basis", "votes"}, {"present", 30}, {"proxied", 21}, {"total", 51}, {"required", 51}, {"quorumReached", true}, {"votingBase", 100}, {"suspended", 0}, {"rule", "standard"}, {"majorityOfAllVotes", true}});
         CHECK(fx.get(m)["quorumPercent"] == 51);
 
         // François's share becomes 20.999999: once recorded again, 50.999999 is not enough.
@@ -186,12 +186,12 @@ TEST_CASE("calculate_quorum") {
     SUBCASE("only absences: zero") {
         fx.notice(m);
         fx.attend(m, json::array({absent(fx.emilie), absent(fx.john)}));
-        CHECK(fx.quorum(m) == json{{"present", 0}, {"proxied", 0}, {"total", 0}, {"required", 51}, {"quorumReached", false}, {"votingBase", 100}, {"suspended", 0}, {"rule", "standard"}, {"majorityOfAllVotes", false}});
+        CHECK(fx.quorum(m) == json{{"basis", "votes"}, {"present", 0}, {"proxied", 0}, {"total", 0}, {"required", 51}, {"quorumReached", false}, {"votingBase", 100}, {"suspended", 0}, {"rule", "standard"}, {"majorityOfAllVotes", false}});
     }
     SUBCASE("everyone: 100") {
         fx.notice(m);
         fx.attend(m, json::array({present(fx.emilie), present(fx.francois), by_proxy(fx.john, "x"), by_proxy(fx.marc, "y")}));
-        CHECK(fx.quorum(m) == json{{"present", 51}, {"proxied", 49}, {"total", 100}, {"required", 51}, {"quorumReached", true}, {"votingBase", 100}, {"suspended", 0}, {"rule", "standard"}, {"majorityOfAllVotes", true}});
+        CHECK(fx.quorum(m) == json{{"basis", "votes"}, {"present", 51}, {"proxied", 49}, {"total", 100}, {"required", 51}, {"quorumReached", true}, {"votingBase", 100}, {"suspended", 0}, {"rule", "standard"}, {"majorityOfAllVotes", true}});
     }
     SUBCASE("read-only and needs read:meetings") {
         const syndic::CallerContext reader{fx.syndicate, "key-reader", {"read:meetings"}, syndic::Role::member};

@@ -64,15 +64,33 @@ TEST_CASE("send_meeting_notice") {
         CHECK(sent["meeting"]["status"] == "notice-sent");
         CHECK(sent["meeting"]["notice"]["sentAt"] == "2026-11-24T19:00:00-05:00");
     }
-    SUBCASE("aga and board get no exception, even with a justification") {
+    SUBCASE("aga gets no exception, even with a justification") {
         fx.clock.set(deadline + std::chrono::hours(24 * 10));
-        for (const char* type : {"aga", "board"}) {
-            CAPTURE(type);
-            const auto m = fx.meeting({{"type", type}});
-            CHECK_REFUSED(fx, "NOTICE_PERIOD_TOO_SHORT", "send_meeting_notice", (json{{"meetingId", m["id"]}}));
-            CHECK_REFUSED(fx, "NOTICE_PERIOD_TOO_SHORT", "send_meeting_notice",
-                          (json{{"meetingId", m["id"]}, {"justification", "Urgence : fuite d'eau majeure au toit."}}));
-        }
+        const auto m = fx.meeting({{"type", "aga"}});
+        CHECK_REFUSED(fx, "NOTICE_PERIOD_TOO_SHORT", "send_meeting_notice", (json{{"meetingId", m["id"]}}));
+        CHECK_REFUSED(fx, "NOTICE_PERIOD_TOO_SHORT", "send_meeting_notice",
+                      (json{{"meetingId", m["id"]}, {"justification", "Urgence : fuite d'eau majeure au toit."}}));
+        CHECK(figure(fx.error("send_meeting_notice", {{"meetingId", m["id"]}}), "requiredDays") == 21);
+    }
+    SUBCASE("a board meeting needs the declaration's boardNoticeDays (2 unless it says otherwise), not 21") {
+        fx.clock.set(deadline + std::chrono::hours(24 * 10));  // 11 days ahead: enough for a board
+        CHECK(fx.notice(fx.meeting({{"type", "board"}}))["meeting"]["status"] == "notice-sent");
+        fx.clock.set(at("2026-12-14T01:00:00Z"));  // 1 day 23 hours ahead: short of 2 days
+        const auto m = fx.meeting({{"type", "board"}});
+        const json args = {{"meetingId", m["id"]}};
+        CHECK_REFUSED(fx, "NOTICE_PERIOD_TOO_SHORT", "send_meeting_notice", args);
+        CHECK_REFUSED(fx, "NOTICE_PERIOD_TOO_SHORT", "send_meeting_notice",
+                      (json{{"meetingId", m["id"]}, {"justification", "Urgence : fuite d'eau majeure au toit."}}));
+        CHECK(figure(fx.error("send_meeting_notice", args), "requiredDays") == 2);
+        fx.clock.set(at("2026-12-14T00:00:00Z"));  // exactly 2 days
+        CHECK(fx.notice(m)["meeting"]["status"] == "notice-sent");
+        // A by-law asking 14 days makes 11 days short.
+        fx.call("update_declaration", {{"boardNoticeDays", 14}});
+        fx.clock.set(deadline + std::chrono::hours(24 * 10));
+        const auto later = fx.meeting({{"type", "board"}});
+        const auto e = fx.error("send_meeting_notice", {{"meetingId", later["id"]}});
+        CHECK(e.code() == "NOTICE_PERIOD_TOO_SHORT");
+        CHECK(figure(e, "requiredDays") == 14);
     }
     SUBCASE("aga-special on short notice needs a non-empty justification, which is recorded") {
         fx.clock.set(deadline + std::chrono::hours(24 * 14));  // 7 days ahead

@@ -1,4 +1,4 @@
--- meetings 008: who chaired the meeting and who took its minutes, and when it opened and closed
+-- meetings 009: who chaired the meeting and who took its minutes, and when it opened and closed
 -- (or was adjourned), as update_meeting records them for the minutes. Null until recorded: the
 -- minutes then leave a line to fill by hand.
 --   chair, secretary     names as typed
