@@ -41,6 +41,9 @@ std::string adjourned_because(const MinutesPage& p, const Adjournment& a) {
     return p.say("pour le motif suivant : ", "for this reason: ") + a.justification.value_or("");
 }
 
+// « de l'assemblée » of the co-owners, « de la réunion » of the board.
+std::string of_the(const MinutesPage& p) { return p.m.type == "board" ? "de la réunion" : "de l'assemblée"; }
+
 std::string when_and_where(const MinutesPage& p, const Meeting& m) {
     return wording::date_time(m.scheduled_at, p.lang) + " (" + bidi_isolate(m.location) + ")";
 }
@@ -139,12 +142,12 @@ void header_blocks(const MinutesPage& p) {
 void sitting_blocks(const MinutesPage& p) {
     const auto& m = p.m;
     p.add(K::spacer, "");
-    p.add(K::paragraph, p.say("Présidence de l'assemblée : ", "Chair of the meeting: ") +
+    p.add(K::paragraph, p.say("Présidence " + of_the(p) + " : ", "Chair of the meeting: ") +
                             (m.chair ? bidi_isolate(*m.chair) : blank_name));
-    p.add(K::paragraph, p.say("Secrétariat de l'assemblée : ", "Secretary of the meeting: ") +
+    p.add(K::paragraph, p.say("Secrétariat " + of_the(p) + " : ", "Secretary of the meeting: ") +
                             (m.secretary ? bidi_isolate(*m.secretary) : blank_name));
     const bool adjourned = m.reconvened_meeting_id.has_value();
-    p.add(K::paragraph, p.say("Ouverture de l'assemblée : ", "Opened at: ") + sitting_time(p, m.opened_at) + " · " +
+    p.add(K::paragraph, p.say("Ouverture " + of_the(p) + " : ", "Opened at: ") + sitting_time(p, m.opened_at) + " · " +
                             (adjourned ? p.say("ajournement : ", "adjourned at: ") : p.say("levée : ", "closed at: ")) +
                             sitting_time(p, m.closed_at));
 }
@@ -270,11 +273,11 @@ void signature_blocks(const MinutesPage& p, Instant now) {
     const std::string signature = p.say("Signature : ", "Signature: ") + blank_name + p.say("    Date : ", "    Date: ") + "______________";
     // The signatures stay together on one page.
     p.add(K::heading, "Signatures");
-    p.add(K::paragraph, p.say("Présidence de l'assemblée : ", "Chair of the meeting: ") + (m.chair ? bidi_isolate(*m.chair) : blank_name), true);
+    p.add(K::paragraph, p.say("Présidence " + of_the(p) + " : ", "Chair of the meeting: ") + (m.chair ? bidi_isolate(*m.chair) : blank_name), true);
     p.add(K::paragraph, signature, true);
     p.add(K::spacer, "", true);
     p.add(K::spacer, "", true);
-    p.add(K::paragraph, p.say("Secrétariat de l'assemblée : ", "Secretary of the meeting: ") +
+    p.add(K::paragraph, p.say("Secrétariat " + of_the(p) + " : ", "Secretary of the meeting: ") +
                             (m.secretary ? bidi_isolate(*m.secretary) : blank_name),
           true);
     p.add(K::paragraph, signature, true);

@@ -182,6 +182,13 @@ TEST_CASE("minutes print the chair, the secretary and the times, or lines to fil
     CHECK(contains(en, "Chair of the meeting: Émilie Bélanger"));
     CHECK(contains(en, "Secretary of the meeting: Hélène Dubé"));
     CHECK(contains(en, "Opened at: 7:05 PM · closed at: 7:55 PM"));
+    // A board meeting is a « réunion ».
+    const auto board =
+        minutes_text(fx, fx.meeting({{"type", "board"}, {"title", "Réunion du conseil"}, {"agenda", json::array({"Mandat de gestion"})}}));
+    CAPTURE(board);
+    CHECK(contains(board, "Présidence de la réunion : ______________________________"));
+    CHECK(contains(board, "Ouverture de la réunion : ____ h ____"));
+    CHECK_FALSE(contains(board, "de l'assemblée"));
 }
 
 TEST_CASE("minutes of an adjourned meeting say it was adjourned, why, to when and where") {
