@@ -18,7 +18,7 @@ constexpr const char* officers_first =
 
 std::vector<DirectorInOffice> directors_in_office(Database& db, const std::string& syndicate_id, const std::string& day) {
     auto q = db.prepare(
-        std::string("SELECT d.id, coalesce(d.co_owner_id, ''), d.name, coalesce(d.email, c.email), c.language FROM directors d "
+        std::string("SELECT d.id, coalesce(d.co_owner_id, ''), d.name, coalesce(d.email, c.email), c.language, d.role FROM directors d "
                     "LEFT JOIN co_owners c ON c.id = d.co_owner_id AND c.deleted_at IS NULL "
                     "WHERE d.syndicate_id = ?1 AND d.term_start <= ?2 AND (d.ended_on IS NULL OR d.ended_on > ?2) ") +
         officers_first);
@@ -29,6 +29,7 @@ std::vector<DirectorInOffice> directors_in_office(Database& db, const std::strin
                            std::nullopt, std::nullopt};
         if (!q->getColumn(3).isNull()) d.email = q->getColumn(3).getString();
         if (!q->getColumn(4).isNull()) d.language = q->getColumn(4).getString();
+        d.role = q->getColumn(5).getString();
         out.push_back(std::move(d));
     }
     return out;

@@ -23,6 +23,7 @@ struct DirectorInOffice {
     std::string name;
     std::optional<std::string> email;     // the director's own, else their co-owner record's
     std::optional<std::string> language;  // their co-owner record's; none for an outside director
+    std::string role = "director";        // president | vice-president | secretary | treasurer | director
 };
 
 // Officers first (president, vice-presidents, secretary, treasurer), then by name.

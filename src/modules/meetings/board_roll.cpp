@@ -28,14 +28,14 @@ BoardRoll board_roll(Database& db, const std::string& syndicate_id, const Meetin
     roll.day = montreal_date(m.scheduled_at);
     roll.board_quorum = declaration::board_parameters(db, syndicate_id).quorum;
     for (auto& d : governance::directors_in_office(db, syndicate_id, roll.day))
-        roll.seats.push_back({std::move(d.id), std::move(d.name), std::nullopt, true});
+        roll.seats.push_back({std::move(d.id), std::move(d.name), std::move(d.role), std::nullopt, true});
     roll.in_office = static_cast<std::int64_t>(roll.seats.size());
     auto q = db.prepare("SELECT director_id, name, attendance FROM board_attendees WHERE meeting_id = ? ORDER BY name, director_id");
     bind_parameters(*q, m.id);
     while (q->executeStep()) {
         const std::string id = q->getColumn(0).getString();
         auto seat = std::find_if(roll.seats.begin(), roll.seats.end(), [&](const BoardSeat& s) { return s.director_id == id; });
-        if (seat == roll.seats.end()) seat = roll.seats.insert(roll.seats.end(), {id, q->getColumn(1).getString(), std::nullopt, false});
+        if (seat == roll.seats.end()) seat = roll.seats.insert(roll.seats.end(), {id, q->getColumn(1).getString(), "director", std::nullopt, false});
         seat->attendance = q->getColumn(2).getString();
     }
     return roll;

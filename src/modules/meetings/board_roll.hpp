@@ -19,6 +19,7 @@ namespace syndic::meetings {
 
 struct BoardSeat {
     std::string director_id, name;
+    std::string role = "director";  // the office held (president, secretary...), as the register says now
     std::optional<std::string> attendance;  // present | absent, as recorded for the meeting
     bool in_office = true;  // on the meeting's day (a director recorded then, whose mandate was ended back to before it, is not)
     bool present() const { return attendance == "present"; }

@@ -23,7 +23,8 @@ PdfDocument minutes_document(Database& db, const std::string& syndicate_id, cons
                              bool draft, Instant now) {
     const bool fr = lang == wording::Language::fr;
     const auto attendees = attendees_of(db, m.id);
-    const auto roll = voting_roll(db, syndicate_id, m, roll_day(m, now));
+    // A board meeting's attendance is its directors' (board_roll); a co-owners' meeting's, its roll's.
+    const auto roll = m.type == "board" ? VotingRoll{} : voting_roll(db, syndicate_id, m, roll_day(m, now));
     const auto quorum = quorum_of(db, syndicate_id, m, now);  // the meeting's quorum, whoever its roll is
     const auto resolutions = resolutions_of(db, m.id);
 
@@ -46,7 +47,8 @@ PdfDocument minutes_document(Database& db, const std::string& syndicate_id, cons
         int n = 1;
         for (const auto& item : m.agenda) page.add(PdfBlock::Kind::numbered, std::to_string(n++) + ". " + item);
     }
-    attendance_blocks(page, roll, attendees);
+    if (m.type == "board") board_attendance_blocks(page, board_roll(db, syndicate_id, m));
+    else attendance_blocks(page, roll, attendees);
     const bool any_voted = std::any_of(resolutions.begin(), resolutions.end(),
                                        [](const Resolution& r) { return r.recorded || r.ballots_recorded; });
     quorum_blocks(page, quorum, any_voted);

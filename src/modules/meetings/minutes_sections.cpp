@@ -7,6 +7,7 @@
 
 #include "auth/credentials.hpp"
 #include "modules/common.hpp"
+#include "modules/declaration/parameters.hpp"
 #include "modules/governance/in_office.hpp"
 #include "modules/meetings/rules.hpp"
 
@@ -42,6 +43,20 @@ std::string adjourned_because(const MinutesPage& p, const Adjournment& a) {
 }
 
 // « de l'assemblée » of the co-owners, « de la réunion » of the board.
+// Whether the declaration sets the board's quorum (boardQuorum), rather than a majority in office.
+bool board_parameters_quorum(const MinutesPage& p) {
+    return declaration::board_parameters(p.db, p.syndicate_id).quorum.has_value();
+}
+
+// The directors who declared an interest in the resolution and were present: they abstained.
+std::vector<std::string> interested_names(const MinutesPage& p, const std::string& resolution_id) {
+    const auto interested = interested_directors(p.db, p.syndicate_id, resolution_id);
+    std::vector<std::string> names;
+    for (const auto& s : board_roll(p.db, p.syndicate_id, p.m).seats)
+        if (s.present() && interested.count(s.director_id)) names.push_back(s.name);
+    return names;
+}
+
 std::string of_the(const MinutesPage& p) { return p.m.type == "board" ? "de la réunion" : "de l'assemblée"; }
 
 std::string when_and_where(const MinutesPage& p, const Meeting& m) {
@@ -152,15 +167,24 @@ void sitting_blocks(const MinutesPage& p) {
                             sitting_time(p, m.closed_at));
 }
 
+void board_attendance_blocks(const MinutesPage& p, const BoardRoll& roll) {
+    p.add(K::heading, p.say("Présences", "Attendance"));
+    int present = 0, absent = 0;
+    for (const auto& s : roll.seats) {
+        if (!s.in_office) continue;
+        s.present() ? ++present : ++absent;
+        p.add(K::item, bidi_isolate(s.name) + " (" + wording::office(s.role, p.lang) + ") — " +
+                           attendee_line(p, s.present() ? "present" : "absent", std::nullopt));
+    }
+    if (roll.in_office == 0)
+        p.add(K::paragraph, p.say("Aucun administrateur en fonction ce jour-là.", "No director in office that day."));
+    p.add(K::paragraph, p.say("Présence : ", "Present: ") + std::to_string(present) + p.say(" · absence : ", " · absent: ") +
+                            std::to_string(absent) + p.say(" — administrateurs en fonction : ", " — directors in office: ") +
+                            std::to_string(roll.in_office) + ".");
+}
+
 void attendance_blocks(const MinutesPage& p, const VotingRoll& roll, const std::vector<Attendee>& attendees) {
     p.add(K::heading, p.say("Présences et procurations", "Attendance and proxies"));
-    if (p.m.type == "board") {  // the attendees recorded, as before
-        if (attendees.empty()) p.add(K::paragraph, p.say("Aucune présence n'a été consignée.", "No attendance was recorded."));
-        for (const auto& a : attendees)
-            p.add(K::item, bidi_isolate(a.name) + " — " + p.pct(a.fraction) + " — " +
-                               attendee_line(p, a.attendance, a.proxy_holder));
-        return;
-    }
     if (roll.entries.empty()) p.add(K::paragraph, p.say("Aucun copropriétaire au registre.", "No co-owner on the roll."));
     int present = 0, proxied = 0, absent = 0;
     for (const auto& e : roll.entries) {
@@ -183,6 +207,23 @@ void attendance_blocks(const MinutesPage& p, const VotingRoll& roll, const std::
 
 void quorum_blocks(const MinutesPage& p, const Quorum& quorum, bool any_voted) {
     p.add(K::heading, "Quorum");
+    if (quorum.basis == "directors") {  // one vote per director; a reconvened board meeting keeps the board's quorum
+        const auto n = [](Fraction f) { return std::to_string(f.units() / Fraction::percent(1).units()); };
+        const bool by_law = board_parameters_quorum(p);
+        p.add(K::paragraph, p.say("Administrateurs présents : ", "Directors present: ") + n(quorum.present) +
+                                p.say(" sur ", " of ") + n(quorum.voting_base) + p.say(" en fonction · requis : ", " in office · required: ") +
+                                n(quorum.required) +
+                                (by_law ? p.say(" (selon le règlement de l'immeuble).", " (as the by-laws say).")
+                                        : p.say(" (la majorité des administrateurs en fonction).", " (a majority of the directors in office).")));
+        p.add(K::paragraph, quorum.reached() ? p.say("Le quorum est atteint.", "Quorum is reached.")
+                                             : p.say("Le quorum n'est pas atteint.", "Quorum is not reached."));
+        if (!quorum.reached() && any_voted)
+            p.add(K::paragraph, p.say("Attention : sans quorum, le conseil ne peut valablement délibérer ; les résultats "
+                                      "ci-dessous sont consignés tels que votés.",
+                                      "Note: without quorum the board cannot validly decide; the results below are "
+                                      "recorded as voted."));
+        return;
+    }
     const std::string votes = p.say("Voix en présence : ", "Votes present: ") + p.pct(quorum.present) +
                               p.say(" · par procuration : ", " · by proxy: ") + p.pct(quorum.proxied) +
                               p.say(" · total : ", " · total: ") + p.pct(quorum.total());
@@ -228,14 +269,34 @@ void resolution_blocks(const MinutesPage& p, const std::vector<Resolution>& reso
         p.add(K::subheading, p.say("Résolution ", "Resolution ") + std::to_string(r.position) + " — " + r.title);
         if (!r.description.empty()) p.add(K::paragraph, r.description);
         // The majority, the votes and the result stay on one page.
-        p.add(K::paragraph, p.say("Majorité requise : ", "Majority required: ") + wording::majority(r.majority, p.lang), true);
+        p.add(K::paragraph, p.say("Majorité requise : ", "Majority required: ") +
+                                (p.m.type == "board" ? wording::board_majority(r.majority, p.lang)
+                                                     : wording::majority(r.majority, p.lang)),
+              true);
         if (r.recorded) {
             std::string votes = p.say("Pour : ", "For: ") + p.pct(r.votes_for) + p.say(" · contre : ", " · against: ") +
                                 p.pct(r.votes_against) + p.say(" · abstentions : ", " · abstentions: ") + p.pct(r.votes_abstain);
             if (r.quorum && r.quorum->basis == "votes")
                 votes += p.say(" — sur ", " — of ") + p.pct(r.quorum->votes_present) +
                          p.say(" des voix en présence ou par procuration", " of the votes present or by proxy");
+            if (p.m.type == "board") {  // numbers of directors, one vote each
+                const auto n = [](Fraction f) { return std::to_string(f.units() / Fraction::percent(1).units()); };
+                votes = p.say("Pour : ", "For: ") + n(r.votes_for) + p.say(" · contre : ", " · against: ") + n(r.votes_against) +
+                        p.say(" · abstentions : ", " · abstentions: ") + n(r.votes_abstain);
+                if (r.quorum)
+                    votes += p.say(" — sur ", " — of ") +
+                             wording::directors(r.quorum->votes_present.units() / Fraction::percent(1).units(), p.lang) +
+                             (r.quorum->votes_present == Fraction::percent(1) ? p.say(" présent pouvant voter", " present who may vote")
+                                                                               : p.say(" présents pouvant voter", " present who may vote"));
+            }
             p.add(K::paragraph, votes, true);
+            if (p.m.type == "board")
+                for (const auto& name : interested_names(p, r.id))
+                    p.add(K::paragraph, bidi_isolate(name) +
+                                            p.say(" a déclaré un intérêt dans cette résolution : abstention, hors du "
+                                                  "calcul de la majorité (art. 324 C.c.Q.).",
+                                                  " declared an interest in this resolution and abstained (art. 324 C.C.Q.)."),
+                          true);
         }
         const bool elected = std::any_of(appointed.begin(), appointed.end(), [&](const auto& d) { return d.resolution_id == r.id; });
         p.add(K::paragraph, p.say("Résultat : ", "Outcome: ") + result_of(p, r), elected);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "modules/documents/pdf_writer.hpp"
+#include "modules/meetings/board_roll.hpp"
 #include "modules/meetings/store.hpp"
 #include "modules/meetings/voting_roll.hpp"
 #include "modules/meetings/wording.hpp"
@@ -40,7 +41,11 @@ void sitting_blocks(const MinutesPage& p);
 // Every co-owner on the roll with their unit, fraction and attendance (absent ones as absent); a
 // board meeting's attendees as recorded.
 void attendance_blocks(const MinutesPage& p, const VotingRoll& roll, const std::vector<Attendee>& attendees);
-// The votes present and by proxy against what quorum needs; at a reconvened meeting, why those
+// A board meeting's attendance: every director in office on its day, with their office, present or
+// absent (absent when nothing was recorded), and the count.
+void board_attendance_blocks(const MinutesPage& p, const BoardRoll& roll);
+// The votes present and by proxy against what quorum needs (at a board meeting, the directors
+// present against boardQuorum or a majority of those in office); at a reconvened meeting, why those
 // present form it and whether they hold a majority of all votes (art. 1089 para 2); without
 // quorum, a warning when votes were recorded all the same.
 void quorum_blocks(const MinutesPage& p, const Quorum& quorum, bool any_voted);

@@ -97,6 +97,25 @@ std::string majority(const std::string& m, Language lang) {
     return fr ? "unanimité" : "unanimity";
 }
 
+std::string board_majority(const std::string& m, Language lang) {
+    const bool fr = lang == Language::fr;
+    if (m == "simple")
+        return fr ? "majorité simple (plus de la moitié des administrateurs présents pouvant voter, abstentions comprises)"
+                  : "simple majority (more than half of the directors present who may vote, abstentions included)";
+    if (m == "absolute")
+        return fr ? "majorité absolue (plus des trois quarts des administrateurs présents pouvant voter, abstentions comprises)"
+                  : "absolute majority (more than three quarters of the directors present who may vote, abstentions included)";
+    if (m == "double")
+        return fr ? "double majorité (les trois quarts des administrateurs en fonction)"
+                  : "double majority (three quarters of the directors in office)";
+    return fr ? "unanimité (tous les administrateurs en fonction)" : "unanimity (every director in office)";
+}
+
+std::string directors(std::int64_t n, Language lang) {
+    const bool fr = lang == Language::fr;
+    return std::to_string(n) + (n == 1 ? (fr ? " administrateur" : " director") : (fr ? " administrateurs" : " directors"));
+}
+
 std::string outcome(const std::string& o, Language lang) {
     const bool fr = lang == Language::fr;
     if (o == "passed") return fr ? "ADOPTÉE" : "PASSED";

@@ -3,6 +3,7 @@
 // and percentages written the local way. French words for people are nouns that fit anyone
 // (« Présence », « présidence »), never an agreed adjective. Knows no storage.
 #pragma once
+#include <cstdint>
 #include <string>
 
 #include "core/clock.hpp"
@@ -21,6 +22,10 @@ std::string meeting_type(const std::string& type, Language lang);
 std::string attendance(const std::string& attendance, Language lang);  // "Présence", "Procuration", "Absence"
 std::string office(const std::string& role, Language lang);             // a director's: "présidence" / "president"
 std::string majority(const std::string& majority, Language lang);
+// A board meeting's majority, in directors (one vote each).
+std::string board_majority(const std::string& majority, Language lang);
+// "3 administrateurs" / "1 director".
+std::string directors(std::int64_t n, Language lang);
 std::string outcome(const std::string& outcome, Language lang);
 
 }  // namespace syndic::wording

@@ -4,6 +4,7 @@
 // a co-owner who is no director "voted", quorum was 51 % of the fractions, and the result
 // authorised a management mandate.
 #include "board/board_fixture.hpp"
+#include "meetings/minutes_pdf.hpp"
 
 namespace syndic::test {
 namespace {
@@ -198,6 +199,30 @@ TEST_CASE("adjourning a board meeting counts directors; the reconvened one keeps
     const auto out = fx.call("adjourn_meeting", args);
     CHECK(out["reconvened"]["quorumRule"] == "standard");
     CHECK(fx.call("calculate_quorum", {{"meetingId", out["reconvened"]["id"]}})["required"] == 2);
+}
+
+TEST_CASE("a board meeting's minutes: its directors with their offices, their quorum and votes in numbers, the interested abstaining") {
+    BoardMeeting fx;
+    const auto r = fx.resolution();
+    fx.call("record_interest_disclosure", {{"directorId", fx.treasurer["id"]}, {"subjectType", "resolution"}, {"subjectId", r},
+                                           {"nature", "Associée de Gestion Laval inc."}, {"disclosedOn", "2026-12-20"}});
+    fx.attend({BoardMeeting::row(fx.president), BoardMeeting::row(fx.treasurer), BoardMeeting::row(fx.secretary, "absent")});
+    fx.on_the_day();
+    fx.call("record_ballots", {{"resolutionId", r}, {"ballots", {{{"directorId", fx.president["id"]}, {"choice", "for"}}}}});
+    fx.hold();
+    const auto doc = fx.call("generate_minutes", {{"meetingId", fx.m["id"]}});
+    const auto text = minutes_pdf::squash(minutes_pdf::pdf_text(doc["path"].get<std::string>()));
+    CAPTURE(text);
+    CHECK(text.find("Alice Roy (présidence) — Présence") != std::string::npos);
+    CHECK(text.find("Bruno Côté (secrétariat) — Absence") != std::string::npos);
+    CHECK(text.find("Présence : 2 · absence : 1 — administrateurs en fonction : 3.") != std::string::npos);
+    CHECK(text.find("Administrateurs présents : 2 sur 3 en fonction · requis : 2 (la majorité des administrateurs en fonction).") !=
+          std::string::npos);
+    CHECK(text.find("Pour : 1 · contre : 0 · abstentions : 0 — sur 1 administrateur présent pouvant voter") != std::string::npos);
+    CHECK(text.find("majorité simple (plus de la moitié des administrateurs présents pouvant voter") != std::string::npos);
+    CHECK(text.find("Chloé Lavoie a déclaré un intérêt dans cette résolution : abstention") != std::string::npos);
+    CHECK(text.find("%") == std::string::npos);  // directors are counted, not weighed
+    CHECK(text.find("Résultat : ADOPTÉE") != std::string::npos);
 }
 
 }  // TEST_SUITE
