@@ -12,8 +12,10 @@
 // which state the seed leaves that record, so a test may take one record of each state; "each"
 // makes the call once per record a list tool answers (its "data") whose fields equal "where",
 // "@each" standing for that record's id; "at" makes the call with the clock at that instant (an
-// ISO 8601 instant or a clock expression: a meeting is held on its day, after its notice). In "args", a string equal to a name is replaced by its
-// id, and the clock's expressions by their value: "@date-330" (the Montreal day 330 days before
+// ISO 8601 instant or a clock expression: a meeting is held on its day, after its notice; a
+// written resolution's signatures are dated from its recording). In "args", a string equal to a
+// name is replaced by its id, and the clock's expressions by their value, counted from the call's
+// clock ("at" moves it: "@date+0" is then that day): "@date-330" (the Montreal day 330 days before
 // today), "@instant+30" (30 days from now, on the hour, UTC), "@year+30" (that instant's Montreal
 // year); "{@...}" inside a longer string is replaced the same way.
 //

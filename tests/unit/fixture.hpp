@@ -133,6 +133,12 @@ inline json record_with_id(const json& list, const json& id) {
 }
 
 // A numeric figure of a refusal's data (decisions 3: currentSum, resultingSum...), if present.
+// A text figure of a refusal's data ("" when there is none).
+inline std::string text_of(const DomainError& e, const std::string& key) {
+    for (const auto& [k, v] : e.figures())
+        if (k == key && std::holds_alternative<std::string>(v)) return std::get<std::string>(v);
+    return "";
+}
 inline std::optional<double> figure(const DomainError& e, const std::string& key) {
     for (const auto& [k, v] : e.figures()) {
         if (k != key) continue;

@@ -15,7 +15,6 @@
 #include "core/error.hpp"
 #include "core/ids.hpp"
 #include "core/text.hpp"
-#include "modules/accounting/standing.hpp"
 #include "modules/common.hpp"
 #include "modules/governance/in_office.hpp"
 #include "modules/list_query.hpp"
@@ -23,6 +22,7 @@
 #include "modules/meetings/codes.hpp"
 #include "modules/meetings/closing.hpp"
 #include "modules/meetings/store.hpp"
+#include "modules/meetings/written_signers.hpp"
 #include "modules/record_exists.hpp"
 #include "storage/bind.hpp"
 #include "storage/database.hpp"
@@ -31,30 +31,6 @@ namespace syndic::meetings {
 namespace {
 
 using nlohmann::json;
-
-struct Signer {
-    std::string type;  // co-owner | director
-    std::string id, name;
-};
-
-// Who must sign, on `day`.
-std::vector<Signer> entitled_signers(Database& db, const std::string& syndicate, const std::string& body,
-                                     const std::string& day) {
-    std::vector<Signer> out;
-    if (body == "board") {
-        for (auto& d : governance::directors_in_office(db, syndicate, day)) out.push_back({"director", std::move(d.id), std::move(d.name)});
-        return out;
-    }
-    auto q = db.prepare(
-        "SELECT id, first_name || ' ' || last_name FROM co_owners WHERE syndicate_id = ? AND deleted_at IS NULL "
-        "ORDER BY last_name, first_name, id");
-    q->bind(1, syndicate);
-    while (q->executeStep()) {
-        Signer s{"co-owner", q->getColumn(0).getString(), q->getColumn(1).getString()};
-        if (accounting::co_owner_standing(db, syndicate, s.id, day).entitled()) out.push_back(std::move(s));
-    }
-    return out;
-}
 
 // Why `signer_id` may not sign a resolution of `body`: no co-owner or director of the syndicate has
 // that id (CO_OWNER_NOT_FOUND, or DIRECTOR_NOT_FOUND for the board), or the person is known but not
@@ -100,8 +76,13 @@ json resolution_json(Database& db, const std::string& syndicate, const std::stri
                 {"createdAt", shown_time(q->getColumn(8))},
                 {"updatedAt", shown_time(q->getColumn(9))}};
     const bool adopted = !q->getColumn(5).isNull();
-    out["status"] = adopted ? "adopted" : "collecting";
-    out["outcome"] = adopted ? "passed" : "pending";
+    // Not adopted yet: it lapses as soon as one of its signers is no longer entitled.
+    const auto set = adopted ? SignerSet{} : signer_set(db, syndicate, id, body, today);
+    out["status"] = adopted ? "adopted" : set.lapsed() ? "lapsed" : "collecting";
+    out["outcome"] = adopted ? "passed" : set.lapsed() ? "rejected" : "pending";
+    json left = json::array();
+    for (const auto& s : set.left) left.push_back({{"signerId", s.id}, {"name", s.name}});
+    out["signersLeft"] = std::move(left);
     json signatures = json::array();
     std::vector<std::string> signed_ids;
     auto s = db.prepare(
@@ -118,7 +99,7 @@ json resolution_json(Database& db, const std::string& syndicate, const std::stri
     }
     json missing = json::array();
     if (!adopted)
-        for (const auto& e : entitled_signers(db, syndicate, body, today))
+        for (const auto& e : set.signers)
             if (std::find(signed_ids.begin(), signed_ids.end(), e.id) == signed_ids.end())
                 missing.push_back({{"signerId", e.id}, {"name", e.name}});
     out["signatures"] = std::move(signatures);
@@ -156,6 +137,14 @@ std::int64_t queue_adopted_text(Database& db, const std::string& syndicate, cons
         ++queued;
     }
     return queued;
+}
+
+// The Montreal day the written resolution was recorded: put forward for signature.
+std::string put_forward_day(const ToolCall& call, const std::string& id) {
+    auto q = call.db.prepare("SELECT created_at FROM resolutions WHERE id = ?");
+    bind_parameters(*q, id);
+    if (!q->executeStep()) throw std::logic_error("written resolution " + id + " vanished");
+    return montreal_date(stored_instant(q->getColumn(0).getString()));
 }
 
 // The fields of a new written resolution, VALIDATION_FAILED for one missing.
@@ -235,11 +224,11 @@ std::string insert_written_resolution(const ToolCall& call, const std::string& b
     return id;
 }
 
-// Each signature, by one entitled to sign and dated no later than today; a signer's new
-// signature replaces their earlier one.
+// Each signature, by one of the resolution's signers, dated from the day it was put forward (its
+// recording) to today; a signer's new signature replaces their earlier one.
 void record_signatures(const ToolCall& call, const std::string& id, const std::string& body,
-                       const std::vector<Arguments>& signatures,
-                       const std::vector<Signer>& entitled, const std::string& today, const std::string& now) {
+                       const std::vector<Arguments>& signatures, const std::vector<Signer>& entitled,
+                       const std::string& put_forward, const std::string& today, const std::string& now) {
     const auto& syndicate = call.caller.syndicate_id;
     for (const auto& s : signatures) {
         const std::string& signer_id = s.text("signerId");
@@ -248,6 +237,11 @@ void record_signatures(const ToolCall& call, const std::string& id, const std::s
         const auto signed_on = date_argument(s, "signedOn").value();
         if (signed_on > today)
             throw invalid_argument(s.pointer("signedOn"), "is after today", "A signature cannot be dated after today.");
+        if (signed_on < put_forward)
+            throw invalid_argument(s.pointer("signedOn"), "is before the resolution was put forward",
+                                   "A signature cannot be dated before the written resolution was recorded (" + put_forward +
+                                       "): record it when it goes out for signature, then add each signature.")
+                .with("putForwardOn", put_forward);
         const auto document = s.optional_text("documentId");
         auto q = call.db.prepare(
             "INSERT INTO resolution_signatures (resolution_id, syndicate_id, signer_type, signer_id, name, signed_on, "
@@ -273,7 +267,9 @@ json adopt_when_signed(const ToolCall& call, const std::string& id, const std::s
                        adopted_on, now);
     auto q = call.db.prepare(
         "UPDATE resolutions SET decided_on = ?1, contestable_until = ?2, sent_at = ?3, updated_at = ?3 WHERE id = ?4");
-    bind_parameters(*q, adopted_on, add_calendar_days(adopted_on, governance::contestation_days), now, id);
+    // Decided on its last signature; the 90 days of art. 1103 run from the co-owners' notice of it,
+    // queued now (a signature dated years back never starts a window already over).
+    bind_parameters(*q, adopted_on, add_calendar_days(today, governance::contestation_days), now, id);
     q->exec();
     call.name_event("written_resolution.adopted", "resolution", id);
     return resolution_json(call.db, syndicate, id, today);
@@ -287,6 +283,7 @@ json record_written_resolution(const ToolCall& call) {
     const auto today = montreal_date(call.clock.now());
     const auto signatures = a.rows("signatures");
     require_signers_and_pages(call, signatures);
+    const auto& syndicate = call.caller.syndicate_id;
     std::string id, body;
     if (const auto given = a.optional_text("id")) {
         id = *given;
@@ -295,9 +292,20 @@ json record_written_resolution(const ToolCall& call) {
         body = required_text(a, "body");
         id = insert_written_resolution(call, body, now);
     }
-    const auto entitled = entitled_signers(call.db, call.caller.syndicate_id, body, today);
-    record_signatures(call, id, body, signatures, entitled, today, now);
-    return adopt_when_signed(call, id, body, entitled, today, now);
+    // The signers are those entitled when it is put forward, fixed then (one recorded before they
+    // were kept has them fixed now); one who is no longer entitled makes it lapse.
+    const auto set = signer_set(call.db, syndicate, id, body, today);
+    if (!set.fixed) fix_signers(call.db, syndicate, id, set.signers);
+    if (set.lapsed())
+        throw DomainError(codes::invalid_status_transition,
+                          "The written resolution lapsed: " + set.left.front().name +
+                              ", one of its signers, is no longer entitled to vote (art. 354 needs every signer "
+                              "entitled when it was put forward); put it forward again.")
+            .at("/id")
+            .with("status", "lapsed")
+            .with("signerId", set.left.front().id);
+    record_signatures(call, id, body, signatures, set.signers, put_forward_day(call, id), today, now);
+    return adopt_when_signed(call, id, body, set.signers, today, now);
 }
 
 }  // namespace syndic::meetings

@@ -120,7 +120,7 @@ TEST_CASE("the signatures of a written resolution: kept once it is adopted") {
     const auto s2 = fx.attach(pdf_bytes + "s2", "co-owner", c2["id"], "application/pdf", {{"kind", "correspondence"}});
     const auto w = fx.call("record_written_resolution",
                            {{"body", "general"}, {"title", "Règlement"}, {"majorityRequired", "simple"}, {"text", "Texte."},
-                            {"signatures", json::array({json{{"signerId", c1["id"]}, {"signedOn", "2026-11-20"}, {"documentId", s1["id"]}}})}});
+                            {"signatures", json::array({json{{"signerId", c1["id"]}, {"signedOn", "2026-11-21"}, {"documentId", s1["id"]}}})}});
     CHECK(w["status"] == "collecting");
     CHECK(fx.call("get_document", {{"id", s1["id"]}})["protected"] == false);  // not adopted: not yet a resolution
     fx.call("record_written_resolution",

@@ -35,11 +35,6 @@ syndic::DomainError refusal(DeclarationFixture& fx, const std::string& id, Decis
     return syndic::DomainError("", "");
 }
 
-std::string text_of(const syndic::DomainError& e, const std::string& key) {
-    for (const auto& [k, v] : e.figures())
-        if (k == key && std::holds_alternative<std::string>(v)) return std::get<std::string>(v);
-    return "";
-}
 
 }  // namespace
 

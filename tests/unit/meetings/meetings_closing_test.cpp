@@ -37,6 +37,7 @@ TEST_SUITE("meetings-closing") {
 
 TEST_CASE("a written board resolution is adopted on its last signature, never before, and then authorises") {
     Board fx;
+    fx.clock.set(at("2026-12-16T15:00:00Z"));  // put forward on the 16th: its signatures are dated from then
     auto r = fx.sign(new_board_resolution, fx.president, "2026-12-16");
     CHECK(r["status"] == "collecting");
     CHECK(r["outcome"] == "pending");
@@ -46,6 +47,7 @@ TEST_CASE("a written board resolution is adopted on its last signature, never be
     CHECK_REFUSED(fx, "MEETING_NOT_HELD", "set_management_mandate",
                   (json{{"managerName", "Julie Riverin"}, {"startOn", "2026-12-20"}, {"delegatedPowers", {"gestion"}},
                         {"resolutionId", r["id"]}}));
+    fx.clock.set(at("2026-12-18T15:00:00Z"));
     r = fx.sign({{"id", r["id"]}}, fx.treasurer, "2026-12-18");
     CHECK(r["status"] == "collecting");
     CHECK(r["missingSigners"] == json::array({{{"signerId", fx.secretary["id"]}, {"name", "Bruno Côté"}}}));
@@ -54,7 +56,7 @@ TEST_CASE("a written board resolution is adopted on its last signature, never be
     CHECK(r["status"] == "adopted");
     CHECK(r["outcome"] == "passed");
     CHECK(r["adoptedOn"] == "2026-12-18");  // the last signature's day, not the last one entered
-    CHECK(r["contestableUntil"] == "2027-03-18");
+    CHECK(r["contestableUntil"] == "2027-03-18");  // 90 days from the co-owners' notice, queued today
     CHECK(r["missingSigners"].empty());
     CHECK(fx.outbox_about("resolution") == 1);  // Alice is the only co-owner with an e-mail
     CHECK(fx.count_events("written_resolution.adopted") == 1);
@@ -77,11 +79,11 @@ TEST_CASE("only those entitled sign: directors in office for the board, co-owner
     const auto dora = fx.co_owner(dora_unit["id"], "Dora", "Nadeau");
     CHECK_REFUSED(fx, "SIGNER_NOT_ENTITLED", "record_written_resolution",
                   (json{{"body", "board"}, {"title", "T"}, {"text", "x"}, {"majorityRequired", "simple"},
-                        {"signatures", {{{"signerId", dora["id"]}, {"signedOn", "2026-12-19"}}}}}));
-    fx.call("end_director_mandate", {{"id", fx.treasurer["id"]}, {"endReason", "resignation"}, {"endedOn", "2026-12-19"}});
+                        {"signatures", {{{"signerId", dora["id"]}, {"signedOn", "2026-12-20"}}}}}));
+    fx.call("end_director_mandate", {{"id", fx.treasurer["id"]}, {"endReason", "resignation"}, {"endedOn", "2026-12-20"}});
     CHECK_REFUSED(fx, "SIGNER_NOT_ENTITLED", "record_written_resolution",
                   (json{{"body", "board"}, {"title", "T"}, {"text", "x"}, {"majorityRequired", "simple"},
-                        {"signatures", {{{"signerId", fx.treasurer["id"]}, {"signedOn", "2026-12-19"}}}}}));
+                        {"signatures", {{{"signerId", fx.treasurer["id"]}, {"signedOn", "2026-12-20"}}}}}));
     // With two directors left in office, two signatures adopt it.
     auto r = fx.sign(new_board_resolution, fx.president, "2026-12-20");
     CHECK(r["missingSigners"].size() == 1);
@@ -109,13 +111,51 @@ TEST_CASE("record_written_resolution refusals change nothing") {
     CHECK_REFUSED(fx, "RESOLUTION_NOT_FOUND", "record_written_resolution", (json{{"id", "3f1c2a4e-9b7d-4e21-8a55-0d6f3b2c1e99"}}));
     CHECK_REFUSED(fx, "DOCUMENT_NOT_FOUND", "record_written_resolution",
                   (json{{"body", "board"}, {"title", "T"}, {"text", "x"}, {"majorityRequired", "simple"},
-                        {"signatures", {{{"signerId", fx.president["id"]}, {"signedOn", "2026-12-19"},
+                        {"signatures", {{{"signerId", fx.president["id"]}, {"signedOn", "2026-12-20"},
                                          {"documentId", "3f1c2a4e-9b7d-4e21-8a55-0d6f3b2c1e99"}}}}}));
     CHECK_REFUSED(fx, "VALIDATION_FAILED", "record_written_resolution",
                   (json{{"body", "board"}, {"title", "T"}, {"text", "x"}, {"majorityRequired", "simple"},
                         {"signatures", {{{"signerId", fx.president["id"]}, {"signedOn", "2027-01-01"}}}}}));  // after today
-    const auto r = fx.sign(new_board_resolution, fx.president, "2026-12-16");
+    // Before the day it is put forward (recorded): a signature dated back is refused.
+    CHECK_REFUSED(fx, "VALIDATION_FAILED", "record_written_resolution",
+                  (json{{"body", "board"}, {"title", "T"}, {"text", "x"}, {"majorityRequired", "simple"},
+                        {"signatures", {{{"signerId", fx.president["id"]}, {"signedOn", "2026-12-19"}}}}}));
+    const auto r = fx.sign(new_board_resolution, fx.president, "2026-12-20");
     CHECK_REFUSED(fx, "VALIDATION_FAILED", "record_written_resolution", (json{{"id", r["id"]}, {"title", "Autre"}}));
+}
+
+TEST_CASE("a written resolution's signers are fixed when it is put forward; one who leaves makes it lapse") {
+    Board fx;
+    const auto r = fx.sign(new_board_resolution, fx.president, "2026-12-20");
+    fx.sign({{"id", r["id"]}}, fx.secretary, "2026-12-20");
+    // The treasurer resigns before signing: the two others' signatures do not adopt it.
+    fx.clock.set(at("2026-12-22T15:00:00Z"));
+    fx.call("end_director_mandate", {{"id", fx.treasurer["id"]}, {"endReason", "resignation"}, {"endedOn", "2026-12-21"}});
+    const auto e = fx.error("record_written_resolution", {{"id", r["id"]}, {"signatures", json::array()}});
+    CHECK(e.code() == "INVALID_STATUS_TRANSITION");
+    CHECK(text_of(e, "status") == "lapsed");
+    CHECK(text_of(e, "signerId") == fx.treasurer["id"].get<std::string>());
+    CHECK_REFUSED(fx, "MEETING_NOT_HELD", "set_management_mandate",
+                  (json{{"managerName", "Julie Riverin"}, {"startOn", "2026-12-22"}, {"delegatedPowers", {"gestion"}},
+                        {"resolutionId", r["id"]}}));
+    // A director appointed after it was put forward is no signer of it.
+    const auto later = fx.appoint({{"name", "Denise Morin"}, {"termStart", "2026-12-22"}, {"resolutionId", fx.president["resolutionId"]}});
+    const auto fresh = fx.sign(new_board_resolution, fx.president, "2026-12-22");
+    CHECK(fresh["missingSigners"].size() == 2);  // Bruno and Denise: the two others in office now
+    const auto old = fx.error("record_written_resolution", {{"id", r["id"]}, {"signatures", {{{"signerId", later["id"]}, {"signedOn", "2026-12-22"}}}}});
+    CHECK(old.code() == "INVALID_STATUS_TRANSITION");  // lapsed first
+}
+
+TEST_CASE("the 90 days to contest a written resolution run from the co-owners' notice, not from a signature's date") {
+    Board fx;
+    fx.clock.set(at("2026-12-16T15:00:00Z"));
+    const auto r = fx.sign(new_board_resolution, fx.president, "2026-12-16");
+    fx.sign({{"id", r["id"]}}, fx.secretary, "2026-12-16");
+    fx.clock.set(at("2027-04-01T15:00:00Z"));  // the last signature entered months later, dated back
+    const auto adopted = fx.sign({{"id", r["id"]}}, fx.treasurer, "2026-12-17");
+    CHECK(adopted["status"] == "adopted");
+    CHECK(adopted["adoptedOn"] == "2026-12-17");
+    CHECK(adopted["contestableUntil"] == "2027-06-30");  // 2027-04-01 + 90 days
 }
 
 TEST_CASE("a board meeting's notice goes to the directors in office, not the co-owners") {

@@ -31,12 +31,12 @@ TEST_SUITE("meetings-new-user") {
 
 TEST_CASE("record_written_resolution takes the resolution's recorded fields again with each signature") {
     Board fx;
-    const auto r = fx.call("record_written_resolution", signed_by(resolution, fx.president, "2026-12-18"));
+    const auto r = fx.call("record_written_resolution", signed_by(resolution, fx.president, "2026-12-20"));
     REQUIRE(r["status"] == "collecting");
     json again = resolution;
     again["id"] = r["id"];
     again["title"] = "  Mandat de gestion ";  // stored trimmed: the same title
-    const auto second = fx.call("record_written_resolution", signed_by(again, fx.secretary, "2026-12-19"));
+    const auto second = fx.call("record_written_resolution", signed_by(again, fx.secretary, "2026-12-20"));
     CHECK(second["status"] == "collecting");
     CHECK(second["missingSigners"].size() == 1);
     const auto third = fx.call("record_written_resolution", signed_by(again, fx.treasurer, "2026-12-20"));
@@ -46,7 +46,7 @@ TEST_CASE("record_written_resolution takes the resolution's recorded fields agai
 
 TEST_CASE("record_written_resolution refuses a change of the recorded fields, naming the field, and records nothing") {
     Board fx;
-    const auto r = fx.call("record_written_resolution", signed_by(resolution, fx.president, "2026-12-18"));
+    const auto r = fx.call("record_written_resolution", signed_by(resolution, fx.president, "2026-12-20"));
     const std::pair<const char*, json> changes[] = {{"body", "general"},
                                                     {"title", "Autre titre"},
                                                     {"text", "Un autre texte."},
@@ -56,7 +56,7 @@ TEST_CASE("record_written_resolution refuses a change of the recorded fields, na
         json changed = resolution;
         changed["id"] = r["id"];
         changed[key] = value;
-        const auto e = fx.error("record_written_resolution", signed_by(changed, fx.secretary, "2026-12-19"));
+        const auto e = fx.error("record_written_resolution", signed_by(changed, fx.secretary, "2026-12-20"));
         CHECK(e.code() == "VALIDATION_FAILED");
         CHECK(e.field() == std::string("/") + key);
     }
