@@ -80,9 +80,22 @@ TEST_CASE("update_outbox_message: queued â†’ sent | failed | cancelled; failed â
     const auto messages = outbox(fx)["data"];
     const json first = messages[0]["id"], second = messages[1]["id"], third = messages[2]["id"];
 
-    const auto sent = fx.call("update_outbox_message", {{"id", first}, {"status", "sent"}, {"sentAt", "2026-11-21T09:30:00-05:00"}});
+    // A reported sending lies between the queuing (10:00) and now, and is marked as reported by hand;
+    // only an admin reports it (the evidence of a notice's 21 days).
+    fx.clock.advance(std::chrono::hours(1));
+    for (const char* when : {"2026-11-21T09:59:00-05:00", "2026-11-21T11:01:00-05:00", "1990-01-01T12:00:00-05:00",
+                             "2099-01-01T12:00:00-05:00"}) {
+        CAPTURE(when);
+        const auto e = fx.error("update_outbox_message", {{"id", first}, {"status", "sent"}, {"sentAt", when}});
+        CHECK(e.code() == "VALIDATION_FAILED");
+        CHECK(e.field() == "/sentAt");
+    }
+    CHECK_REFUSED_AS(fx, fx.member, "ADMIN_REQUIRED", "update_outbox_message", (json{{"id", first}, {"status", "sent"}}));
+    CHECK(outbox(fx, {{"status", "sent"}})["pagination"]["total"] == 0);
+    const auto sent = fx.call("update_outbox_message", {{"id", first}, {"status", "sent"}, {"sentAt", "2026-11-21T10:30:00-05:00"}});
     CHECK(sent["status"] == "sent");
-    CHECK(sent["sentAt"] == "2026-11-21T09:30:00-05:00");
+    CHECK(sent["sentAt"] == "2026-11-21T10:30:00-05:00");
+    CHECK(sent["reportedByHand"] == true);
     CHECK(events_of_type(fx, "message.sent") == 1);
     CHECK_REFUSED(fx, "INVALID_STATUS_TRANSITION", "update_outbox_message", (json{{"id", first}, {"status", "queued"}}));
 

@@ -1,7 +1,8 @@
 // The administration module's view of who may act for the syndicate (catalogue section 4.2): the
 // users who sign in and the API keys, listed, changed or revoked; never created here (the command
 // line does that, so no password or key passes through an assistant). The syndicate always keeps
-// an active admin: an enabled admin user or an unrevoked admin key (LAST_ADMIN).
+// a credential able to administer it: an enabled admin user or an unrevoked admin key holding
+// write:administration (LAST_ADMIN).
 #include "modules/administration/administration.hpp"
 
 #include <nlohmann/json.hpp>
@@ -59,11 +60,15 @@ json require_key(Database& db, const std::string& syndicate_id, const std::strin
     return key_json(*q);
 }
 
-// The syndicate's active admins, users and keys together, leaving out the one about to go.
+// The syndicate's credentials able to administer it, leaving out the one about to go: enabled
+// admin users (their sign-in grants write:administration) and unrevoked admin keys holding
+// write:administration (or every scope, "*"). An admin key without that scope cannot revoke a key
+// or change a user: it does not count (issue 28, point 4).
 int other_admins(Database& db, const std::string& syndicate_id, const std::string& leaving) {
     auto q = db.prepare(
         "SELECT (SELECT count(*) FROM users WHERE syndicate_id = ?1 AND role = 'admin' AND disabled_at IS NULL AND id <> ?2) "
-        "+ (SELECT count(*) FROM api_keys WHERE syndicate_id = ?1 AND role = 'admin' AND revoked_at IS NULL AND id <> ?2)");
+        "+ (SELECT count(*) FROM api_keys WHERE syndicate_id = ?1 AND role = 'admin' AND revoked_at IS NULL AND id <> ?2 "
+        "   AND (' ' || scopes || ' ' LIKE '% * %' OR ' ' || scopes || ' ' LIKE '% write:administration %'))");
     bind_parameters(*q, syndicate_id, leaving);
     q->executeStep();
     return q->getColumn(0).getInt();

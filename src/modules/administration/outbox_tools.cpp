@@ -21,7 +21,7 @@ using nlohmann::json;
 
 constexpr const char* outbox_columns =
     "o.id, o.channel, o.recipient, o.co_owner_id, o.language, o.subject, o.body, o.attachments, o.related_type, "
-    "o.related_id, o.status, o.attempts, o.error, o.next_attempt_at, o.created_at, o.sent_at";
+    "o.related_id, o.status, o.attempts, o.error, o.next_attempt_at, o.created_at, o.sent_at, o.reported_by_hand";
 
 json outbox_message(SQLite::Statement& q) {
     return {{"id", q.getColumn(0).getString()},
@@ -39,7 +39,8 @@ json outbox_message(SQLite::Statement& q) {
             {"error", nullable_text(q.getColumn(12))},
             {"nextAttemptAt", shown_time(q.getColumn(13))},
             {"queuedAt", shown_time(q.getColumn(14))},
-            {"sentAt", shown_time(q.getColumn(15))}};
+            {"sentAt", shown_time(q.getColumn(15))},
+            {"reportedByHand", q.getColumn(16).getInt() == 1}};
 }
 
 json require_message(Database& db, const std::string& syndicate_id, const std::string& id) {
@@ -47,6 +48,14 @@ json require_message(Database& db, const std::string& syndicate_id, const std::s
     bind_parameters(*q, id, syndicate_id);
     if (!q->executeStep()) throw record_not_found("outbox", id, "/id");
     return outbox_message(*q);
+}
+
+// When the message was queued, as stored.
+std::string current_queued_at(Database& db, const std::string& id) {
+    auto q = db.prepare("SELECT created_at FROM outbox WHERE id = ?");
+    bind_parameters(*q, id);
+    q->executeStep();
+    return q->getColumn(0).getString();
 }
 
 json list_outbox_messages(const ToolCall& call) {
@@ -79,18 +88,27 @@ json update_outbox_message(const ToolCall& call) {
         throw DomainError(codes::validation_failed, "error is given only with status failed.").at("/error");
     if (a.has("sentAt") && to != "sent")
         throw DomainError(codes::validation_failed, "sentAt is given only with status sent.").at("/sentAt");
-    std::string sent_at = to_utc_iso(call.clock.now());
+    // A reported sending lies between its queuing and now: it is the evidence of a notice's days.
+    const auto now = call.clock.now();
+    auto sent_at = now;
     if (a.has("sentAt")) {
-        sent_at = to_utc_iso(instant_argument(a, "sentAt"));
+        sent_at = instant_argument(a, "sentAt");
+        const auto queued = stored_instant(current_queued_at(call.db, id));
+        if (sent_at < queued || sent_at > now)
+            throw invalid_argument("/sentAt", "is not between the message's queuing and now",
+                                   "A message is sent after it was queued (" + to_montreal_iso(queued) + ") and not after now.")
+                .with("queuedAt", to_montreal_iso(queued))
+                .with("now", to_montreal_iso(now));
     }
     auto q = call.db.prepare(
         "UPDATE outbox SET status = ?1, error = ?2, sent_at = ?3, next_attempt_at = NULL, lease_owner = NULL, "
-        "lease_until = NULL, updated_at = ?4 WHERE id = ?5 AND syndicate_id = ?6");
+        "lease_until = NULL, updated_at = ?4, reported_by_hand = CASE WHEN ?1 = 'sent' THEN 1 ELSE reported_by_hand END "
+        "WHERE id = ?5 AND syndicate_id = ?6");
     q->bind(1, to);
     if (to == "failed") q->bind(2, a.has("error") ? a.text("error") : std::string("reported failed"));
     else if (to == "queued" && current["error"].is_string()) q->bind(2, current["error"].get<std::string>());  // kept
     else q->bind(2);
-    if (to == "sent") q->bind(3, sent_at);
+    if (to == "sent") q->bind(3, to_utc_iso(sent_at));
     else q->bind(3);
     q->bind(4, to_utc_iso(call.clock.now()));
     q->bind(5, id);

@@ -93,6 +93,17 @@ TEST_CASE("LAST_ADMIN: the last admin key cannot be revoked, nor the last admin 
     CHECK(fx.call("update_user", {{"id", fx.marie.id}, {"language", "en"}})["role"] == "admin");  // other changes pass
 }
 
+TEST_CASE("LAST_ADMIN counts only credentials able to administer: an admin key without write:administration does not") {
+    People fx;
+    const auto reader = syndic::issue_api_key(*fx.db, fx.clock, fx.syndicate, Role::admin,
+                                              {"read:administration", "write:meetings"}, "lecture");
+    CHECK_REFUSED(fx, "LAST_ADMIN", "revoke_api_key", (json{{"id", fx.admin_key.id}}));
+    const auto able = syndic::issue_api_key(*fx.db, fx.clock, fx.syndicate, Role::admin, {"write:administration"}, "administration");
+    fx.call("revoke_api_key", {{"id", fx.admin_key.id}});
+    CHECK_REFUSED(fx, "LAST_ADMIN", "revoke_api_key", (json{{"id", able.id}}));
+    CHECK(fx.call("revoke_api_key", {{"id", reader.id}})["apiKey"]["revokedAt"].is_string());
+}
+
 TEST_CASE("changes are events: user.updated, api_key.revoked") {
     People fx;
     fx.call("update_user", {{"id", fx.marie.id}, {"language", "en"}});
