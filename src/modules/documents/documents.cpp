@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "auth/credentials.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/ids.hpp"
@@ -82,6 +83,8 @@ Stored store_content(const ToolCall& call, const std::string& now) {
     d.visibility = a.text_or("visibility", "board");
     d.uploaded_by = call.caller.api_key_id;
     d.created_at = now;
+    // An admin's upload is certified as it is stored; a member's waits for an admin (certify).
+    if (call.caller.role == Role::admin) d.certified_by = call.caller.api_key_id.empty() ? "admin" : call.caller.api_key_id;
     insert_document(call.db, syndicate, d);
     return {d.id, false};
 }
@@ -114,6 +117,18 @@ json reuse_warnings(const Arguments& a, const json& stored) {
     return warnings;
 }
 
+// An admin certifies a stored document as the register's record: its protected kind then protects
+// it (a member's upload of final minutes is not the register's until then).
+void certify(const ToolCall& call, const std::string& id, const std::string& now) {
+    if (call.caller.role != Role::admin)
+        throw DomainError(codes::admin_required, "Only an admin certifies a document as the register's record.")
+            .at("/certify");
+    auto q = call.db.prepare(
+        "UPDATE documents SET certified_at = ?1, certified_by = ?2, updated_at = ?1 WHERE id = ?3 AND certified_at IS NULL");
+    bind_parameters(*q, now, call.caller.api_key_id.empty() ? std::string("admin") : call.caller.api_key_id, id);
+    q->exec();
+}
+
 json attach_document(const ToolCall& call) {
     const auto a = call.arguments();
     const auto& syndicate = call.caller.syndicate_id;
@@ -127,6 +142,7 @@ json attach_document(const ToolCall& call) {
                                   ? Stored{require_document(call.db, syndicate, a.text("documentId"), "/documentId", false).id, true}
                                   : store_content(call, now);
     const auto warnings = reused ? reuse_warnings(a, document_json(call.db, call.caller, id)) : json::array();
+    if (a.flag("certify", false)) certify(call, id, now);
     attach(call.db, syndicate, id, record_type, record_id, now);
     auto out = document_json(call.db, call.caller, id);
     out["reused"] = reused;
@@ -171,13 +187,22 @@ json archive_document(const ToolCall& call) {
     if (a.has("recordType") && !a.has("recordId"))
         throw invalid_argument("/recordId", "is required with recordType",
                                "recordId names the record to detach the document from; recordType alone names none.");
-    if (stored.is_protected)
+    // A protected document is kept, unless an admin voids it (void: true), its reason kept with it
+    // and in the audit trail: a record of the register entered in error.
+    const bool voiding = stored.is_protected && a.flag("void", false);
+    if (stored.is_protected && !voiding)
         throw DomainError(codes::document_protected,
                           "Document " + id + " (" + stored.kind + ") is " + stored.protected_because +
-                              ", a legal record the register keeps (art. 1070 C.c.Q.): it cannot be archived or detached.")
+                              ", a legal record the register keeps (art. 1070 C.c.Q.): it cannot be archived or detached "
+                              "(an admin may void one entered in error: void true, with the reason).")
             .at("/id")
             .with("kind", stored.kind)
             .with("reason", stored.protected_because);
+    if (voiding) {
+        auto q = call.db.prepare("UPDATE documents SET voided_at = ?1, updated_at = ?1 WHERE id = ?2");
+        bind_parameters(*q, now, id);
+        q->exec();
+    }
     if (a.has("recordId")) {
         const std::string record_id = a.text("recordId");
         const auto record_type = a.optional_text("recordType");

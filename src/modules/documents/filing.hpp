@@ -31,6 +31,9 @@ struct NewDocument {
     std::optional<std::int64_t> pages;
     std::int64_t size_bytes = 0;
     bool draft = false;
+    // Certified as the register's record (its protected kind then protects it): by whom, "" for
+    // not yet (a member's upload); "syndic-mcp" for what the server writes.
+    std::string certified_by;
 };
 void insert_document(Database& db, const std::string& syndicate_id, const NewDocument& d);
 

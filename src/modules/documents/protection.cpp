@@ -5,11 +5,12 @@ namespace syndic::documents {
 
 namespace {
 
-// A kind the register keeps once final: a generated draft is not the record (the minutes' drafts;
-// a notice is written final once sent, financial statements once their year is closed), and an
-// upload is never a draft.
+// A kind the register keeps once final and certified: a generated draft is not the record (the
+// minutes' drafts; a notice is written final once sent, financial statements once their year is
+// closed), an upload is never a draft, and a member's upload is the register's only once an admin
+// certifies it (documents migration 004; what the server writes is certified as it is written).
 ProtectionRule kind(const char* reason, const std::string& kind_name) {
-    return {reason, "(d.draft = 0 AND d.kind = '" + kind_name + "')"};
+    return {reason, "(d.draft = 0 AND d.kind = '" + kind_name + "' AND d.certified_at IS NOT NULL)"};
 }
 
 }  // namespace

@@ -18,7 +18,7 @@ namespace {
 const std::string columns =
     std::string("d.id, d.kind, d.title, d.file_name, d.mime_type, d.size_bytes, d.sha256, d.pages, d.language, d.draft, "
                 "d.register_item, d.visibility, ") +
-    protected_sql() + ", d.uploaded_by, d.created_at, d.updated_at, d.deleted_at, d.path";
+    protected_sql() + ", d.uploaded_by, d.created_at, d.updated_at, d.deleted_at, d.path, d.certified_at, d.voided_at";
 
 json links_of(Database& db, const std::string& document_id) {
     json out = json::array();
@@ -50,7 +50,9 @@ json row_json(Database& db, const CallerContext& caller, SQLite::Statement& q) {
               {"uploadedBy", nullable_text(q.getColumn(13))},
               {"createdAt", shown_time(q.getColumn(14))},
               {"updatedAt", q.getColumn(15).isNull() ? shown_time(q.getColumn(14)) : shown_time(q.getColumn(15))},
-              {"deletedAt", shown_time(q.getColumn(16))}};
+              {"deletedAt", shown_time(q.getColumn(16))},
+              {"certifiedAt", shown_time(q.getColumn(18))},
+              {"voidedAt", shown_time(q.getColumn(19))}};
     add_document_location(d, caller, id, q.getColumn(17).getString());
     return d;
 }
@@ -121,11 +123,13 @@ std::optional<std::string> file_with(Database& db, const std::string& syndicate_
 void insert_document(Database& db, const std::string& syndicate_id, const NewDocument& d) {
     auto q = db.prepare(
         "INSERT INTO documents (id, syndicate_id, meeting_id, kind, draft, language, path, pages, size_bytes, sha256, "
-        "title, file_name, mime_type, register_item, visibility, uploaded_by, search_text, created_at, updated_at) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?18)");
+        "title, file_name, mime_type, register_item, visibility, uploaded_by, search_text, created_at, updated_at, "
+        "certified_at, certified_by) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?18, "
+        "CASE WHEN ?19 IS NULL THEN NULL ELSE ?18 END, ?19)");
     bind_parameters(*q, d.id, syndicate_id, d.meeting_id, d.kind, d.draft ? 1 : 0, d.language, d.path, d.pages, d.size_bytes,
                     d.sha256, d.title, d.file_name, d.mime_type, d.register_item, d.visibility, nonempty_text(d.uploaded_by),
-                    fold_for_search(d.title) + "\n" + fold_for_search(d.file_name), d.created_at);
+                    fold_for_search(d.title) + "\n" + fold_for_search(d.file_name), d.created_at, nonempty_text(d.certified_by));
     q->exec();
 }
 

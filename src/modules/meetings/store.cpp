@@ -339,6 +339,7 @@ void insert_minutes(Database& db, const std::string& syndicate_id, const Meeting
     d.visibility = record.draft ? "board" : "co-owners";
     d.uploaded_by = uploaded_by;
     d.created_at = record.created_at;
+    d.certified_by = "syndic-mcp";  // the server wrote it: the register's record once final
     d.language = record.language;
     d.register_item = m.type == "board" ? "board-minutes" : "meeting-minutes";
     d.meeting_id = m.id;

@@ -58,6 +58,33 @@ TEST_CASE("each kind the register keeps: protected once uploaded, neither archiv
     }
 }
 
+TEST_CASE("a member's upload of a kept kind is not the register's until an admin certifies it; an admin may void one") {
+    DocumentsFixture fx;
+    const auto m = fx.meeting();
+    json args = {{"contentBase64", b64(pdf_bytes + "faux")}, {"fileName", "pv.pdf"}, {"mimeType", "application/pdf"},
+                 {"kind", "minutes"}, {"title", "Procès-verbal"}, {"recordType", "meeting"}, {"recordId", m["id"]}};
+    const auto upload = fx.call_as(fx.member, "attach_document", args);
+    CHECK(upload["protected"] == false);
+    CHECK(upload["certifiedAt"].is_null());
+    // Only an admin certifies; then it is the register's record.
+    const json again = {{"documentId", upload["id"]}, {"recordType", "meeting"}, {"recordId", m["id"]}, {"certify", true}};
+    CHECK_REFUSED_AS(fx, fx.member, "ADMIN_REQUIRED", "attach_document", again);
+    CHECK(fx.call("get_document", {{"id", upload["id"]}})["protected"] == false);
+    const auto certified = fx.call("attach_document", again);
+    CHECK(certified["protected"] == true);
+    CHECK(certified["certifiedAt"].is_string());
+    // Protected: refused, unless an admin voids it with its reason.
+    CHECK_REFUSED(fx, "DOCUMENT_PROTECTED", "archive_document", (json{{"id", upload["id"]}, {"reason", "x"}}));
+    const auto voided = fx.call("archive_document", {{"id", upload["id"]}, {"reason", "Téléversé par erreur : ce n'est pas le PV signé."},
+                                                     {"void", true}});
+    CHECK(voided["voidedAt"].is_string());
+    CHECK(voided["deletedAt"].is_string());
+    // An uncertified member's upload may simply be archived.
+    args["contentBase64"] = b64(pdf_bytes + "autre");
+    const auto other = fx.call_as(fx.member, "attach_document", args);
+    CHECK(fx.call("archive_document", {{"id", other["id"]}, {"reason", "doublon"}})["voidedAt"].is_null());
+}
+
 TEST_CASE("every other kind may be archived") {
     DocumentsFixture fx;
     const auto m = fx.meeting();
