@@ -88,9 +88,10 @@ RegisteredClient register_client(Database& db, const Clock& clock, const std::st
                              "com.example.app:/callback, without a fragment: " + uri.substr(0, 200));
     const auto display = name.empty() ? std::string("(unnamed application)") : name;
     if (display.size() > 200) throw OAuthError("invalid_client_metadata", "client_name is longer than 200 characters.");
-    // No control, invisible or text-direction character (Unicode Cc and Cf): a name must read as
-    // it is shown (U+202E would reverse it, U+200B hide a difference from a trusted name).
-    if (!valid_utf8(display) || holds_control_or_format(display))
+    // No control, invisible or text-direction character (Unicode Cc and Cf, the fillers and blanks
+    // that show as nothing: core/text.hpp): a name must read as it is shown (U+202E would reverse
+    // it, U+200B or U+3164 hide a difference from a trusted name).
+    if (!valid_utf8(display) || holds_control_or_invisible(display))
         throw OAuthError("invalid_client_metadata", "client_name holds control, invisible or text-direction characters.");
     if (auth_method != "none" && auth_method != "client_secret_basic" && auth_method != "client_secret_post")
         throw OAuthError("invalid_client_metadata",

@@ -185,19 +185,37 @@ bool is_format_character(char32_t c) {
     return false;
 }
 
-bool holds_control_or_format(std::string_view utf8) {
+bool is_invisible_character(char32_t c) {
+    if (is_format_character(c)) return true;
+    if (c == 0x115F || c == 0x1160 || c == 0x3164 || c == 0xFFA0 || c == 0x2800 || c == 0x034F || c == 0x17B4 ||
+        c == 0x17B5 || (c >= 0x180B && c <= 0x180F) || c == 0x2028 || c == 0x2029)
+        return true;
+    return (c >= 0xFDD0 && c <= 0xFDEF) || (c & 0xFFFE) == 0xFFFE;
+}
+
+bool holds_control_or_invisible(std::string_view utf8) {
     for (std::size_t i = 0; i < utf8.size();) {
         const auto c = next_code_point(utf8, i);
-        if (is_control_character(c) || is_format_character(c)) return true;
+        if (is_control_character(c) || is_invisible_character(c)) return true;
     }
     return false;
 }
 
 std::optional<char32_t> forbidden_text_character(std::string_view utf8, bool multi_line) {
+    char32_t before = 0;
     for (std::size_t i = 0; i < utf8.size();) {
         const auto c = next_code_point(utf8, i);
         const bool line_break = c == '\n' || c == '\r' || c == '\t' || c == 0x2028 || c == 0x2029;
         if (line_break ? !multi_line : is_control_character(c) || is_bidi_override(c)) return c;
+        if (!multi_line && is_invisible_character(c)) {
+            // A joiner between two letters that are not ASCII shapes them (Persian, Indic, emoji).
+            std::size_t j = i;
+            const char32_t after = j < utf8.size() ? next_code_point(utf8, j) : 0;
+            const bool joiner = c == 0x200C || c == 0x200D;
+            if (!(joiner && before >= 0x80 && after >= 0x80 && !is_invisible_character(before) && !is_invisible_character(after)))
+                return c;
+        }
+        before = c;
     }
     return std::nullopt;
 }

@@ -34,14 +34,23 @@ inline bool is_control_character(char32_t c) { return c < 0x20 || (c >= 0x7F && 
 // after them, so what is shown is not what is stored.
 inline bool is_bidi_override(char32_t c) { return (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069); }
 
-// Whether valid UTF-8 `text` holds a control (Cc) or format (Cf) character: for names shown as
-// they are, where nothing may be invisible or reorder what follows.
-bool holds_control_or_format(std::string_view utf8);
+// What reads as nothing, or as a blank that is no space: format characters (Cf), the Hangul
+// fillers (U+115F, U+1160, U+3164, U+FFA0), the braille blank (U+2800), the combining grapheme
+// joiner (U+034F), the Khmer inherent vowels (U+17B4, U+17B5), the Mongolian free variation
+// selectors (U+180B..U+180F), the line and paragraph separators and the noncharacters (U+FDD0..
+// U+FDEF, U+xFFFE and U+xFFFF). Two names that differ only by one of them look the same.
+bool is_invisible_character(char32_t c);
+
+// Whether valid UTF-8 `text` holds a control (Cc) or an invisible character (above): for names
+// shown as they are, where nothing may be invisible or reorder what follows.
+bool holds_control_or_invisible(std::string_view utf8);
 
 // The first character a text field may not hold (its code point), or nullopt. Every field
 // refuses C0 and C1 controls, DEL and bidi overrides; a multi-line field (a description, notes)
 // may hold tab, line feed and carriage return, a single-line one (a name, an e-mail) none, nor
-// U+2028/U+2029. `utf8` must be valid UTF-8.
+// U+2028/U+2029, nor an invisible character (two co-owners would look the same in the minutes),
+// but for the zero-width joiner and non-joiner between two letters that are not ASCII (Persian,
+// the Indic scripts and emoji need them). `utf8` must be valid UTF-8.
 std::optional<char32_t> forbidden_text_character(std::string_view utf8, bool multi_line);
 
 // How many values a JSON text holds at most, strings skipped: one, plus one for each comma, [ and

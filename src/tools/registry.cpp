@@ -113,6 +113,8 @@ std::string forbidden_reason(char32_t c) {
     if (is_bidi_override(c)) return std::string("contains a text-direction override (") + code + ")";
     if (c == '\t' || c == '\n' || c == '\r' || c == 0x2028 || c == 0x2029)
         return std::string("contains a line break or tab (") + code + "); this field holds one line";
+    if (is_invisible_character(c))
+        return std::string("contains an invisible character (") + code + "); this field holds text as it is shown";
     return std::string("contains a control character (") + code + ")";
 }
 

@@ -10,7 +10,9 @@ on the demo syndicate, as the attack round did, with a member key and an admin k
 - a member reporting a queued notice sent in 1990: refused (admins only), and an admin's report
   lies between the queuing and now, marked reportedByHand;
 - an admin key without write:administration does not count as the last credential able to
-  administer (LAST_ADMIN).
+  administer (LAST_ADMIN);
+- and a residual of point 8: a co-owner's name holding an invisible character (U+200B, U+200D,
+  U+061C, U+FEFF, U+FFFF, U+3164...) is refused, so two co-owners cannot look the same.
 
 usage: run_member_bending.py SYNDIC_MCP
 """
@@ -135,6 +137,13 @@ code, _ = admin.call("revoke_api_key", {"id": demo_key["id"]})
 check("an admin key without write:administration does not count: LAST_ADMIN", code == "LAST_ADMIN", code)
 code, _ = admin.call("revoke_api_key", {"id": reader["apiKeyId"]})
 check("the key without write:administration itself may go", code == "ok", code)
+
+# 6. Invisible characters in a name (point 8).
+unit = admin.must("list_units", {"type": "apartment"})["data"][0]["id"]
+for c in ("\u200b", "\u200d", "\u061c", "\ufeff", "\uffff", "\u3164", "\u2800"):
+    code, data = as_member.call("create_co_owner", {"unitId": unit, "firstName": "Ma" + c + "rie", "lastName": "Tremblay"})
+    check(f"a co-owner named Ma+U+{ord(c):04X}+rie: VALIDATION_FAILED at /firstName",
+          code == "VALIDATION_FAILED" and data.get("field") == "/firstName", f"{code} {data}")
 
 admin.close()
 as_member.close()
