@@ -4,9 +4,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
-#include <cstdio>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -26,45 +23,6 @@ namespace {
 
 constexpr auto message_lease = std::chrono::minutes(5);  // far longer than one SMTP exchange (30 s at most)
 constexpr int message_batch = 20;
-
-bool plain_ascii(const std::string& text) {
-    for (unsigned char c : text)
-        if (c >= 0x80 || c < 0x20) return false;
-    return true;
-}
-
-// A header value in RFC 2047 encoded words when it is not plain ASCII, each word whole characters
-// and under the 75-character limit.
-std::string header_text(const std::string& text) {
-    if (plain_ascii(text)) return text;
-    std::string out, chunk;
-    auto flush = [&] {
-        if (chunk.empty()) return;
-        out += (out.empty() ? "" : "\r\n ") + std::string("=?UTF-8?B?") + base64_encode(chunk) + "?=";
-        chunk.clear();
-    };
-    for (std::size_t i = 0; i < text.size();) {
-        std::size_t len = 1;
-        const auto c = static_cast<unsigned char>(text[i]);
-        if (c >= 0xF0) len = 4;
-        else if (c >= 0xE0) len = 3;
-        else if (c >= 0xC0) len = 2;
-        if (chunk.size() + len > 45) flush();  // 45 bytes: 60 base64 characters
-        chunk += text.substr(i, len);
-        i += len;
-    }
-    flush();
-    return out;
-}
-
-std::string rfc5322_date(Instant at) {
-    const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::time_point_cast<std::chrono::seconds>(at));
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    std::array<char, 64> buffer{};
-    std::strftime(buffer.data(), buffer.size(), "%a, %d %b %Y %H:%M:%S +0000", &tm);
-    return buffer.data();
-}
 
 struct DueMessage {
     std::string id, syndicate_id, recipient, subject, body;
@@ -179,55 +137,6 @@ std::chrono::minutes mail_retry_delay(int failures_so_far) {
     static constexpr std::array<int, 4> delays{1, 5, 30, 120};
     const auto i = static_cast<std::size_t>(std::clamp(failures_so_far, 1, 4) - 1);
     return std::chrono::minutes(delays[i]);
-}
-
-std::string base64_lines(const std::string& bytes) {
-    std::string out;
-    const auto encoded = base64_encode(bytes);
-    for (std::size_t i = 0; i < encoded.size(); i += 76) out += encoded.substr(i, 76) + "\r\n";
-    return out;
-}
-
-// A file name for Content-Disposition: quoted when plain ASCII, else an ASCII fallback and the
-// UTF-8 name percent-encoded (RFC 2231).
-std::string disposition_file_name(const std::string& name) {
-    std::string fallback, encoded;
-    for (const unsigned char c : name) {
-        const bool plain = c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '%';
-        fallback += plain ? static_cast<char>(c) : '_';
-        if (std::isalnum(c) || c == '.' || c == '-' || c == '_') {
-            encoded += static_cast<char>(c);
-        } else {
-            char hex[4];
-            std::snprintf(hex, sizeof hex, "%%%02X", c);
-            encoded += hex;
-        }
-    }
-    if (fallback == name) return "filename=\"" + name + "\"";
-    return "filename=\"" + fallback + "\"; filename*=UTF-8''" + encoded;
-}
-
-std::string compose_mail(const std::string& from, const std::string& to, const std::string& subject,
-                         const std::string& body, const std::string& message_id, Instant date,
-                         const std::vector<MailAttachment>& attachments) {
-    std::string normalized;  // CRLF line ends, whatever the body was written with
-    for (std::size_t i = 0; i < body.size(); ++i) {
-        if (body[i] == '\n' && (i == 0 || body[i - 1] != '\r')) normalized += '\r';
-        normalized += body[i];
-    }
-    std::string mail = "From: " + header_text(from) + "\r\nTo: " + to + "\r\nSubject: " + header_text(subject) +
-                       "\r\nDate: " + rfc5322_date(date) + "\r\nMessage-ID: <" + message_id +
-                       "@syndic-mcp>\r\nMIME-Version: 1.0\r\n";
-    const std::string text_part = "Content-Type: text/plain; charset=UTF-8\r\nContent-Transfer-Encoding: base64\r\n\r\n";
-    if (attachments.empty()) return mail + text_part + base64_lines(normalized);
-    const std::string boundary = "syndic-mcp-" + message_id;  // a message id never appears in base64 lines
-    mail += "Content-Type: multipart/mixed; boundary=\"" + boundary + "\"\r\n\r\n";
-    mail += "--" + boundary + "\r\n" + text_part + base64_lines(normalized);
-    for (const auto& a : attachments)
-        mail += "--" + boundary + "\r\nContent-Type: " + a.media_type + "\r\nContent-Disposition: attachment; " +
-                disposition_file_name(a.file_name) + "\r\nContent-Transfer-Encoding: base64\r\n\r\n" +
-                base64_lines(a.bytes);
-    return mail + "--" + boundary + "--\r\n";
 }
 
 MailRun deliver_mail(Database& db, const Clock& clock, const SmtpSettings& smtp, const std::string& worker,

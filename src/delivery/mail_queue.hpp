@@ -1,7 +1,7 @@
 // Sending the outbox: each due message is claimed with a lease (so several processes on one
 // database never send it twice), sent over SMTP, and marked sent, or retried with back-off and
-// finally marked failed with the server's answer. Knows the outbox table and the message's wire
-// form; the SMTP exchange itself is net_transfer's.
+// finally marked failed with the server's answer. Knows the outbox table; the message's wire form
+// is mail_compose's, the SMTP exchange net_transfer's.
 #pragma once
 #include <chrono>
 #include <functional>
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/clock.hpp"
+#include "delivery/mail_compose.hpp"
 #include "delivery/net_transfer.hpp"
 
 namespace syndic {
@@ -38,19 +39,5 @@ using MailSender = std::function<TransferResult(const std::string& envelope_from
                                                 const std::string& message)>;
 MailRun deliver_mail(Database& db, const Clock& clock, const SmtpSettings& smtp, const std::string& worker,
                      const MailSender& sender);
-
-// A file sent with a message (a document of the outbox row's attachments: the minutes...).
-struct MailAttachment {
-    std::string file_name;   // as the recipient saves it, UTF-8
-    std::string media_type;  // application/pdf
-    std::string bytes;
-};
-
-// The RFC 5322 text of a message: UTF-8 subject (RFC 2047), body in base64 lines, CRLF ends; with
-// attachments, a multipart/mixed message whose first part is the body (RFC 2046), each file's
-// name in RFC 2231 when it is not plain ASCII.
-std::string compose_mail(const std::string& from, const std::string& to, const std::string& subject,
-                         const std::string& body, const std::string& message_id, Instant date,
-                         const std::vector<MailAttachment>& attachments = {});
 
 }  // namespace syndic
