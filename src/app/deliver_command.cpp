@@ -101,14 +101,14 @@ int DeliverCommand::run(const Common& common, const Clock& clock) {
     auto db = open_existing(common.db_path);
     const auto worker = new_worker_name();
     if (once) {
-        report(*db, clock, deliver_once(*db, clock, settings, true, worker));
+        report(*db, clock, deliver_once(common.db_path, clock, settings, true, worker));
         return 0;
     }
     std::signal(SIGTERM, request_stop);
     std::signal(SIGINT, request_stop);
     std::cerr << "syndic-mcp: delivering every " << interval_seconds << " s; stop with Ctrl-C or SIGTERM" << std::endl;
     while (!stop_requested) {
-        report(*db, clock, deliver_once(*db, clock, settings, true, worker));
+        report(*db, clock, deliver_once(common.db_path, clock, settings, true, worker));
         for (int waited = 0; waited < interval_seconds * 10 && !stop_requested; ++waited)
             std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }

@@ -1,9 +1,10 @@
-// A thread that sends what is due on one database, every `interval`: the outbox over SMTP (with SMTP
-// settings) and the webhooks (`webhooks`: the HTTP bridge; a stdio server posts none, catalogue
-// section 6); for the bridge, the daily tick too, reading the tools through the reader app/ hands
-// in (delivery knows no module and no registry). The HTTP bridge and a stdio server started with
-// SMTP settings run one; `syndic-mcp deliver` runs the same pass in the foreground. It opens its
-// own connection, so it never waits on a call in progress beyond SQLite's busy timeout.
+// Two threads that send what is due on one database, every `interval`, each on its own connection:
+// the outbox over SMTP (with SMTP settings), and the webhooks (`webhooks`: the HTTP bridge; a stdio
+// server posts none, catalogue section 6) with, for the bridge, the daily tick, reading the tools
+// through the reader app/ hands in (delivery knows no module and no registry). Mail never waits
+// behind a slow webhook receiver, nor webhooks behind a slow SMTP server. The HTTP bridge and a
+// stdio server started with SMTP settings run one; `syndic-mcp deliver` runs the same two passes
+// side by side in the foreground.
 #pragma once
 #include <chrono>
 #include <condition_variable>
@@ -28,9 +29,11 @@ struct DeliveryRun {
     std::optional<WebhookRun> webhooks;    // nullopt: this process does not post webhooks
 };
 
-// One pass over what is due; `worker` names this process in the leases.
-DeliveryRun deliver_once(Database& db, const Clock& clock, const std::optional<SmtpSettings>& smtp, bool webhooks,
-                         const std::string& worker);
+// One pass over what is due on the database at `db_path`, the mail and the webhooks side by side, each
+// on a connection of its own; `worker` names this process in the claims. The first error of either,
+// after both ended.
+DeliveryRun deliver_once(const std::string& db_path, const Clock& clock, const std::optional<SmtpSettings>& smtp,
+                         bool webhooks, const std::string& worker);
 
 // "hostname/pid/random": a process's name in the leases it takes.
 std::string new_worker_name();
@@ -48,7 +51,13 @@ public:
     void wake();  // run a pass now (after a call queued messages)
 
 private:
-    void run();
+    struct Lane {
+        bool woken = false;
+        std::thread thread;
+    };
+    void run(Lane& lane, void (DeliveryWorker::*pass)(Database&, const Clock&));
+    void mail_pass(Database& db, const Clock& clock);
+    void webhook_pass(Database& db, const Clock& clock);
 
     std::string db_path_;
     std::optional<SmtpSettings> smtp_;
@@ -60,8 +69,8 @@ private:
     std::set<std::string> warned_without_sender_;  // syndicates whose mail has no sender, told once
     std::mutex mutex_;
     std::condition_variable changed_;
-    bool stopping_ = false, woken_ = false;
-    std::thread thread_;
+    bool stopping_ = false;
+    Lane mail_, webhooks_lane_;  // threads started last, joined first
 };
 
 }  // namespace syndic

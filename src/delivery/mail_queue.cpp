@@ -4,9 +4,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
-#include <cstdio>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -16,6 +13,7 @@
 #include <vector>
 
 #include "core/ids.hpp"
+#include "delivery/claims.hpp"
 #include "events/event_log.hpp"
 #include "storage/bind.hpp"
 #include "storage/database.hpp"
@@ -24,60 +22,18 @@
 namespace syndic {
 namespace {
 
-constexpr auto message_lease = std::chrono::minutes(5);  // far longer than one SMTP exchange (30 s at most)
-constexpr int message_batch = 20;
-
-bool plain_ascii(const std::string& text) {
-    for (unsigned char c : text)
-        if (c >= 0x80 || c < 0x20) return false;
-    return true;
-}
-
-// A header value in RFC 2047 encoded words when it is not plain ASCII, each word whole characters
-// and under the 75-character limit.
-std::string header_text(const std::string& text) {
-    if (plain_ascii(text)) return text;
-    std::string out, chunk;
-    auto flush = [&] {
-        if (chunk.empty()) return;
-        out += (out.empty() ? "" : "\r\n ") + std::string("=?UTF-8?B?") + base64_encode(chunk) + "?=";
-        chunk.clear();
-    };
-    for (std::size_t i = 0; i < text.size();) {
-        std::size_t len = 1;
-        const auto c = static_cast<unsigned char>(text[i]);
-        if (c >= 0xF0) len = 4;
-        else if (c >= 0xE0) len = 3;
-        else if (c >= 0xC0) len = 2;
-        if (chunk.size() + len > 45) flush();  // 45 bytes: 60 base64 characters
-        chunk += text.substr(i, len);
-        i += len;
-    }
-    flush();
-    return out;
-}
-
-std::string rfc5322_date(Instant at) {
-    const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::time_point_cast<std::chrono::seconds>(at));
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    std::array<char, 64> buffer{};
-    std::strftime(buffer.data(), buffer.size(), "%a, %d %b %Y %H:%M:%S +0000", &tm);
-    return buffer.data();
-}
-
 struct DueMessage {
     std::string id, syndicate_id, recipient, subject, body;
     int attempts = 0;
     std::string attachments;  // JSON array of document ids
 };
 
-// Claims up to `message_batch` due messages for `worker` (a lease), in one write transaction: a message
-// another process holds under an unexpired lease is not due.
-// `skipped`: a JSON array of syndicate ids whose messages are left alone (no sender for them).
-std::vector<DueMessage> claim_messages(Database& db, const std::string& now, const std::string& until, const std::string& worker,
-                                       const std::string& skipped) {
-    std::vector<DueMessage> out;
+// Claims the next due message for `worker` until `until`, alone: a message another process holds
+// under an unexpired claim is not due. `skipped`: a JSON array of syndicate ids whose messages are
+// left alone (no sender for them). nullopt when nothing is due.
+std::optional<DueMessage> claim_message(Database& db, const std::string& now, const std::string& until,
+                                        const std::string& worker, const std::string& skipped) {
+    std::optional<DueMessage> out;
     WriteTransaction tx(db);
     auto q = db.prepare(
         "UPDATE outbox SET lease_owner = ?1, lease_until = ?2 WHERE id IN ("
@@ -86,11 +42,11 @@ std::vector<DueMessage> claim_messages(Database& db, const std::string& now, con
         "AND syndicate_id NOT IN (SELECT value FROM json_each(?5)) "
         "ORDER BY created_at, id LIMIT ?4) "
         "RETURNING id, syndicate_id, recipient, subject, body, attempts, attachments");
-    bind_parameters(*q, worker, until, now, message_batch, skipped);
-    while (q->executeStep())
-        out.push_back({q->getColumn(0).getString(), q->getColumn(1).getString(), q->getColumn(2).getString(),
+    bind_parameters(*q, worker, until, now, 1, skipped);
+    if (q->executeStep())
+        out = DueMessage{q->getColumn(0).getString(), q->getColumn(1).getString(), q->getColumn(2).getString(),
                        q->getColumn(3).getString(), q->getColumn(4).getString(), q->getColumn(5).getInt(),
-                       q->getColumn(6).getString()});
+                       q->getColumn(6).getString()};
     q->reset();
     tx.commit();
     return out;
@@ -117,7 +73,7 @@ std::string attached_files(Database& db, const DueMessage& m, std::vector<MailAt
 
 const AuditActor delivery_actor{"system", "syndic-mcp", ""};
 
-// Writes what the attempt gave, if this worker still holds the message's lease; the event
+// Writes what the attempt gave, if this worker still holds the message's claim; the event
 // message.sent or message.failed goes with it.
 void record(Database& db, const Clock& clock, const DueMessage& m, const std::string& worker, const TransferResult& r,
             MailRun& run) {
@@ -147,7 +103,7 @@ void record(Database& db, const Clock& clock, const DueMessage& m, const std::st
     q->bind(6, now_text);
     q->bind(7, m.id);
     q->bind(8, worker);
-    if (!q->executeStep()) return;  // the lease ran out and another process took the message
+    if (!q->executeStep()) return;  // the claim ran out and another process took the message
     const std::string data = q->getColumn(0).getString();
     q->reset();
     if (status != "queued") {
@@ -160,74 +116,12 @@ void record(Database& db, const Clock& clock, const DueMessage& m, const std::st
     else ++run.retrying;
 }
 
-// Gives back the messages `worker` claimed and has not recorded: an attempt that fails before it
-// sends (the network module missing, a file unreadable, the database busy) leaves them due at
-// once, not held for the lease's 5 minutes. How many it gave back.
-int release_mail_claims(Database& db, const std::string& worker) {
-    WriteTransaction tx(db);
-    auto q = db.prepare(
-        "UPDATE outbox SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = ?1 AND status = 'queued'");
-    bind_parameters(*q, worker);
-    const int released = q->exec();
-    tx.commit();
-    return released;
-}
-
 }  // namespace
 
 std::chrono::minutes mail_retry_delay(int failures_so_far) {
     static constexpr std::array<int, 4> delays{1, 5, 30, 120};
     const auto i = static_cast<std::size_t>(std::clamp(failures_so_far, 1, 4) - 1);
     return std::chrono::minutes(delays[i]);
-}
-
-std::string base64_lines(const std::string& bytes) {
-    std::string out;
-    const auto encoded = base64_encode(bytes);
-    for (std::size_t i = 0; i < encoded.size(); i += 76) out += encoded.substr(i, 76) + "\r\n";
-    return out;
-}
-
-// A file name for Content-Disposition: quoted when plain ASCII, else an ASCII fallback and the
-// UTF-8 name percent-encoded (RFC 2231).
-std::string disposition_file_name(const std::string& name) {
-    std::string fallback, encoded;
-    for (const unsigned char c : name) {
-        const bool plain = c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '%';
-        fallback += plain ? static_cast<char>(c) : '_';
-        if (std::isalnum(c) || c == '.' || c == '-' || c == '_') {
-            encoded += static_cast<char>(c);
-        } else {
-            char hex[4];
-            std::snprintf(hex, sizeof hex, "%%%02X", c);
-            encoded += hex;
-        }
-    }
-    if (fallback == name) return "filename=\"" + name + "\"";
-    return "filename=\"" + fallback + "\"; filename*=UTF-8''" + encoded;
-}
-
-std::string compose_mail(const std::string& from, const std::string& to, const std::string& subject,
-                         const std::string& body, const std::string& message_id, Instant date,
-                         const std::vector<MailAttachment>& attachments) {
-    std::string normalized;  // CRLF line ends, whatever the body was written with
-    for (std::size_t i = 0; i < body.size(); ++i) {
-        if (body[i] == '\n' && (i == 0 || body[i - 1] != '\r')) normalized += '\r';
-        normalized += body[i];
-    }
-    std::string mail = "From: " + header_text(from) + "\r\nTo: " + to + "\r\nSubject: " + header_text(subject) +
-                       "\r\nDate: " + rfc5322_date(date) + "\r\nMessage-ID: <" + message_id +
-                       "@syndic-mcp>\r\nMIME-Version: 1.0\r\n";
-    const std::string text_part = "Content-Type: text/plain; charset=UTF-8\r\nContent-Transfer-Encoding: base64\r\n\r\n";
-    if (attachments.empty()) return mail + text_part + base64_lines(normalized);
-    const std::string boundary = "syndic-mcp-" + message_id;  // a message id never appears in base64 lines
-    mail += "Content-Type: multipart/mixed; boundary=\"" + boundary + "\"\r\n\r\n";
-    mail += "--" + boundary + "\r\n" + text_part + base64_lines(normalized);
-    for (const auto& a : attachments)
-        mail += "--" + boundary + "\r\nContent-Type: " + a.media_type + "\r\nContent-Disposition: attachment; " +
-                disposition_file_name(a.file_name) + "\r\nContent-Transfer-Encoding: base64\r\n\r\n" +
-                base64_lines(a.bytes);
-    return mail + "--" + boundary + "--\r\n";
 }
 
 MailRun deliver_mail(Database& db, const Clock& clock, const SmtpSettings& smtp, const std::string& worker,
@@ -247,38 +141,48 @@ MailRun deliver_mail(Database& db, const Clock& clock, const SmtpSettings& smtp,
         }
         return it->second;
     };
+    // A message is claimed alone, for its transfer's time limit and a margin, and the claim renewed
+    // just before the transfer: whatever the server's speed, it is sent only under a valid claim.
+    const auto hold = std::chrono::seconds(smtp.timeout_seconds) + claim_margin;
     nlohmann::json unsendable = nlohmann::json::array();  // syndicates whose mail has no sender: not claimed again
     try {
         for (;;) {
-            const auto now = clock.now();
-            const auto due = claim_messages(db, to_utc_iso(now), to_utc_iso(now + message_lease), worker, unsendable.dump());
-            if (due.empty()) break;
-            for (const auto& m : due) {
-                const auto& from = sender_of(m.syndicate_id);
-                if (!from) {
-                    ++run.without_sender[m.syndicate_id];
-                    if (std::find(unsendable.begin(), unsendable.end(), m.syndicate_id) == unsendable.end())
-                        unsendable.push_back(m.syndicate_id);
-                    continue;  // its claim is given back below: it stays queued, due at once
+            const auto claimed_at = clock.now();
+            const auto m = claim_message(db, to_utc_iso(claimed_at), to_utc_iso(claimed_at + hold), worker,
+                                         unsendable.dump());
+            if (!m) break;
+            const auto& from = sender_of(m->syndicate_id);
+            if (!from) {
+                {  // all its queued mail waits for a sender, not this message alone
+                    auto count = db.prepare(
+                        "SELECT count(*) FROM outbox WHERE syndicate_id = ?1 AND status = 'queued' AND channel = 'email'");
+                    bind_parameters(*count, m->syndicate_id);
+                    run.without_sender[m->syndicate_id] = count->executeStep() ? count->getColumn(0).getInt() : 1;
                 }
-                std::vector<MailAttachment> files;
-                if (const auto missing = attached_files(db, m, files); !missing.empty()) {
-                    record(db, clock, m, worker, {false, 0, missing, true}, run);  // it will not come back
-                    continue;
-                }
-                const auto text = compose_mail(*from, m.recipient, m.subject, m.body, m.id, clock.now(), files);
-                // The envelope sender is the server's --smtp-from (the address its SMTP account may
-                // send from) when given, else the syndicate's own.
-                record(db, clock, m, worker, sender(smtp.from.empty() ? *from : smtp.from, m.recipient, text), run);
+                unsendable.push_back(m->syndicate_id);
+                release_claims(db, ClaimTable::outbox, worker);  // it stays queued, due at once
+                continue;
             }
-            if (static_cast<int>(due.size()) < message_batch) break;
+            std::vector<MailAttachment> files;
+            if (const auto missing = attached_files(db, *m, files); !missing.empty()) {
+                record(db, clock, *m, worker, {false, 0, missing, true}, run);  // it will not come back
+                continue;
+            }
+            const auto text = compose_mail(*from, m->recipient, m->subject, m->body, m->id, clock.now(), files);
+            const auto now = clock.now();
+            if (!renew_claim(db, ClaimTable::outbox, m->id, worker, now, now + hold)) {
+                ++run.lost;  // held too long before its transfer (a slow disk...): another process may send it
+                continue;
+            }
+            // The envelope sender is the server's --smtp-from (the address its SMTP account may
+            // send from) when given, else the syndicate's own.
+            record(db, clock, *m, worker, sender(smtp.from.empty() ? *from : smtp.from, m->recipient, text), run);
         }
-        if (!run.without_sender.empty()) release_mail_claims(db, worker);
     } catch (const std::exception& e) {
         int released = 0;
         try {
-            released = release_mail_claims(db, worker);
-        } catch (const std::exception&) {  // the leases then run out by themselves
+            released = release_claims(db, ClaimTable::outbox, worker);
+        } catch (const std::exception&) {  // the claims then run out by themselves
         }
         throw std::runtime_error(std::string(e.what()) + " (" + std::to_string(run.sent) + " e-mail(s) sent before it; " +
                                  std::to_string(released) + " claimed and not sent, given back: due again at once)");

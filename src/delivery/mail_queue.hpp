@@ -1,7 +1,8 @@
-// Sending the outbox: each due message is claimed with a lease (so several processes on one
-// database never send it twice), sent over SMTP, and marked sent, or retried with back-off and
-// finally marked failed with the server's answer. Knows the outbox table and the message's wire
-// form; the SMTP exchange itself is net_transfer's.
+// Sending the outbox: each due message is claimed alone, just before it is sent, for as long as its
+// transfer may last (delivery/claims.hpp: several processes on one database never send it twice,
+// whatever the server's speed), sent over SMTP, and marked sent, or retried with back-off and
+// finally marked failed with the server's answer. Knows the outbox table; the message's wire form
+// is mail_compose's, the SMTP exchange net_transfer's.
 #pragma once
 #include <chrono>
 #include <functional>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "core/clock.hpp"
+#include "delivery/mail_compose.hpp"
 #include "delivery/net_transfer.hpp"
 
 namespace syndic {
@@ -23,6 +25,7 @@ struct MailRun {
     // Messages left queued, by syndicate id, because nothing says who they are from: the syndicate
     // has no setting mailFrom and the process no --smtp-from.
     std::map<std::string, int> without_sender;
+    int lost = 0;  // claims that ran out before the transfer began: not sent by this process
 };
 
 // Delay before each retry after a failure that may pass (connection refused, 4xx): 1 min, 5 min,
@@ -30,7 +33,7 @@ struct MailRun {
 inline constexpr int mail_attempts = 5;
 std::chrono::minutes mail_retry_delay(int failures_so_far);
 
-// Sends every message that is due now, `worker` naming this process in the leases: each from its
+// Sends every message that is due now, one at a time, `worker` naming this process in the leases: each from its
 // syndicate's setting mailFrom, else from `smtp.from` (which may be empty: a syndicate without
 // mailFrom then keeps its messages queued, counted in without_sender). `sender` is send_mail for
 // real (tests give their own), given the envelope sender: `smtp.from` when set, else the message's.
@@ -38,19 +41,5 @@ using MailSender = std::function<TransferResult(const std::string& envelope_from
                                                 const std::string& message)>;
 MailRun deliver_mail(Database& db, const Clock& clock, const SmtpSettings& smtp, const std::string& worker,
                      const MailSender& sender);
-
-// A file sent with a message (a document of the outbox row's attachments: the minutes...).
-struct MailAttachment {
-    std::string file_name;   // as the recipient saves it, UTF-8
-    std::string media_type;  // application/pdf
-    std::string bytes;
-};
-
-// The RFC 5322 text of a message: UTF-8 subject (RFC 2047), body in base64 lines, CRLF ends; with
-// attachments, a multipart/mixed message whose first part is the body (RFC 2046), each file's
-// name in RFC 2231 when it is not plain ASCII.
-std::string compose_mail(const std::string& from, const std::string& to, const std::string& subject,
-                         const std::string& body, const std::string& message_id, Instant date,
-                         const std::vector<MailAttachment>& attachments = {});
 
 }  // namespace syndic

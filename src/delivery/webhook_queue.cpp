@@ -1,11 +1,14 @@
 #include "delivery/webhook_queue.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <array>
 #include <optional>
 #include <stdexcept>
 #include <vector>
 
+#include "delivery/claims.hpp"
 #include "delivery/webhook_address.hpp"
 #include "delivery/webhook_secrets.hpp"
 #include "storage/bind.hpp"
@@ -14,8 +17,9 @@
 namespace syndic {
 namespace {
 
-constexpr auto delivery_lease = std::chrono::minutes(2);  // a POST takes 10 s at most
-constexpr int delivery_batch = 50;
+constexpr long post_time_limit = 10;  // seconds: 2xx within it is success
+// A delivery is claimed alone for its POST's time limit and a margin, renewed just before the POST.
+constexpr auto delivery_hold = std::chrono::seconds(post_time_limit) + claim_margin;
 
 struct Due {
     std::string id, webhook_id, event_id, event_type, body, url;
@@ -24,8 +28,12 @@ struct Due {
     std::optional<std::string> previous_until;
 };
 
-std::vector<Due> claim_deliveries(Database& db, const std::string& now, const std::string& until, const std::string& worker) {
-    std::vector<Due> out;
+// Claims the next due delivery for `worker` until `until`, alone. Of the webhooks with one due, the
+// one that has used the least of this pass's time goes first (`used`: a JSON object of milliseconds
+// by webhook id), so a slow receiver takes no more than its share; then the oldest event.
+std::optional<Due> claim_delivery(Database& db, const std::string& now, const std::string& until, const std::string& worker,
+                                  const std::string& used) {
+    std::optional<Due> out;
     WriteTransaction tx(db);
     auto q = db.prepare(
         "UPDATE webhook_deliveries SET lease_owner = ?1, lease_until = ?2 WHERE id IN ("
@@ -34,11 +42,9 @@ std::vector<Due> claim_deliveries(Database& db, const std::string& now, const st
         "AND (d.lease_until IS NULL OR d.lease_until <= ?3) AND w.active = 1 AND w.deleted_at IS NULL "
         "AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e WHERE e.webhook_id = d.webhook_id "
         "AND e.record_key = d.record_key AND e.event_seq < d.event_seq AND e.status IN ('pending', 'failed')) "
-        "ORDER BY d.event_seq LIMIT ?4) RETURNING id");
-    q->bind(1, worker);
-    q->bind(2, until);
-    q->bind(3, now);
-    q->bind(4, delivery_batch);
+        "ORDER BY coalesce((SELECT u.value FROM json_each(?4) u WHERE u.key = d.webhook_id), 0), d.event_seq "
+        "LIMIT 1) RETURNING id");
+    bind_parameters(*q, worker, until, now, used);
     std::vector<std::string> ids;
     while (q->executeStep()) ids.push_back(q->getColumn(0).getString());
     q->reset();
@@ -53,13 +59,16 @@ std::vector<Due> claim_deliveries(Database& db, const std::string& now, const st
                 d->getColumn(3).getString(), d->getColumn(4).getString(), d->getColumn(5).getString(),
                 d->getColumn(6).getInt(), d->getColumn(7).getInt64(), std::nullopt};
         if (!d->getColumn(8).isNull()) due.previous_until = d->getColumn(8).getString();
-        out.push_back(std::move(due));
+        out = std::move(due);
     }
     tx.commit();
     return out;
 }
 
-TransferResult attempt(Database& db, const Clock& clock, const Due& due, const WebhookPoster& poster) {
+// Posts the delivery, its claim renewed just before; nullopt when the claim ran out before (another
+// process may post it).
+std::optional<TransferResult> attempt(Database& db, const Clock& clock, const Due& due, const std::string& worker,
+                                      const WebhookPoster& poster) {
     const auto address = check_webhook_url(due.url);
     if (!address.target) return TransferResult{false, 0, "refused before sending: " + address.refusal, false};
     const auto now = clock.now();
@@ -73,7 +82,10 @@ TransferResult attempt(Database& db, const Clock& clock, const Due& due, const W
                    "Syndic-Event-Type: " + due.event_type, "Syndic-Signature: " + signature},
                   due.body,
                   address.target->resolve,
-                  10};
+                  post_time_limit};
+    const auto renewed_at = clock.now();
+    if (!renew_claim(db, ClaimTable::webhook_deliveries, due.id, worker, renewed_at, renewed_at + delivery_hold))
+        return std::nullopt;
     return poster(post);
 }
 
@@ -99,7 +111,7 @@ void record(Database& db, const Clock& clock, const Due& due, const std::string&
     q->bind(7, now_text);
     q->bind(8, due.id);
     q->bind(9, worker);
-    if (q->exec() == 0) return;  // the lease ran out and another process took it
+    if (q->exec() == 0) return;  // the claim ran out and another process took it
     auto w = db.prepare(
         "UPDATE webhooks SET consecutive_failures = CASE WHEN ?1 THEN 0 ELSE consecutive_failures + 1 END, "
         "last_delivery_at = ?2, "
@@ -119,17 +131,6 @@ void record(Database& db, const Clock& clock, const Due& due, const std::string&
     if (paused) ++run.paused;
 }
 
-// Gives back the deliveries `worker` claimed and has not recorded, when an attempt fails before it
-// posts (the network module missing...): due again at once, not after the lease's 2 minutes.
-int release_webhook_claims(Database& db, const std::string& worker) {
-    WriteTransaction tx(db);
-    auto q = db.prepare("UPDATE webhook_deliveries SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = ?1");
-    bind_parameters(*q, worker);
-    const int released = q->exec();
-    tx.commit();
-    return released;
-}
-
 }  // namespace
 
 std::chrono::minutes webhook_retry_delay(int failures_so_far) {
@@ -140,16 +141,22 @@ std::chrono::minutes webhook_retry_delay(int failures_so_far) {
 WebhookRun deliver_webhooks(Database& db, const Clock& clock, const std::string& worker, const WebhookPoster& poster) {
     WebhookRun run;
     try {
+        nlohmann::json used = nlohmann::json::object();  // this pass's milliseconds, by webhook
         for (;;) {
             const auto now = clock.now();
-            const auto due = claim_deliveries(db, to_utc_iso(now), to_utc_iso(now + delivery_lease), worker);
-            if (due.empty()) break;
-            for (const auto& d : due) record(db, clock, d, worker, attempt(db, clock, d, poster), run);
+            const auto due = claim_delivery(db, to_utc_iso(now), to_utc_iso(now + delivery_hold), worker, used.dump());
+            if (!due) break;
+            const auto started = std::chrono::steady_clock::now();
+            const auto result = attempt(db, clock, *due, worker, poster);
+            const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+            used[due->webhook_id] = used.value(due->webhook_id, std::int64_t{0}) + took.count() + 1;
+            if (result) record(db, clock, *due, worker, *result, run);
+            else ++run.lost;
         }
     } catch (const std::exception& e) {
         int released = 0;
         try {
-            released = release_webhook_claims(db, worker);
+            released = release_claims(db, ClaimTable::webhook_deliveries, worker);
         } catch (const std::exception&) {  // the leases then run out by themselves
         }
         throw std::runtime_error(std::string(e.what()) + " (" + std::to_string(run.succeeded) +

@@ -1,4 +1,6 @@
-// Delivering webhooks (catalogue section 6): each due delivery is claimed with a lease, POSTed with
+// Delivering webhooks (catalogue section 6): each due delivery is claimed alone, just before its POST
+// and for as long as the POST may last (delivery/claims.hpp), the webhook that has used the least of
+// the pass's time first; POSTed with
 // the event's envelope and its Syndic-Signature, and marked succeeded (2xx within 10 s), or failed
 // and retried after 1 min, 5 min, 30 min, 2 h, 12 h and 24 h, then abandoned. Deliveries of one
 // record to one webhook go in the events' order: one waits while an earlier one is pending or
@@ -21,6 +23,7 @@ struct WebhookRun {
     int retrying = 0;
     int abandoned = 0;
     int paused = 0;  // webhooks paused by this pass
+    int lost = 0;    // claims that ran out before the POST began: not posted by this process
 };
 
 inline constexpr int webhook_attempts = 7;  // the first and six retries

@@ -9,6 +9,8 @@ usage: run_mail_tests.py SYNDIC_MCP"""
 import base64
 import email
 import email.header
+import email.policy
+import email.utils
 import json
 import os
 import sqlite3
@@ -70,6 +72,15 @@ def body_of(data):
     return base64.b64decode(message.get_payload()).decode("utf-8")
 
 
+def mailboxes(data, header):
+    """The header's mailboxes as email.headerregistry parses them, (display name, address) each, with
+    the parser's complaints; and email.utils' reading of the raw header."""
+    message = email.message_from_string(data, policy=email.policy.default)
+    parsed = message[header]
+    return ([(a.display_name, a.addr_spec) for a in parsed.addresses], [str(d) for d in parsed.defects],
+            email.utils.getaddresses([email.message_from_string(data)[header]]))
+
+
 def outbox(db):
     """The meeting notices in the outbox (the demo's history, its board's resolutions sent last year, left out)."""
     with sqlite3.connect(db) as c:
@@ -97,6 +108,8 @@ def main():
         check("deliver --once without SMTP settings sends nothing, says so, exits 0",
               r.returncode == 0 and "no --smtp-url" in r.stdout and "7 queued" in r.stdout, r.stdout + r.stderr)
 
+        # Without its own mailFrom, the syndicate's mail is from --smtp-from (the --help example, accented).
+        run(env, "settings", "mailFrom", "")
         sink = Sink(folder, "sink")
         url = "smtp://127.0.0.1:%d" % sink.port
         deliver = [BIN, "deliver", "--once", "--smtp-url", url, "--smtp-from", "Syndicat Les Érables <ca@erables.example>"]
@@ -104,8 +117,9 @@ def main():
         # says why, and gives its claims back, so the next pass sends at once.
         missing = dict(env, SYNDIC_NET_MODULE=os.path.join(folder, "nowhere", "syndic-net.so"))
         r = subprocess.run(deliver, env=missing, capture_output=True, text=True, timeout=60)
-        check("deliver without its network module exits 1 naming the module, and gives the 7 claimed messages back",
-              r.returncode == 1 and "syndic-net.so: not found" in r.stderr and "7 claimed and not sent, given back" in r.stderr,
+        check("deliver without its network module exits 1 naming the module, and gives the message it claimed back "
+              "(one at a time, just before its transfer)",
+              r.returncode == 1 and "syndic-net.so: not found" in r.stderr and "1 claimed and not sent, given back" in r.stderr,
               r.stdout + r.stderr)
         check("...which nothing holds any more", all(row[0] is None for row in sqlite3.connect(db).execute(
             "SELECT lease_owner FROM outbox WHERE related_type = 'meeting'")))
@@ -118,6 +132,15 @@ def main():
         check("the SMTP server received each notice once, even with two processes", recipients == expected,
               "%s vs %s" % (recipients, expected))
         check("...from the sender given", all(m["from"] == "ca@erables.example" for m in got), str([m["from"] for m in got]))
+        # --smtp-from 'Syndicat Les Érables <ca@erables.example>': only the display name is encoded, so
+        # From: parses as that mailbox (DMARC aligns on its address) and To: as the co-owner's.
+        heads = [(mailboxes(m["data"], "From"), mailboxes(m["data"], "To"), m["to"][0]) for m in got]
+        check("every From: parses as one valid mailbox, the accented name decoded back, the address intact",
+              heads and all(f == ([("Syndicat Les Érables", "ca@erables.example")], [], f[2]) and
+                            [a for _, a in f[2]] == ["ca@erables.example"] for f, _, _ in heads),
+              str([(h[0], m["data"].split("\nTo:")[0]) for h, m in zip(heads, got)][:1]))
+        check("...and every To: as the co-owner's mailbox",
+              all(t[0] == [("", rcpt)] and t[1] == [] for _, t, rcpt in heads), str([t for _, t, _ in heads][:2]))
         by_recipient = {m["to"][0]: m["data"] for m in got}
         english = by_recipient.get("david.thompson@example.com", "")
         french = by_recipient.get("marie.tremblay@example.ca", "")

@@ -221,11 +221,22 @@ TEST_CASE("without --smtp-from each syndicate's mail leaves from its own mailFro
     for (const auto& from : fallback.envelope_from) CHECK(from == smtp.from);
 }
 
+TEST_CASE("mailbox_header: only a display name is encoded or quoted, never the address") {
+    CHECK(syndic::mailbox_header("ca@example.org") == "ca@example.org");
+    CHECK(syndic::mailbox_header("Syndicat Les Pins <ca@pins.example>") == "Syndicat Les Pins <ca@pins.example>");
+    CHECK(syndic::mailbox_header("Syndicat, Les Pins <ca@pins.example>") == "\"Syndicat, Les Pins\" <ca@pins.example>");
+    CHECK(syndic::mailbox_header("\"Les \\\"Pins\" <ca@pins.example>") == "\"Les \\\"Pins\" <ca@pins.example>");
+    CHECK(syndic::mailbox_header("Les Érables <ca@erables.example\r\nBcc: x@y.z>") ==
+          "=?UTF-8?B?TGVzIMOJcmFibGVz?= <ca@erables.exampleBcc: x@y.z>");
+}
+
 TEST_CASE("compose_mail: UTF-8 subject as encoded words, body in base64 lines, CRLF") {
     const auto mail = syndic::compose_mail("Syndicat Les Érables <ca@example.org>", "marie@example.ca",
                                            "Avis de convocation — Assemblée", "Bonjour Marie,\nÀ bientôt.\n", "id-1",
                                            fixed_now());
     CHECK(mail.find("Subject: =?UTF-8?B?") != std::string::npos);
+    // The display name alone is encoded; the address stays a mailbox a parser (and DMARC) can read.
+    CHECK(mail.rfind("From: =?UTF-8?B?U3luZGljYXQgTGVzIMOJcmFibGVz?= <ca@example.org>\r\n", 0) == 0);
     CHECK(mail.find("To: marie@example.ca\r\n") != std::string::npos);
     CHECK(mail.find("Date: Sat, 21 Nov 2026 15:00:00 +0000\r\n") != std::string::npos);
     CHECK(mail.find("Content-Transfer-Encoding: base64\r\n\r\n") != std::string::npos);
