@@ -100,23 +100,19 @@ std::size_t RequestParser::on_chunk_body_impl(std::uint64_t, beast::string_view 
 // ---------------------------------------------------------------------------------------------
 // The connection
 
-Connection::Connection(HttpServer::Core& core, HttpServer::Core::Loop& loop, tcp::socket socket)
-    : loop(loop), core_(core), socket_(std::move(socket)), timer_(socket_.get_executor()), buffer_(core.limits.max_header_bytes + read_chunk) {}
+Connection::Connection(HttpServer::Core& core, HttpServer::Core::Loop& loop, tcp::socket socket, std::string remote,
+                       std::string share_key)
+    : loop(loop), share_key(std::move(share_key)), core_(core), socket_(std::move(socket)), timer_(socket_.get_executor()),
+      buffer_(core.limits.max_header_bytes + read_chunk), remote_(std::move(remote)) {
+    progressed();
+}
 
 void Connection::start() {
     beast::error_code ec;
     socket_.set_option(tcp::no_delay(true), ec);  // each answer is one write: nothing to wait for
-    const auto peer = socket_.remote_endpoint(ec);
-    if (!ec) {
-        const auto address = peer.address();
-        remote_ = address.is_v6() && address.to_v6().is_v4_mapped()
-                      ? address.to_v6().to_v4().to_string()
-                      : address.to_string();
-    }
     parser_.emplace(core_.limits, request_);
     request_.remote_addr = remote_;
     state_ = State::idle;
-    idle_since_ = std::chrono::steady_clock::now().time_since_epoch().count();
     arm(core_.limits.idle_timeout);
     read_more();
 }
@@ -160,6 +156,7 @@ void Connection::on_read(const beast::error_code& ec, std::size_t n) {
         buffer_.consume(buffer_.size());
         return read_more();
     }
+    if (n > 0) progressed();
     feed();
 }
 
@@ -291,7 +288,7 @@ void Connection::next_request() {
     out_.clear();
     out_.shrink_to_fit();
     state_ = State::idle;
-    idle_since_ = std::chrono::steady_clock::now().time_since_epoch().count();
+    progressed();
     arm(core_.limits.idle_timeout);
     if (buffer_.size() > 0) return feed();  // a pipelined request, already here
     read_more();
