@@ -128,6 +128,12 @@ void Connection::arm(std::chrono::milliseconds timeout) {
     });
 }
 
+// The body's deadline: the next piece within the stall limit, the whole by the body timeout.
+void Connection::arm_body() {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(body_deadline_ - std::chrono::steady_clock::now());
+    arm(std::max(std::chrono::milliseconds(0), std::min(left, core_.limits.body_stall)));
+}
+
 void Connection::read_more() {
     if (state_ == State::idle && buffer_.size() == 0) {
         // Waiting for the next request costs no buffer: wait for a byte, then read.
@@ -157,6 +163,7 @@ void Connection::on_read(const beast::error_code& ec, std::size_t n) {
         return read_more();
     }
     if (n > 0) progressed();
+    if (state_ == State::body && n > 0) arm_body();
     feed();
 }
 
@@ -184,7 +191,8 @@ void Connection::feed() {
         if (state_ == State::header && parser_->is_header_done()) {
             state_ = State::body;
             started_ = std::chrono::steady_clock::now();
-            arm(core_.limits.body_timeout);
+            body_deadline_ = started_ + core_.limits.body_timeout;
+            arm_body();
             if (core_.stopping) close_after_ = true;
             if (!parser_->is_done() && same(trimmed(request_.get_header_value("Expect")), "100-continue")) {
                 static const std::string go_on = "HTTP/1.1 100 Continue\r\n\r\n";

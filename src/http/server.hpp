@@ -31,6 +31,7 @@ struct ServerLimits {
     std::vector<std::string> proxy_addresses;
     std::chrono::milliseconds header_timeout{10'000};  // from a request's first byte to its last header
     std::chrono::milliseconds body_timeout{30'000};    // from the header to the last byte of the body
+    std::chrono::milliseconds body_stall{10'000};      // between two pieces of a body
     std::chrono::milliseconds idle_timeout{60'000};    // between requests on a kept-alive connection
     std::chrono::milliseconds write_timeout{10'000};   // for one answer to be taken by the client
     std::chrono::milliseconds linger{2'000};           // reading what follows a refused request, so the refusal arrives

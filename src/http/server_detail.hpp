@@ -153,6 +153,7 @@ private:
     enum class State { idle, header, body, handling, writing, lingering, closed };
 
     void arm(std::chrono::milliseconds timeout);
+    void arm_body();
     void read_more();
     void on_read(const beast::error_code& ec, std::size_t n);
     void feed();
@@ -178,6 +179,7 @@ private:
     bool head_ = false;
     std::string remote_;
     std::chrono::steady_clock::time_point started_;
+    std::chrono::steady_clock::time_point body_deadline_;
     std::atomic<std::chrono::steady_clock::rep> last_progress_{0};
     void progressed() { last_progress_ = std::chrono::steady_clock::now().time_since_epoch().count(); }
 };

@@ -10,8 +10,8 @@ and one byte of body, or half a header), reopened as the server closes them: nor
 another address are answered 200 at once, and the server holds at most 32 of the 530 (a sixteenth
 of its 512); at the bound on connections, filled by four addresses, a new client takes the place of
 a stalled connection, never of one still sending; a --trusted-proxy address is counted against the
-whole bound only, and a name there is refused; a body that stops arriving is dropped at the body's
-deadline (30 s), a half-sent head 10 s after its first byte.
+whole bound only, and a name there is refused; a body that stops arriving is dropped after 10 s of
+silence, a half-sent head 10 s after its first byte.
 
 Python 3 standard library only. The bounds are generous (an answer within 2 s, a close within 9 to
 14 s) for a shared machine: they tell a bridge that serves beside a hostile client from one that
@@ -101,7 +101,7 @@ def probe(b, key):
 def watch_close(port, data, source, out, name):
     """Sends `data` from `source` and records in out[name] the seconds until the server closes."""
     try:
-        s = socket.create_connection(("127.0.0.1", port), timeout=45, source_address=(source, 0))
+        s = socket.create_connection(("127.0.0.1", port), timeout=40, source_address=(source, 0))
         s.sendall(data.encode())
         began = time.monotonic()
         while True:
@@ -221,10 +221,10 @@ def groups(s, k, demo, tmp, db):
     one_address(s, k["admin"])
     servers = [shed_at_cap(k, db), trusted_proxy(k, db)]
     for t in watchers:
-        t.join(45)
+        t.join(40)
     body, head = closes.get("body"), closes.get("head")
-    check("a body that stops after its first byte: closed by the body's deadline, 30 s (29 to 34 s)",
-          isinstance(body, float) and 29 <= body <= 34, str(body))
+    check("a body that stops after its first byte: closed after 10 s of silence (9 to 14 s), not the 30 s of the whole body",
+          isinstance(body, float) and 9 <= body <= 14, str(body))
     check("a head that stops halfway: closed 10 s after its first byte (9 to 14 s)",
           isinstance(head, float) and 9 <= head <= 14, str(head))
     return servers
