@@ -65,7 +65,8 @@ void HttpServer::Core::refuse_at_once(tcp::socket& socket, const std::string& de
     Response refusal;
     refusal.status = 503;
     refuser(nothing, refusal, 503, "SERVER_BUSY", detail);
-    std::string text = "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 1\r\n";
+    if (refusal.get_header_value("Retry-After").empty()) refusal.set_header("Retry-After", "1");
+    std::string text = "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n";
     for (const auto& [name, value] : refusal.headers) text += name + ": " + value + "\r\n";
     text += "Content-Length: " + std::to_string(refusal.body.size()) + "\r\n\r\n" + refusal.body;
     beast::error_code ignored;
