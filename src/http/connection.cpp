@@ -266,8 +266,22 @@ void Connection::answer(Response response) {
     response_ = std::move(response);
     state_ = State::writing;
     arm(core_.limits.write_timeout);
-    asio::async_write(socket_, asio::buffer(out_),
-                      [self = shared_from_this()](const beast::error_code& ec, std::size_t) { self->on_written(ec); });
+    written_ = 0;
+    write_more();
+}
+
+// The answer a piece at a time, as the client takes it: each piece taken is progress, so an answer
+// nobody reads counts as stalled (server.cpp, admit).
+void Connection::write_more() {
+    socket_.async_write_some(asio::buffer(out_.data() + written_, out_.size() - written_),
+                             [self = shared_from_this()](const beast::error_code& ec, std::size_t n) {
+                                 if (self->state_ == State::closed) return;
+                                 if (ec) return self->on_written(ec);
+                                 self->written_ += n;
+                                 if (n > 0) self->progressed();
+                                 if (self->written_ < self->out_.size()) return self->write_more();
+                                 self->on_written(ec);
+                             });
 }
 
 void Connection::on_written(const beast::error_code& ec) {

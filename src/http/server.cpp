@@ -78,10 +78,11 @@ void HttpServer::Core::refuse_at_once(tcp::socket& socket, const std::string& de
 
 // Two bounds (issue 28, point 1): connections from one address (an IPv4 address, an IPv6 /64),
 // then connections in all. At either, the connection that has gone longest without sending a byte
-// (of that address's, for the first) is closed to make room: a client holding half-sent requests
-// loses them to anyone who sends; with none to close (all being answered), the new connection is
-// refused at once with 503, never queued. The chosen one is closed on its own loop unless its
-// request was completed meanwhile: then it is answered, and the bound passed by one until then.
+// (of that address's, for the first) is closed to make room: a client holding half-sent requests,
+// or not reading its answers, loses them to anyone who sends; with none to close (every handler
+// busy), the new connection is refused at once with 503, never queued. The chosen one is closed on
+// its own loop unless its handler started meanwhile: then it is answered, and the bound passed by
+// one until then.
 void HttpServer::Core::admit(Loop& loop, tcp::socket socket) {
     beast::error_code ec;
     std::string remote;

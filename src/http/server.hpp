@@ -20,11 +20,12 @@ struct ServerLimits {
     std::size_t max_header_bytes = 64 * 1024;  // request line and header fields together
     std::size_t max_header_lines = 100;         // header fields
     std::size_t max_body_bytes = 4 * 1024 * 1024;  // as read, and once decompressed
-    // Open at once; at the bound the connection that has gone longest without sending a byte (an
-    // idle one since its last answer) makes room, unless every one is being answered (503).
+    // Open at once; at the bound the connection that has gone longest without sending a byte or
+    // taking one of its answer (an idle one since its last answer) makes room, unless every one is
+    // in its handler (503).
     std::size_t max_connections = 512;
     // Open at once from one IPv4 address or one IPv6 /64 (address_share.hpp); beyond it that
-    // address's own connection longest without a byte makes room, or the new one gets 503.
+    // address's own connection longest without progress makes room, or the new one gets 503.
     std::size_t max_connections_per_address = 32;
     // Client addresses counted only against max_connections: a reverse proxy's, through which every
     // client comes (the proxy bounds each of them).

@@ -61,8 +61,8 @@ struct HttpServer::Core : std::enable_shared_from_this<HttpServer::Core> {
 
     void accept();                   // on `control`
     void admit(Loop& loop, tcp::socket socket);  // on `control`
-    // The connection to close for a new one, under live_mutex: of those not being answered nor
-    // already chosen, the one longest without a byte (of `key`'s, if not empty), marked chosen;
+    // The connection to close for a new one, under live_mutex: of those whose handler is not
+    // running and not already chosen, the one longest without a byte (of `key`'s, if not empty), marked chosen;
     // null if none.
     std::shared_ptr<Connection> stalest(const std::string& key);
     // Answers 503 SERVER_BUSY with `detail` on a socket never admitted, and closes it.
@@ -123,13 +123,13 @@ public:
     void start();
     // At stop(): closes the connection unless a request is already read or its body arriving.
     void on_stop();
-    // Not being answered: idle, sending a request, or refused and lingering.
+    // Not in its handler: idle, sending a request, taking its answer, or refused and lingering.
     bool sheddable() const {
         const auto s = state_.load(std::memory_order_relaxed);
-        return s == State::idle || s == State::header || s == State::body || s == State::lingering;
+        return s != State::handling && s != State::closed;
     }
-    // When it last made progress (accepted, a byte received, an answer written); 0 once refused
-    // and lingering, so that one goes first.
+    // When it last made progress (accepted, a byte received, a piece of its answer taken, its
+    // answer written); 0 once refused and lingering, so that one goes first.
     std::chrono::steady_clock::rep progress_stamp() const {
         return state_.load(std::memory_order_relaxed) == State::lingering ? 0 : last_progress_.load(std::memory_order_relaxed);
     }
@@ -139,8 +139,8 @@ public:
         asio::post(socket_.get_executor(), [self = shared_from_this(), what = std::move(what)]() mutable { what(*self); });
     }
     void close();
-    // Closes it to make room if it is still not being answered (else it keeps its place, and the
-    // bound is passed by one until it is answered).
+    // Closes it to make room unless its handler is running (then it keeps its place, and the bound
+    // is passed by one until it is answered).
     void shed() {
         if (sheddable()) return close();
         chosen = false;
@@ -160,6 +160,7 @@ private:
     void dispatch();
     void refuse(const ParseRefusal& refusal);
     void answer(Response response);
+    void write_more();
     void on_written(const beast::error_code& ec);
     void next_request();
     void linger();
@@ -172,6 +173,7 @@ private:
     Request request_;
     std::optional<RequestParser> parser_;
     std::string out_;
+    std::size_t written_ = 0;  // of out_
     Response response_;  // kept until written, for the access log
     std::atomic<State> state_{State::idle};
     bool close_after_ = false;  // answer with Connection: close, then close

@@ -9,9 +9,8 @@ Checks: 530 sockets from one address holding half-sent requests (a head with Con
 and one byte of body, or half a header), reopened as the server closes them: normal requests from
 another address are answered 200 at once, and the server holds at most 32 of the 530 (a sixteenth
 of its 512); at the bound on connections, filled by four addresses, a new client takes the place of
-a stalled connection, never of one still sending; with every connection being answered (answers
-nobody reads) a new one gets 503 at once, with one Retry-After; a --trusted-proxy address is
-counted against the whole bound only, and a name there is refused; a body that stops arriving is
+a stalled connection, never of one still sending, and of one whose answers nobody reads; a
+--trusted-proxy address is counted against the whole bound only, and a name there is refused; a body that stops arriving is
 dropped after 10 s of silence, a half-sent head 10 s after its first byte.
 
 Python 3 standard library only. The bounds are generous (an answer within 2 s, a close within 9 to
@@ -188,30 +187,32 @@ def shed_at_cap(k, db):
     return b
 
 
-def all_answered(k, db):
-    section("every connection being answered: the new one is refused at once")
+def unread_answers(k, db):
+    section("answers nobody reads: those connections are stalled too")
     b = start("--max-connections 4", db, "--max-connections", "4")
     if not b:
         return None
     unread = []
-    for _ in range(4):  # 30 answers of the OpenAPI document asked for, none read: stuck writing
+    for _ in range(4):  # 30 answers of the OpenAPI document (550 KB) asked for, none read: stuck writing
         s = socket.socket()
         s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
         s.connect(("127.0.0.1", b.port))
         s.sendall(f"GET {b.prefix}/openapi.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode() * 30)
         unread.append(s)
     time.sleep(0.5)
+    began = time.monotonic()
     answer = b""
     try:
         with socket.create_connection(b.addr, timeout=10) as s:
-            s.sendall(f"GET {b.prefix}/units HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+            s.sendall(f"GET {b.prefix}/units HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {k['admin']}\r\n"
+                      "Connection: close\r\n\r\n".encode())
             while piece := s.recv(65536):
                 answer += piece
     except OSError as e:
         answer += repr(e).encode()
-    check("4 connections whose answers are being written fill the 4: a fifth gets 503 SERVER_BUSY with one Retry-After: 1",
-          answer.startswith(b"HTTP/1.1 503") and b'"SERVER_BUSY"' in answer and answer.count(b"Retry-After: 1\r\n") == 1,
-          answer[:300])
+    took = time.monotonic() - began
+    check(f"4 connections whose answers nobody reads fill the 4: a fifth takes the place of one, 200 within 2 s ({took:.2f} s)",
+          answer.startswith(b"HTTP/1.1 200") and took < 2.0, answer[:300])
     for s in unread:
         s.close()
     return b
@@ -249,7 +250,7 @@ def groups(s, k, demo, tmp, db):
     for t in watchers:
         t.start()
     one_address(s, k["admin"])
-    servers = [shed_at_cap(k, db), all_answered(k, db), trusted_proxy(k, db)]
+    servers = [shed_at_cap(k, db), unread_answers(k, db), trusted_proxy(k, db)]
     for t in watchers:
         t.join(40)
     body, head = closes.get("body"), closes.get("head")
