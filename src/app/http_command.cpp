@@ -42,9 +42,17 @@ void HttpCommand::add_to(CLI::App& app) {
         ->capture_default_str()
         ->check(CLI::Range(1, 256));
     command->add_option("--max-connections", options.max_connections,
-                        "connections open at once; beyond it the longest idle one is closed, or the new one refused (503)")
+                        "connections open at once; beyond it the one longest without progress (no byte sent or read) is closed, or the new one refused (503)")
         ->capture_default_str()
         ->check(CLI::Range(1, 100000));
+    command->add_option("--max-connections-per-address", options.max_connections_per_address,
+                        "connections open at once from one IPv4 address or IPv6 /64 (default: a sixteenth of --max-connections, at least 8); "
+                        "beyond it that address's own connection longest without progress is closed, or the new one refused (503)")
+        ->check(CLI::Range(1, 100000));
+    command->add_option("--trusted-proxy", options.trusted_proxies,
+                        "the address of a reverse proxy in front (repeatable): its connections count only against "
+                        "--max-connections, not per address; the proxy must bound each client itself")
+        ->delimiter(',');
     surface.add_to(*command);
     smtp.add_to(*command, true);
     command->add_flag("--allow-private-webhooks", allow_private,

@@ -5,6 +5,7 @@
 #include <spdlog/pattern_formatter.h>
 #include <spdlog/sinks/stdout_sinks.h>
 
+#include "http/address_share.hpp"
 #include "http/bridge_impl.hpp"
 #include "http/openapi.hpp"
 #include "mcp/refusals.hpp"
@@ -45,6 +46,14 @@ void HttpBridge::Impl::configure() {
     ServerLimits limits;
     limits.max_body_bytes = options.max_body_bytes;
     limits.max_connections = std::max<std::size_t>(1, options.max_connections);
+    limits.max_connections_per_address = options.max_connections_per_address > 0
+                                             ? options.max_connections_per_address
+                                             : std::max(limits.max_connections / 16, std::min<std::size_t>(limits.max_connections, 8));
+    for (const auto& proxy : options.trusted_proxies) {
+        const auto address = canonical_address(proxy);
+        if (!address) throw std::runtime_error("--trusted-proxy " + proxy + " is not an IP address, e.g. 127.0.0.1 or ::1");
+        limits.proxy_addresses.push_back(*address);
+    }
     server.emplace(
         limits, std::max<std::size_t>(1, options.workers), [this](Request& req, Response& res) { handle(req, res); },
         [this](const Request& req, Response& res, int status, const std::string& code, const std::string& detail) {

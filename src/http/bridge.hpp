@@ -26,7 +26,9 @@ struct BridgeOptions {
     std::size_t workers = 8;
     std::size_t tools_page_size = 0;
     std::size_t max_body_bytes = 4 * 1024 * 1024;
-    std::size_t max_connections = 512;  // open at once; beyond it the oldest idle one is closed, or the new one refused
+    std::size_t max_connections = 512;  // open at once; beyond it the one longest without progress is closed, or the new one refused
+    std::size_t max_connections_per_address = 0;  // from one IPv4 address or IPv6 /64; 0: a sixteenth of max_connections, at least 8
+    std::vector<std::string> trusted_proxies;       // addresses counted only against max_connections (--trusted-proxy)
     ToolErrors tool_errors = ToolErrors::jsonrpc;  // how /mcp answers a tool's refusal (--tool-errors)
 };
 

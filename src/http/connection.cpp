@@ -100,23 +100,19 @@ std::size_t RequestParser::on_chunk_body_impl(std::uint64_t, beast::string_view 
 // ---------------------------------------------------------------------------------------------
 // The connection
 
-Connection::Connection(HttpServer::Core& core, HttpServer::Core::Loop& loop, tcp::socket socket)
-    : loop(loop), core_(core), socket_(std::move(socket)), timer_(socket_.get_executor()), buffer_(core.limits.max_header_bytes + read_chunk) {}
+Connection::Connection(HttpServer::Core& core, HttpServer::Core::Loop& loop, tcp::socket socket, std::string remote,
+                       std::string share_key)
+    : loop(loop), share_key(std::move(share_key)), core_(core), socket_(std::move(socket)), timer_(socket_.get_executor()),
+      buffer_(core.limits.max_header_bytes + read_chunk), remote_(std::move(remote)) {
+    progressed();
+}
 
 void Connection::start() {
     beast::error_code ec;
     socket_.set_option(tcp::no_delay(true), ec);  // each answer is one write: nothing to wait for
-    const auto peer = socket_.remote_endpoint(ec);
-    if (!ec) {
-        const auto address = peer.address();
-        remote_ = address.is_v6() && address.to_v6().is_v4_mapped()
-                      ? address.to_v6().to_v4().to_string()
-                      : address.to_string();
-    }
     parser_.emplace(core_.limits, request_);
     request_.remote_addr = remote_;
     state_ = State::idle;
-    idle_since_ = std::chrono::steady_clock::now().time_since_epoch().count();
     arm(core_.limits.idle_timeout);
     read_more();
 }
@@ -130,6 +126,12 @@ void Connection::arm(std::chrono::milliseconds timeout) {
         if (ec || generation != self->timer_generation_ || self->state_ == State::closed) return;
         self->close();
     });
+}
+
+// The body's deadline: the next piece within the stall limit, the whole by the body timeout.
+void Connection::arm_body() {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(body_deadline_ - std::chrono::steady_clock::now());
+    arm(std::max(std::chrono::milliseconds(0), std::min(left, core_.limits.body_stall)));
 }
 
 void Connection::read_more() {
@@ -160,6 +162,8 @@ void Connection::on_read(const beast::error_code& ec, std::size_t n) {
         buffer_.consume(buffer_.size());
         return read_more();
     }
+    if (n > 0) progressed();
+    if (state_ == State::body && n > 0) arm_body();
     feed();
 }
 
@@ -187,7 +191,8 @@ void Connection::feed() {
         if (state_ == State::header && parser_->is_header_done()) {
             state_ = State::body;
             started_ = std::chrono::steady_clock::now();
-            arm(core_.limits.body_timeout);
+            body_deadline_ = started_ + core_.limits.body_timeout;
+            arm_body();
             if (core_.stopping) close_after_ = true;
             if (!parser_->is_done() && same(trimmed(request_.get_header_value("Expect")), "100-continue")) {
                 static const std::string go_on = "HTTP/1.1 100 Continue\r\n\r\n";
@@ -261,8 +266,22 @@ void Connection::answer(Response response) {
     response_ = std::move(response);
     state_ = State::writing;
     arm(core_.limits.write_timeout);
-    asio::async_write(socket_, asio::buffer(out_),
-                      [self = shared_from_this()](const beast::error_code& ec, std::size_t) { self->on_written(ec); });
+    written_ = 0;
+    write_more();
+}
+
+// The answer a piece at a time, as the client takes it: each piece taken is progress, so an answer
+// nobody reads counts as stalled (server.cpp, admit).
+void Connection::write_more() {
+    socket_.async_write_some(asio::buffer(out_.data() + written_, out_.size() - written_),
+                             [self = shared_from_this()](const beast::error_code& ec, std::size_t n) {
+                                 if (self->state_ == State::closed) return;
+                                 if (ec) return self->on_written(ec);
+                                 self->written_ += n;
+                                 if (n > 0) self->progressed();
+                                 if (self->written_ < self->out_.size()) return self->write_more();
+                                 self->on_written(ec);
+                             });
 }
 
 void Connection::on_written(const beast::error_code& ec) {
@@ -291,7 +310,7 @@ void Connection::next_request() {
     out_.clear();
     out_.shrink_to_fit();
     state_ = State::idle;
-    idle_since_ = std::chrono::steady_clock::now().time_since_epoch().count();
+    progressed();
     arm(core_.limits.idle_timeout);
     if (buffer_.size() > 0) return feed();  // a pipelined request, already here
     read_more();

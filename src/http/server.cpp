@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "http/address_share.hpp"
 #include "http/server_detail.hpp"
 
 namespace syndic::http {
@@ -47,41 +48,73 @@ void HttpServer::Core::accept() {
     });
 }
 
-// A new connection takes the place of the longest idle one when the bound is reached; with none
-// idle it is refused at once with 503, never queued.
-// (The oldest idle connection is closed on its own strand, if still idle by then: between the
-// choice and the close a request may begin on it, and the bound is then passed by one for as
-// long as that request lasts.)
+std::shared_ptr<Connection> HttpServer::Core::stalest(const std::string& key) {
+    std::shared_ptr<Connection> found;
+    std::chrono::steady_clock::rep found_stamp = 0;
+    for (const auto& [raw, connection] : live) {
+        if ((!key.empty() && connection->share_key != key) || !connection->sheddable() || connection->chosen) continue;
+        const auto stamp = connection->progress_stamp();
+        if (!found || stamp < found_stamp) found = connection, found_stamp = stamp;
+    }
+    if (found) found->chosen = true;
+    return found;
+}
+
+void HttpServer::Core::refuse_at_once(tcp::socket& socket, const std::string& detail) {
+    Request nothing;
+    Response refusal;
+    refusal.status = 503;
+    refuser(nothing, refusal, 503, "SERVER_BUSY", detail);
+    if (refusal.get_header_value("Retry-After").empty()) refusal.set_header("Retry-After", "1");
+    std::string text = "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n";
+    for (const auto& [name, value] : refusal.headers) text += name + ": " + value + "\r\n";
+    text += "Content-Length: " + std::to_string(refusal.body.size()) + "\r\n\r\n" + refusal.body;
+    beast::error_code ignored;
+    socket.non_blocking(true, ignored);
+    socket.write_some(asio::buffer(text), ignored);  // into an empty send buffer, or not at all
+    socket.shutdown(tcp::socket::shutdown_both, ignored);
+    socket.close(ignored);
+}
+
+// Two bounds (issue 28, point 1): connections from one address (an IPv4 address, an IPv6 /64),
+// then connections in all. At either, the connection that has gone longest without sending a byte
+// (of that address's, for the first) is closed to make room: a client holding half-sent requests,
+// or not reading its answers, loses them to anyone who sends; with none to close (every handler
+// busy), the new connection is refused at once with 503, never queued. The chosen one is closed on
+// its own loop unless its handler started meanwhile: then it is answered, and the bound passed by
+// one until then.
 void HttpServer::Core::admit(Loop& loop, tcp::socket socket) {
-    const auto open = open_connections();
-    if (open.size() >= limits.max_connections) {
-        std::shared_ptr<Connection> oldest;
-        for (const auto& connection : open)
-            if (connection->idle() && (!oldest || connection->idle_since() < oldest->idle_since())) oldest = connection;
-        if (oldest) {
-            oldest->post([](Connection& c) { c.close_if_idle(); });
-        } else {
-            Request nothing;
-            Response refusal;
-            refusal.status = 503;
-            refuser(nothing, refusal, 503, "SERVER_BUSY",
-                    "The server has " + std::to_string(limits.max_connections) + " connections open; retry shortly.");
-            std::string text = "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 1\r\n";
-            for (const auto& [name, value] : refusal.headers) text += name + ": " + value + "\r\n";
-            text += "Content-Length: " + std::to_string(refusal.body.size()) + "\r\n\r\n" + refusal.body;
-            beast::error_code ignored;
-            socket.non_blocking(true, ignored);
-            socket.write_some(asio::buffer(text), ignored);  // into an empty send buffer, or not at all
-            socket.shutdown(tcp::socket::shutdown_both, ignored);
-            socket.close(ignored);
-            return;
+    beast::error_code ec;
+    std::string remote;
+    if (const auto peer = socket.remote_endpoint(ec); !ec) {
+        const auto address = peer.address();
+        remote = address.is_v6() && address.to_v6().is_v4_mapped() ? address.to_v6().to_v4().to_string() : address.to_string();
+    }
+    const bool proxy = std::find(limits.proxy_addresses.begin(), limits.proxy_addresses.end(), remote) != limits.proxy_addresses.end();
+    std::string key = proxy ? std::string() : address_share_key(remote);
+    if (!proxy && key.empty()) key = "-";  // no address to be read: all such count as one
+    std::shared_ptr<Connection> victim;
+    std::string busy;
+    {
+        std::lock_guard lock(live_mutex);
+        const auto held = per_address.find(key);
+        if (!key.empty() && held != per_address.end() && held->second >= limits.max_connections_per_address) {
+            victim = stalest(key);
+            if (!victim)
+                busy = "This address has " + std::to_string(limits.max_connections_per_address) + " connections open; retry shortly.";
+        } else if (live.size() >= limits.max_connections) {
+            victim = stalest({});
+            if (!victim) busy = "The server has " + std::to_string(limits.max_connections) + " connections open; retry shortly.";
         }
     }
-    auto connection = std::make_shared<Connection>(*this, loop, std::move(socket));
+    if (!busy.empty()) return refuse_at_once(socket, busy);
+    if (victim) victim->post([](Connection& c) { c.shed(); });
+    auto connection = std::make_shared<Connection>(*this, loop, std::move(socket), std::move(remote), std::move(key));
     {
         std::lock_guard lock(live_mutex);
         live.emplace(connection.get(), connection);
         ++loop.connections;
+        if (!connection->share_key.empty()) ++per_address[connection->share_key];
     }
     connection->post([](Connection& c) { c.start(); });
 }
@@ -108,6 +141,8 @@ void HttpServer::Core::forget(Connection* connection) {
     {
         std::lock_guard lock(live_mutex);
         --connection->loop.connections;
+        if (const auto it = per_address.find(connection->share_key); it != per_address.end() && --it->second == 0)
+            per_address.erase(it);
         live.erase(connection);
         last = live.empty();
     }

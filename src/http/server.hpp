@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "http/message.hpp"
 
@@ -19,9 +20,19 @@ struct ServerLimits {
     std::size_t max_header_bytes = 64 * 1024;  // request line and header fields together
     std::size_t max_header_lines = 100;         // header fields
     std::size_t max_body_bytes = 4 * 1024 * 1024;  // as read, and once decompressed
-    std::size_t max_connections = 512;          // open at once; the oldest idle one makes room
+    // Open at once; at the bound the connection that has gone longest without sending a byte or
+    // taking one of its answer (an idle one since its last answer) makes room, unless every one is
+    // in its handler (503).
+    std::size_t max_connections = 512;
+    // Open at once from one IPv4 address or one IPv6 /64 (address_share.hpp); beyond it that
+    // address's own connection longest without progress makes room, or the new one gets 503.
+    std::size_t max_connections_per_address = 32;
+    // Client addresses counted only against max_connections: a reverse proxy's, through which every
+    // client comes (the proxy bounds each of them).
+    std::vector<std::string> proxy_addresses;
     std::chrono::milliseconds header_timeout{10'000};  // from a request's first byte to its last header
     std::chrono::milliseconds body_timeout{30'000};    // from the header to the last byte of the body
+    std::chrono::milliseconds body_stall{10'000};      // between two pieces of a body
     std::chrono::milliseconds idle_timeout{60'000};    // between requests on a kept-alive connection
     std::chrono::milliseconds write_timeout{10'000};   // for one answer to be taken by the client
     std::chrono::milliseconds linger{2'000};           // reading what follows a refused request, so the refusal arrives

@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "http/server.hpp"
@@ -55,10 +56,17 @@ struct HttpServer::Core : std::enable_shared_from_this<HttpServer::Core> {
     asio::steady_timer stop_deadline{control};
     std::mutex live_mutex;
     std::unordered_map<Connection*, std::shared_ptr<Connection>> live;
+    std::unordered_map<std::string, std::size_t> per_address;  // open connections by share key, when counted
     std::atomic<bool> stopping{false};
 
     void accept();                   // on `control`
     void admit(Loop& loop, tcp::socket socket);  // on `control`
+    // The connection to close for a new one, under live_mutex: of those whose handler is not
+    // running and not already chosen, the one longest without a byte (of `key`'s, if not empty), marked chosen;
+    // null if none.
+    std::shared_ptr<Connection> stalest(const std::string& key);
+    // Answers 503 SERVER_BUSY with `detail` on a socket never admitted, and closes it.
+    void refuse_at_once(tcp::socket& socket, const std::string& detail);
     void begin_stop();               // on `control`
     void finish();                   // on `control`: every connection is closed
     // A connection closed (from its loop): no longer counted; the server ends once stopping and
@@ -102,37 +110,57 @@ private:
 };
 
 // One accepted socket, from its first byte to its close. Everything it does runs on its loop's
-// thread (its socket's executor), the request handler included; `idle()` and `idle_since()` may be
-// read from `control`, and `close_if_idle`/`on_stop`/`close` are posted to its loop.
+// thread (its socket's executor), the request handler included; `sheddable()` and
+// `progress_stamp()` may be read from `control`, and `shed`/`on_stop`/`close` are
+// posted to its loop.
 class Connection : public std::enable_shared_from_this<Connection> {
 public:
-    Connection(HttpServer::Core& core, HttpServer::Core::Loop& loop, tcp::socket socket);
+    // `remote`: the peer's numeric address; `share_key`: what it is counted under per address
+    // (empty: not counted, a proxy's).
+    Connection(HttpServer::Core& core, HttpServer::Core::Loop& loop, tcp::socket socket, std::string remote, std::string share_key);
     HttpServer::Core::Loop& loop;
+    const std::string share_key;
     void start();
     // At stop(): closes the connection unless a request is already read or its body arriving.
     void on_stop();
-    bool idle() const { return state_.load(std::memory_order_relaxed) == State::idle; }
-    std::chrono::steady_clock::rep idle_since() const { return idle_since_.load(std::memory_order_relaxed); }
+    // Not in its handler: idle, sending a request, taking its answer, or refused and lingering.
+    bool sheddable() const {
+        const auto s = state_.load(std::memory_order_relaxed);
+        return s != State::handling && s != State::closed;
+    }
+    // When it last made progress (accepted, a byte received, a piece of its answer taken, its
+    // answer written); 0 once refused and lingering, so that one goes first.
+    std::chrono::steady_clock::rep progress_stamp() const {
+        return state_.load(std::memory_order_relaxed) == State::lingering ? 0 : last_progress_.load(std::memory_order_relaxed);
+    }
     // Posts `what` to the connection's loop, keeping it alive until it has run.
     template <typename F>
     void post(F what) {
         asio::post(socket_.get_executor(), [self = shared_from_this(), what = std::move(what)]() mutable { what(*self); });
     }
     void close();
-    void close_if_idle() {
-        if (idle()) close();
+    // Closes it to make room unless its handler is running (then it keeps its place, and the bound
+    // is passed by one until it is answered).
+    void shed() {
+        if (sheddable()) return close();
+        chosen = false;
     }
+    // Chosen to make room and not yet closed (set by `control` under live_mutex): not chosen again
+    // for another new connection meanwhile.
+    std::atomic<bool> chosen{false};
 
 private:
     enum class State { idle, header, body, handling, writing, lingering, closed };
 
     void arm(std::chrono::milliseconds timeout);
+    void arm_body();
     void read_more();
     void on_read(const beast::error_code& ec, std::size_t n);
     void feed();
     void dispatch();
     void refuse(const ParseRefusal& refusal);
     void answer(Response response);
+    void write_more();
     void on_written(const beast::error_code& ec);
     void next_request();
     void linger();
@@ -145,6 +173,7 @@ private:
     Request request_;
     std::optional<RequestParser> parser_;
     std::string out_;
+    std::size_t written_ = 0;  // of out_
     Response response_;  // kept until written, for the access log
     std::atomic<State> state_{State::idle};
     bool close_after_ = false;  // answer with Connection: close, then close
@@ -152,7 +181,9 @@ private:
     bool head_ = false;
     std::string remote_;
     std::chrono::steady_clock::time_point started_;
-    std::atomic<std::chrono::steady_clock::rep> idle_since_{0};
+    std::chrono::steady_clock::time_point body_deadline_;
+    std::atomic<std::chrono::steady_clock::rep> last_progress_{0};
+    void progressed() { last_progress_ = std::chrono::steady_clock::now().time_since_epoch().count(); }
 };
 
 }  // namespace syndic::http

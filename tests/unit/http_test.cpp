@@ -12,6 +12,7 @@
 
 #include "core/error.hpp"
 #include "http/access_policy.hpp"
+#include "http/address_share.hpp"
 #include "http/body_coding.hpp"
 #include "http/message.hpp"
 #include "http/pages.hpp"
@@ -307,5 +308,20 @@ TEST_CASE("the consent page words every scope a tool requires, in French and in 
 }
 
 }  // TEST_SUITE
+
+TEST_CASE("connections are counted per IPv4 address and per IPv6 /64, a mapped IPv4 address as itself") {
+    CHECK(address_share_key("203.0.113.7") == "203.0.113.7");
+    CHECK(address_share_key("::ffff:203.0.113.7") == "203.0.113.7");
+    CHECK(address_share_key("2001:db8:1:2::1") == "2001:db8:1:2::/64");
+    CHECK(address_share_key("2001:DB8:1:2:ffff:ffff:ffff:ffff") == "2001:db8:1:2::/64");
+    CHECK(address_share_key("2001:db8:1:3::1") != address_share_key("2001:db8:1:2::1"));
+    CHECK(address_share_key("::1") == "0:0:0:0::/64");
+    CHECK(address_share_key("") == "");
+    CHECK(canonical_address("::FFFF:10.0.0.1") == "10.0.0.1");
+    CHECK(canonical_address("2001:DB8::0:1") == "2001:db8::1");
+    CHECK(canonical_address("127.0.0.2") == "127.0.0.2");
+    CHECK_FALSE(canonical_address("proxy.example.org"));
+    CHECK_FALSE(canonical_address("10.0.0.0/8"));
+}
 
 }  // namespace http_test
