@@ -367,6 +367,10 @@ TokenCheck verify_access_token(Database& db, const Clock& clock, std::string_vie
     if (claims.expires_at <= now - leeway) return refuse("the token has expired");
     if (*integer_member(payload, "nbf") > now + leeway) return refuse("the token is not valid yet (nbf)");
     if (claims.issued_at > now + leeway) return refuse("the token was issued in the future (iat)");
+    // A token signed with the real key but a lifetime this server never gives (a key leaked for a
+    // moment would mint tokens good for years): exp - iat is more than 0 and at most an hour.
+    if (claims.expires_at - claims.issued_at > max_access_token_lifetime.count() || claims.expires_at <= claims.issued_at)
+        return refuse("the token's lifetime (exp - iat) is not one this server gives (at most an hour)");
     {
         auto q = db.prepare("SELECT 1 FROM oauth_revoked_access_tokens WHERE jti = ?");
         q->bind(1, claims.jti);

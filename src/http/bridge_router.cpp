@@ -156,6 +156,16 @@ void HttpBridge::Impl::refuse(const Request& req, Response& res, bool is_mcp, js
 }
 
 void HttpBridge::Impl::handle(const Request& req, Response& res) {
+    // Every answer, whatever route or refusal made it (issue 28, point 8): never sniffed as another
+    // type (a document's bytes, a JSON answer), and not stored by a cache unless the route says how
+    // (the metadata documents' public max-age); a syndicate's registers are not for shared caches.
+    struct FinalHeaders {
+        Response& res;
+        ~FinalHeaders() {
+            res.set_header("X-Content-Type-Options", "nosniff");
+            if (!res.has_header("Cache-Control")) res.set_header("Cache-Control", "no-store");
+        }
+    } final_headers{res};
     const auto& base_path = base.path;
     const bool under_base = req.path.rfind(base_path + "/", 0) == 0;
     const std::string path = under_base ? req.path.substr(base_path.size()) : req.path;

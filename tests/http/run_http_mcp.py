@@ -68,6 +68,10 @@ def test_mcp(s, k):
     r = s.mcp(rpc("ping", id_=42))
     check("ping: 200, empty result, id echoed",
           r.status == 200 and isinstance(r.json, dict) and r.json.get("result") == {} and r.json.get("id") == 42, str(r))
+    check("a JSON answer says nosniff and no-store (issue 28, point 8)",
+          r.header("X-Content-Type-Options") == "nosniff" and r.header("Cache-Control") == "no-store", str(r))
+    g = s.rest("GET", "/units", key=k["admin"])
+    check("...a REST answer too", g.header("X-Content-Type-Options") == "nosniff" and g.header("Cache-Control") == "no-store", str(g))
     r = s.mcp(rpc("ping", id_="p-1"), headers={"MCP-Protocol-Version": "2025-06-18"})
     check("MCP-Protocol-Version 2025-06-18 is accepted", r.status == 200 and isinstance(r.json, dict) and r.json.get("id") == "p-1", str(r))
     r = s.mcp(rpc("ping"), headers={"MCP-Protocol-Version": "1999-01-01"})

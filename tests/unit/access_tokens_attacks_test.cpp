@@ -142,6 +142,21 @@ TEST_CASE("every claim must be there with its type") {
     CHECK_TOKEN_REFUSED(fx, fx.forged(json::array({json::array({fx.payload})})), "nest");
 }
 
+TEST_CASE("a token signed with the real key is refused with a lifetime this server never gives (issue 28, point 8)") {
+    Signed fx;
+    json payload = fx.payload;
+    const auto iat = payload["iat"].get<std::int64_t>();
+    payload["exp"] = iat + 10 * 365 * 24 * 3600;  // ten years
+    CHECK_TOKEN_REFUSED(fx, fx.forged(payload), "lifetime");
+    payload["exp"] = iat + 3601;
+    CHECK_TOKEN_REFUSED(fx, fx.forged(payload), "lifetime");
+    payload["exp"] = iat + 3600;
+    CHECK_TOKEN_ACCEPTED(fx, fx.forged(payload));
+    payload["iat"] = iat - 100;  // issued before, expiring when issued plus nothing
+    payload["exp"] = iat - 100;
+    CHECK_TOKEN_REFUSED(fx, fx.forged(payload), "expired");
+}
+
 TEST_CASE("tokens over 8 KiB are refused before parsing") {
     Signed fx;
     json payload = fx.payload;
