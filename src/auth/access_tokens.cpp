@@ -297,6 +297,23 @@ std::string sign_access_token(Database& db, const Clock& clock, AccessTokenClaim
     return out;
 }
 
+namespace {
+
+// Why the token's times refuse it at `now` (Unix seconds), or nothing: expired, not valid yet,
+// issued in the future, or a lifetime this server never gives (a key leaked for a moment would
+// mint tokens good for years: exp - iat is more than 0 and at most an hour; issue 28, point 8).
+std::optional<std::string> time_refusal(const AccessTokenClaims& claims, std::int64_t not_before, std::int64_t now) {
+    const std::int64_t leeway = access_token_leeway.count();
+    if (claims.expires_at <= now - leeway) return "the token has expired";
+    if (not_before > now + leeway) return "the token is not valid yet (nbf)";
+    if (claims.issued_at > now + leeway) return "the token was issued in the future (iat)";
+    if (claims.expires_at - claims.issued_at > max_access_token_lifetime.count() || claims.expires_at <= claims.issued_at)
+        return "the token's lifetime (exp - iat) is not one this server gives (at most an hour)";
+    return std::nullopt;
+}
+
+}  // namespace
+
 TokenCheck verify_access_token(Database& db, const Clock& clock, std::string_view token, std::string_view issuer,
                                std::string_view audience) {
     if (token.size() > max_access_token_size) return refuse("the token is longer than 8 KiB");
@@ -363,14 +380,8 @@ TokenCheck verify_access_token(Database& db, const Clock& clock, std::string_vie
     if (auto* why = std::get_if<std::string>(&read)) return refuse(std::move(*why));
     auto& claims = std::get<AccessTokenClaims>(read);
     if (claims.issuer != issuer) return refuse("the token was not issued here (iss)");
-    const std::int64_t now = unix_seconds(clock.now()), leeway = access_token_leeway.count();
-    if (claims.expires_at <= now - leeway) return refuse("the token has expired");
-    if (*integer_member(payload, "nbf") > now + leeway) return refuse("the token is not valid yet (nbf)");
-    if (claims.issued_at > now + leeway) return refuse("the token was issued in the future (iat)");
-    // A token signed with the real key but a lifetime this server never gives (a key leaked for a
-    // moment would mint tokens good for years): exp - iat is more than 0 and at most an hour.
-    if (claims.expires_at - claims.issued_at > max_access_token_lifetime.count() || claims.expires_at <= claims.issued_at)
-        return refuse("the token's lifetime (exp - iat) is not one this server gives (at most an hour)");
+    if (auto why = time_refusal(claims, *integer_member(payload, "nbf"), unix_seconds(clock.now())))
+        return refuse(std::move(*why));
     {
         auto q = db.prepare("SELECT 1 FROM oauth_revoked_access_tokens WHERE jti = ?");
         q->bind(1, claims.jti);
