@@ -100,6 +100,9 @@ int syndic::cli::run_command_line(int argc, char** argv) {
     add_footer(app);
 
     CLI11_PARSE(app, argc, argv);
+    // Parsed: the key given by --api-key is already copied; it leaves the arguments other local
+    // users read in /proc/PID/cmdline (issue 28, point 8).
+    scrub_api_key_arguments(argc, argv);
 
     try {
         setup_logging(common.log_level, common.log_file);

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -43,6 +44,15 @@ std::string ApiKeyOptions::resolve() const {
     }
     const char* from_environment = std::getenv("SYNDIC_API_KEY");
     return from_environment ? from_environment : "";
+}
+
+void scrub_api_key_arguments(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        char* value = nullptr;
+        if (std::strcmp(argv[i], "--api-key") == 0 && i + 1 < argc) value = argv[i + 1];
+        else if (std::strncmp(argv[i], "--api-key=", 10) == 0) value = argv[i] + 10;
+        if (value) std::memset(value, 'x', std::strlen(value));
+    }
 }
 
 void check_database_at_start(const std::string& db_path) {

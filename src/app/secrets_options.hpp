@@ -29,6 +29,10 @@ private:
 // newer than this program's, naming both versions.
 void check_database_at_start(const std::string& db_path);
 
+// Overwrites the value of --api-key (and --api-key=...) in the process's arguments once they are
+// parsed, so /proc/PID/cmdline no longer shows the key (it did for as long as the server ran).
+void scrub_api_key_arguments(int argc, char** argv);
+
 // `signing-key rotate`: replaces the key that signs OAuth access tokens; every token signed
 // before is refused from then on.
 struct SigningKeyCommand {

@@ -400,6 +400,19 @@ def test_api_key_file(tmp):
     check("--api-key still works", "result" in answer and not answer["result"].get("isError"), r.stderr)
     check("...with a warning that other local users see it, naming the better ways",
           "process list" in r.stderr and "SYNDIC_API_KEY" in r.stderr and "--api-key-file" in r.stderr, r.stderr)
+    # Once parsed, the key leaves the arguments other local users read (issue 28, point 8).
+    for form in (["--api-key", key], [f"--api-key={key}"]):
+        proc = subprocess.Popen([BIN, "serve", "--db", db, *form], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, env=ENV, text=True)
+        proc.stdin.write(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping"}) + "\n")
+        proc.stdin.flush()
+        proc.stdout.readline()  # answered: its arguments are parsed
+        with open(f"/proc/{proc.pid}/cmdline", "rb") as f:
+            shown = f.read()
+        proc.stdin.close()
+        proc.wait(timeout=30)
+        check(f"serve {form[0].split('=')[0]}: /proc/PID/cmdline no longer shows the key", key.encode() not in shown,
+              repr(shown[:200]))
     answer, r = call_stdio(db, key, "list_units", {})
     check("SYNDIC_API_KEY: the key, no warning", "result" in answer and "warning" not in r.stderr, r.stderr)
     os.chmod(key_file, 0o644)
