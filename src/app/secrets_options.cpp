@@ -21,7 +21,7 @@ namespace syndic {
 
 void ApiKeyOptions::add_to(CLI::App& command) {
     command.add_option("--api-key", on_command_line_,
-                       "API key every call uses; other local users can read it in the process list: prefer "
+                       "API key every call uses; other local users can see it in the process list as it starts: prefer "
                        "SYNDIC_API_KEY or --api-key-file");
     command.add_option("--api-key-file", file_, "read the API key from the first line of this file (mode 600)");
 }
@@ -38,8 +38,8 @@ std::string ApiKeyOptions::resolve() const {
         return line.substr(first, line.find_last_not_of(" \t\r\n") - first + 1);
     }
     if (!on_command_line_.empty()) {
-        std::cerr << "syndic-mcp: warning: --api-key puts the key in the process list, where other local users can read "
-                     "it; set SYNDIC_API_KEY or use --api-key-file FILE instead\n";
+        std::cerr << "syndic-mcp: warning: --api-key shows the key in the process list as the server starts, where "
+                     "other local users can read it; set SYNDIC_API_KEY or use --api-key-file FILE instead\n";
         return on_command_line_;
     }
     const char* from_environment = std::getenv("SYNDIC_API_KEY");
