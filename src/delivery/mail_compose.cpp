@@ -18,9 +18,10 @@ bool plain_ascii(const std::string& text) {
 }
 
 // A header value in RFC 2047 encoded words when it is not plain ASCII, each word whole characters
-// and under the 75-character limit.
+// and under the 75-character limit. Plain ASCII holding "=?" is encoded too: left raw, a reader
+// would decode a title that only looks like an encoded word into another text (issue 28, point 8).
 std::string header_text(const std::string& text) {
-    if (plain_ascii(text)) return text;
+    if (plain_ascii(text) && text.find("=?") == std::string::npos) return text;
     std::string out, chunk;
     auto flush = [&] {
         if (chunk.empty()) return;

@@ -241,6 +241,11 @@ TEST_CASE("compose_mail: UTF-8 subject as encoded words, body in base64 lines, C
     CHECK(mail.find("Date: Sat, 21 Nov 2026 15:00:00 +0000\r\n") != std::string::npos);
     CHECK(mail.find("Content-Transfer-Encoding: base64\r\n\r\n") != std::string::npos);
     CHECK(mail.find("\n\n") == std::string::npos);
+    // An ASCII title that looks like an encoded word is encoded itself, so it reads as typed.
+    const auto lookalike = syndic::compose_mail("ca@example.org", "marie@example.ca", "Avis =?UTF-8?B?w4lsZWN0aW9u?=", "x",
+                                                "id-2", fixed_now());
+    CHECK(lookalike.find("Subject: Avis =?UTF-8?B?w4lsZWN0aW9u?=\r\n") == std::string::npos);
+    CHECK(lookalike.find("Subject: =?UTF-8?B?") != std::string::npos);
 }
 
 }  // TEST_SUITE
