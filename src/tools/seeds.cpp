@@ -54,8 +54,10 @@ std::optional<std::string> clock_value(std::string_view text, const Clock& clock
     const auto expression = clock_expression(text);
     if (!expression) return std::nullopt;
     const auto [kind, days] = *expression;
+    // A day counts on Montreal's calendar: 24-hour steps across a change of time would land late
+    // in the evening on the next day.
+    if (kind == "date") return add_calendar_days(montreal_date(clock.now()), days);
     const auto at = clock.now() + std::chrono::hours(24) * days;
-    if (kind == "date") return montreal_date(at);
     const auto on_the_hour = std::chrono::floor<std::chrono::hours>(at);
     if (kind == "instant") return to_utc_iso(on_the_hour);
     return std::to_string(montreal_local(on_the_hour).year);

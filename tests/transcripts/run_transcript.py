@@ -46,6 +46,18 @@ def montreal_today():
     return datetime.datetime.now(zoneinfo.ZoneInfo("America/Montreal")).date()
 
 
+def moved_clock(days, hours):
+    """Now plus `days` and `hours`, in UTC, on Montreal's day `days` from today: late in the evening
+    the hours would cross Montreal's midnight and every <today+N> of the rest of the session would
+    be one more than its expected file says, so the clock stops at that day's last second instead."""
+    montreal = zoneinfo.ZoneInfo("America/Montreal")
+    moved = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(days=days, hours=hours)
+    day = montreal_today() + datetime.timedelta(days=days)
+    if moved.astimezone(montreal).date() != day:
+        moved = datetime.datetime.combine(day, datetime.time(23, 59, 59), tzinfo=montreal)
+    return moved.astimezone(datetime.timezone.utc)
+
+
 def relative(match):
     """A day near today (the syndicate's, Montreal's) as <today+N>: a session whose records are dated
     from ${now+Nd} answers the same on any day."""
@@ -142,8 +154,7 @@ def main():
             clock = CLOCK_DIRECTIVE.match(line.strip())
             if clock:  # the same database, served again with the clock moved (a meeting's day)
                 actual += finish(proc)
-                moved = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(
-                    days=int(clock.group(1)), hours=int(clock.group(2) or 0))
+                moved = moved_clock(int(clock.group(1)), int(clock.group(2) or 0))
                 proc = start(moved.strftime("%Y-%m-%d %H:%M:%S"))
                 continue
             if not line.strip() or line.startswith("#"):
