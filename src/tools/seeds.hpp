@@ -23,6 +23,7 @@
 // after those it depends on), so a call may name the records of any module placed before it.
 #pragma once
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -57,5 +58,11 @@ std::vector<std::string> seeded_modules();
 
 // Whether an embedded schema path is a module's seed file ("units/seed.json").
 bool is_seed_file(std::string_view path);
+
+namespace seed_calls {
+// A clock expression's value on `clock` ("@date-330", "@instant+30", "@year+30"), or nothing when
+// `text` is none: days on Montreal's calendar, so a demo date never slips a day across a change of time.
+std::optional<std::string> clock_value(std::string_view text, const Clock& clock);
+}  // namespace seed_calls
 
 }  // namespace syndic

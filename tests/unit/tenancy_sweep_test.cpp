@@ -361,6 +361,15 @@ void sweep_tool(Seeded& fx, const std::string& tool, SweepCount& count) {
 
 TEST_SUITE("tenancy") {
 
+TEST_CASE("a seed's @date+N is a Montreal calendar day, late in the evening across a change of time too") {
+    // 23:30 in Montreal on 28 November (EST); 165 days on is in May (EDT): 24-hour steps gave the 13th.
+    const syndic::FixedClock late(*syndic::parse_iso_instant("2026-11-29T04:30:00Z"));
+    CHECK(syndic::seed_calls::clock_value("@date+0", late) == "2026-11-28");
+    CHECK(syndic::seed_calls::clock_value("@date+165", late) == "2027-05-12");
+    CHECK(syndic::seed_calls::clock_value("@date-330", late) == "2026-01-02");
+    CHECK_FALSE(syndic::seed_calls::clock_value("@dates+1", late).has_value());
+}
+
 TEST_CASE("the sweep's walk finds id-like arguments in nested items and shared fragments") {
     const auto root = json::parse(R"({"type": "object", "required": ["id", "rows"],
         "$defs": {"uuid": {"type": "string", "maxLength": 64}, "row": {"type": "object", "required": ["unitId"],
