@@ -19,25 +19,19 @@ std::optional<VotingRoll> frozen_roll(Database& db, const Meeting& m) {
     roll.fractions = head->getColumn(1).getInt64();
     auto q = db.prepare(
         "SELECT r.co_owner_id, coalesce(a.name, r.name), r.unit_id, r.unit_number, r.fraction_units, "
-        "r.votes_units, r.status, r.overdue_since, r.overdue_cents, a.attendance, r.fraction_units "
+        "r.votes_units, r.status, r.overdue_since, r.overdue_cents, a.attendance "
         "FROM meeting_roll r LEFT JOIN meeting_attendees a ON a.meeting_id = r.meeting_id AND a.co_owner_id = r.co_owner_id "
         "WHERE r.meeting_id = ? ORDER BY (SELECT sort_key FROM co_owners c WHERE c.id = r.co_owner_id), r.co_owner_id");
     bind_parameters(*q, m.id);
     while (q->executeStep()) {
-        RollEntry e;
-        e.co_owner_id = q->getColumn(0).getString();
-        e.name = q->getColumn(1).getString();
-        e.unit_id = q->getColumn(2).getString();
-        e.unit_number = q->getColumn(3).getString();
-        e.fraction = Fraction::from_units(q->getColumn(4).getInt64());
+        auto e = roll_entry_head(*q);
         e.votes = Fraction::from_units(q->getColumn(5).getInt64());
         e.status = q->getColumn(6).getString();
         e.overdue_since = optional_text(*q, 7);
         e.overdue_cents = q->getColumn(8).getInt64();
         if (!q->getColumn(9).isNull()) e.attendance = q->getColumn(9).getString();
-        const auto frozen_fraction = Fraction::from_units(q->getColumn(10).getInt64());
-        if (e.status == "suspended-arrears" || e.status == "syndicate-held") roll.suspended_votes += frozen_fraction;
-        else if (e.status == "reduced-developer") roll.reduced_votes += frozen_fraction - e.votes;
+        if (e.status == "suspended-arrears" || e.status == "syndicate-held") roll.suspended_votes += e.fraction;
+        else if (e.status == "reduced-developer") roll.reduced_votes += e.fraction - e.votes;
         roll.entries.push_back(std::move(e));
     }
     return roll;

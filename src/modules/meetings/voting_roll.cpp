@@ -132,6 +132,17 @@ std::string roll_day(const Meeting& m, Instant now) {
     return montreal_date(held ? m.scheduled_at : now);
 }
 
+RollEntry roll_entry_head(SQLite::Statement& q) {
+    RollEntry e;
+    e.co_owner_id = q.getColumn(0).getString();
+    e.name = q.getColumn(1).getString();
+    e.unit_id = q.getColumn(2).getString();
+    e.unit_number = q.getColumn(3).getString();
+    e.fraction = Fraction::from_units(q.getColumn(4).getInt64());
+    e.votes = e.fraction;
+    return e;
+}
+
 VotingRoll live_roll(Database& db, const std::string& syndicate_id, const Meeting& m, const std::string& as_of) {
     VotingRoll roll;
     roll.as_of = as_of;
@@ -145,13 +156,7 @@ VotingRoll live_roll(Database& db, const std::string& syndicate_id, const Meetin
         "ORDER BY c.sort_key, c.id");
     bind_parameters(*q, syndicate_id, m.id);
     while (q->executeStep()) {
-        RollEntry e;
-        e.co_owner_id = q->getColumn(0).getString();
-        e.name = q->getColumn(1).getString();
-        e.unit_id = q->getColumn(2).getString();
-        e.unit_number = q->getColumn(3).getString();
-        e.fraction = Fraction::from_units(q->getColumn(4).getInt64());
-        e.votes = e.fraction;
+        auto e = roll_entry_head(*q);
         if (!q->getColumn(5).isNull()) e.attendance = q->getColumn(5).getString();
         roll.entries.push_back(std::move(e));
     }

@@ -16,6 +16,10 @@
 #include "modules/governance/resolution_outcome.hpp"
 #include "modules/meetings/store.hpp"
 
+namespace SQLite {
+class Statement;
+}
+
 namespace syndic::meetings {
 
 struct RollEntry {
@@ -69,6 +73,10 @@ std::string roll_day(const Meeting& m, Instant now);
 // co-owners recorded in its attendance (kept as recorded, even if archived since). Once frozen
 // (frozen_roll.hpp), the frozen entries whatever `as_of`; art. 1091 applied on the attendance.
 VotingRoll voting_roll(Database& db, const std::string& syndicate_id, const Meeting& m, const std::string& as_of);
+// An entry's first five columns as both roll queries select them: co-owner id, name, unit id,
+// unit number, fraction (units); its votes start as its fraction.
+RollEntry roll_entry_head(SQLite::Statement& q);
+
 // The roll read from the co-owners and the ledger on `as_of`, before art. 1091.
 VotingRoll live_roll(Database& db, const std::string& syndicate_id, const Meeting& m, const std::string& as_of);
 
