@@ -93,9 +93,9 @@ governance::QuorumSnapshot checked_board_votes(Database& db, const std::string& 
     const auto cast = votes.votes_for + votes.votes_against + votes.votes_abstain;
     if (cast > base)
         throw invalid_argument("/votesFor", "with votesAgainst and votesAbstain exceeds the directors present who may vote",
-                               "The votes cast (" + std::to_string(cast.units() / Fraction::percent(1).units()) +
+                               "The votes cast (" + std::to_string(directors_in(cast)) +
                                    ") exceed the directors present who may vote on the resolution (" +
-                                   std::to_string(base.units() / Fraction::percent(1).units()) +
+                                   std::to_string(directors_in(base)) +
                                    "; a director who declared an interest in it abstains; record the attendance first).")
             .with("represented", base.to_percent());
     return board_snapshot(roll, interested, taken_at);

@@ -17,6 +17,9 @@
 
 namespace syndic::meetings {
 
+// A number of directors as the board's figures hold it (Fraction::percent(3) = 3 directors).
+inline std::int64_t directors_in(Fraction f) { return f.units() / Fraction::percent(1).units(); }
+
 struct BoardSeat {
     std::string director_id, name;
     std::string role = "director";  // the office held (president, secretary...), as the register says now

@@ -9,6 +9,7 @@
 #include "modules/common.hpp"
 #include "modules/list_query.hpp"
 #include "storage/bind.hpp"
+#include "modules/meetings/board_roll.hpp"
 #include "modules/meetings/codes.hpp"
 #include "modules/meetings/frozen_roll.hpp"
 #include "modules/meetings/notices.hpp"
@@ -150,13 +151,13 @@ json adjourn_meeting(const ToolCall& call) {
         // Votes in percent; at a board meeting, numbers of directors.
         const bool directors = q.basis == "directors";
         const auto figure = [&](Fraction f) {
-            return directors ? std::to_string(f.units() / Fraction::percent(1).units()) : f.to_string() + "%";
+            return directors ? std::to_string(directors_in(f)) : f.to_string() + "%";
         };
         if (q.reached())
             throw DomainError(codes::quorum_reached,
                               "The meeting has its quorum (" + figure(q.total()) +
                                   (!directors ? " present or represented, "
-                                   : q.total() == Fraction::percent(1) ? " director present, " : " directors present, ") +
+                                   : directors_in(q.total()) == 1 ? " director present, " : " directors present, ") +
                                   figure(q.required) +
                                   " required): it cannot be adjourned for want of quorum" +
                                   (reason == "quorum-lost" ? " (record the departures as absent first)." : "."))

@@ -208,7 +208,7 @@ void attendance_blocks(const MinutesPage& p, const VotingRoll& roll, const std::
 void quorum_blocks(const MinutesPage& p, const Quorum& quorum, bool any_voted) {
     p.add(K::heading, "Quorum");
     if (quorum.basis == "directors") {  // one vote per director; a reconvened board meeting keeps the board's quorum
-        const auto n = [](Fraction f) { return std::to_string(f.units() / Fraction::percent(1).units()); };
+        const auto n = [](Fraction f) { return std::to_string(directors_in(f)); };
         const bool by_law = board_parameters_quorum(p);
         p.add(K::paragraph, p.say("Administrateurs présents : ", "Directors present: ") + n(quorum.present) +
                                 p.say(" sur ", " of ") + n(quorum.voting_base) + p.say(" en fonction · requis : ", " in office · required: ") +
@@ -274,21 +274,18 @@ void resolution_blocks(const MinutesPage& p, const std::vector<Resolution>& reso
                                                      : wording::majority(r.majority, p.lang)),
               true);
         if (r.recorded) {
-            std::string votes = p.say("Pour : ", "For: ") + p.pct(r.votes_for) + p.say(" · contre : ", " · against: ") +
-                                p.pct(r.votes_against) + p.say(" · abstentions : ", " · abstentions: ") + p.pct(r.votes_abstain);
-            if (r.quorum && r.quorum->basis == "votes")
+            // Votes in percent; at a board meeting, numbers of directors (one vote each).
+            const bool board = p.m.type == "board";
+            const auto shown = [&](Fraction f) { return board ? std::to_string(directors_in(f)) : p.pct(f); };
+            std::string votes = p.say("Pour : ", "For: ") + shown(r.votes_for) + p.say(" · contre : ", " · against: ") +
+                                shown(r.votes_against) + p.say(" · abstentions : ", " · abstentions: ") + shown(r.votes_abstain);
+            if (r.quorum && board)
+                votes += p.say(" — sur ", " — of ") + wording::directors(directors_in(r.quorum->votes_present), p.lang) +
+                         (directors_in(r.quorum->votes_present) == 1 ? p.say(" présent pouvant voter", " present who may vote")
+                                                                      : p.say(" présents pouvant voter", " present who may vote"));
+            else if (r.quorum)
                 votes += p.say(" — sur ", " — of ") + p.pct(r.quorum->votes_present) +
                          p.say(" des voix en présence ou par procuration", " of the votes present or by proxy");
-            if (p.m.type == "board") {  // numbers of directors, one vote each
-                const auto n = [](Fraction f) { return std::to_string(f.units() / Fraction::percent(1).units()); };
-                votes = p.say("Pour : ", "For: ") + n(r.votes_for) + p.say(" · contre : ", " · against: ") + n(r.votes_against) +
-                        p.say(" · abstentions : ", " · abstentions: ") + n(r.votes_abstain);
-                if (r.quorum)
-                    votes += p.say(" — sur ", " — of ") +
-                             wording::directors(r.quorum->votes_present.units() / Fraction::percent(1).units(), p.lang) +
-                             (r.quorum->votes_present == Fraction::percent(1) ? p.say(" présent pouvant voter", " present who may vote")
-                                                                               : p.say(" présents pouvant voter", " present who may vote"));
-            }
             p.add(K::paragraph, votes, true);
             if (p.m.type == "board")
                 for (const auto& name : interested_names(p, r.id))
