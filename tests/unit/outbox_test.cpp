@@ -126,8 +126,8 @@ TEST_CASE("deliver_mail sends each due message once and marks it sent") {
     CHECK(run.sent == queued);
     CHECK(static_cast<int>(sent.to.size()) == queued);
     CHECK(outbox(fx, {{"status", "sent"}})["pagination"]["total"] == queued);
-    for (const auto& m : outbox(fx, {{"status", "sent"}})["data"])
-        CHECK(m["reportedByHand"] == false);  // the server's own delivery, not a person's report
+    const auto delivered = outbox(fx, {{"status", "sent"}});  // kept: a range-for over a temporary's member dangles
+    for (const auto& m : delivered["data"]) CHECK(m["reportedByHand"] == false);  // the server's own delivery
     CHECK(events_of_type(fx, "message.sent") == queued);
     CHECK(syndic::deliver_mail(*fx.db, fx.clock, smtp, "worker-b", sent.sender()).sent == 0);
 }
