@@ -194,7 +194,7 @@ int ClientsCommand::run(const Common& common, const Clock& clock) {
     }
     if (list->parsed()) {
         json out = json::array();
-        for (const auto& c : oauth::list_clients(*db)) {
+        for (const auto& c : oauth::list_clients(*db, clock.now())) {
             if (as_json)
                 out.push_back({{"clientId", c.id}, {"name", c.name}, {"redirectUris", c.redirect_uris},
                                {"authMethod", c.auth_method}, {"registeredBy", c.registered_by}, {"createdAt", c.created_at},

@@ -120,22 +120,44 @@ RegisteredClient register_client(Database& db, const Clock& clock, const std::st
     return out;
 }
 
-int dynamic_clients_since(Database& db, Instant since) {
-    auto q = db.prepare("SELECT count(*) FROM oauth_clients WHERE registered_by = 'dynamic' AND created_at >= ?");
-    q->bind(1, to_utc_iso(since));
+namespace {
+
+// A client that registered itself and has had no authorization code since `expired_before`:
+// it never completed an authorization, and is gone (issue 28, point 5).
+constexpr const char* unfinished =
+    "(registered_by = 'dynamic' AND created_at < ?1 AND NOT EXISTS (SELECT 1 FROM oauth_codes c WHERE c.client_id = oauth_clients.id))";
+
+std::string expired_before(Instant now) { return to_utc_iso(now - unfinished_client_lifetime); }
+
+}  // namespace
+
+int dynamic_clients_counted(Database& db, Instant now) {
+    auto q = db.prepare(std::string("SELECT count(*) FROM oauth_clients WHERE registered_by = 'dynamic' AND created_at >= ?2 AND NOT ") +
+                        unfinished);
+    q->bind(1, expired_before(now));
+    q->bind(2, to_utc_iso(now - std::chrono::hours(24)));
     q->executeStep();
     return q->getColumn(0).getInt();
 }
 
-std::optional<Client> find_client(Database& db, std::string_view client_id) {
-    auto q = db.prepare(std::string("SELECT ") + client_columns + " FROM oauth_clients WHERE id = ?");
-    q->bind(1, std::string(client_id));
+int forget_unfinished_clients(Database& db, Instant now) {
+    auto q = db.prepare(std::string("DELETE FROM oauth_clients WHERE ") + unfinished);
+    q->bind(1, expired_before(now));
+    return q->exec();
+}
+
+std::optional<Client> find_client(Database& db, std::string_view client_id, Instant now) {
+    auto q = db.prepare(std::string("SELECT ") + client_columns + " FROM oauth_clients WHERE id = ?2 AND NOT " + unfinished);
+    q->bind(1, expired_before(now));
+    q->bind(2, std::string(client_id));
     if (!q->executeStep()) return std::nullopt;
     return read_client(*q);
 }
 
-std::vector<Client> list_clients(Database& db) {
-    auto q = db.prepare(std::string("SELECT ") + client_columns + " FROM oauth_clients ORDER BY created_at, id");
+std::vector<Client> list_clients(Database& db, Instant now) {
+    auto q = db.prepare(std::string("SELECT ") + client_columns + " FROM oauth_clients WHERE NOT " + unfinished +
+                        " ORDER BY created_at, id");
+    q->bind(1, expired_before(now));
     std::vector<Client> out;
     while (q->executeStep()) out.push_back(read_client(*q));
     return out;
@@ -155,10 +177,10 @@ bool disable_client(Database& db, const Clock& clock, std::string_view client_id
     return changed;
 }
 
-Client authenticate_client(Database& db, std::string_view client_id, const std::optional<std::string>& secret) {
+Client authenticate_client(Database& db, std::string_view client_id, const std::optional<std::string>& secret, Instant now) {
     const auto unknown = OAuthError("invalid_client", "Unknown client, or its credentials are wrong.", 401);
     if (client_id.empty() || client_id.size() > 100) throw unknown;
-    auto client = find_client(db, client_id);
+    auto client = find_client(db, client_id, now);
     if (!client || client->disabled_at) throw unknown;
     if (client->is_public()) {
         if (secret) throw OAuthError("invalid_client", "This client is public: it has no secret to present.", 401);

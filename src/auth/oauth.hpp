@@ -3,6 +3,7 @@
 // resource, and rotating refresh tokens whose reuse revokes their family. Secrets are kept as
 // SHA-256 only. Knows storage, not HTTP, pages or JWTs.
 #pragma once
+#include <chrono>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -50,17 +51,25 @@ bool valid_redirect_uri(std::string_view uri);
 RegisteredClient register_client(Database& db, const Clock& clock, const std::string& name,
                                  const std::vector<std::string>& redirect_uris, const std::string& auth_method,
                                  const std::string& registered_by, const std::optional<std::string>& client_uri = std::nullopt);
-// Registration limits (docs/oauth.md): per client address per hour, and dynamic clients per day.
+// Registration limits (docs/oauth.md): per client (address, /64, or the client a trusted proxy
+// names) per hour, and dynamic clients per day.
 inline constexpr int registrations_per_address_per_hour = 10;
 inline constexpr int registrations_per_day = 200;
-// How many clients registered themselves since `since`.
-int dynamic_clients_since(Database& db, Instant since);
-std::optional<Client> find_client(Database& db, std::string_view client_id);  // disabled ones too
-std::vector<Client> list_clients(Database& db);
+// A client that registered itself and got no authorization code within this time is gone: it
+// neither counts against the day's registrations nor can be used (issue 28, point 5).
+inline constexpr std::chrono::minutes unfinished_client_lifetime{15};
+// The clients that registered themselves in the last 24 hours and count against the day's limit:
+// those that completed an authorization, and those still within their first 15 minutes.
+int dynamic_clients_counted(Database& db, Instant now);
+// Deletes the clients gone unfinished; how many.
+int forget_unfinished_clients(Database& db, Instant now);
+// Disabled ones too; never one gone unfinished.
+std::optional<Client> find_client(Database& db, std::string_view client_id, Instant now);
+std::vector<Client> list_clients(Database& db, Instant now);
 bool disable_client(Database& db, const Clock& clock, std::string_view client_id);
 // The client for a token request: it exists, is enabled, and proves itself as its method says
 // (a public client presents no secret). Throws OAuthError invalid_client (401).
-Client authenticate_client(Database& db, std::string_view client_id, const std::optional<std::string>& secret);
+Client authenticate_client(Database& db, std::string_view client_id, const std::optional<std::string>& secret, Instant now);
 
 // PKCE S256: base64url(SHA-256(verifier)); a verifier is 43 to 128 unreserved characters.
 bool valid_code_verifier(std::string_view verifier);

@@ -11,7 +11,12 @@ namespace {
 constexpr std::chrono::minutes window{15};
 constexpr std::chrono::hours known_for{24 * 30};
 
-std::string pair_key(const std::string& address, const std::string& account) { return address + "\n" + account; }
+std::string pair_key(const std::string& source, const std::string& account) { return source + "\n" + account; }
+
+// 1 minute at the threshold, doubling with each failure past it, at most the window.
+Instant delayed(Instant now, int past_threshold) {
+    return now + std::min<std::chrono::seconds>(window, std::chrono::seconds(60L << std::min(past_threshold, 4)));
+}
 
 }  // namespace
 
@@ -23,40 +28,53 @@ std::int64_t SignInThrottle::remaining(const std::map<std::string, Count>& count
     return std::chrono::duration_cast<std::chrono::seconds>(it->second.locked_until - now).count() + 1;
 }
 
-int SignInThrottle::wait(std::string_view email, const std::string& address, Instant now) {
+// The count under `key`, started again once its window is over and a whole window has passed
+// since its last wait ended (a source that keeps failing keeps its doubled wait).
+SignInThrottle::Count& SignInThrottle::counted(std::map<std::string, Count>& counts, const std::string& key, Instant now) {
+    auto& c = counts[key];
+    if (now - c.first > window && now - c.locked_until > window) c = {now, 0, {}};
+    return c;
+}
+
+bool SignInThrottle::known(const std::string& source, const std::string& account, Instant now) const {
+    const auto it = known_.find(pair_key(source, account));
+    return it != known_.end() && now - it->second <= known_for;
+}
+
+int SignInThrottle::wait(std::string_view email, const std::string& source, Instant now) {
     const auto account = sign_in_account_key(email);
     std::lock_guard lock(mutex_);
-    auto seconds = remaining(by_account_, account, now);
-    const auto known = known_.find(pair_key(address, account));
-    if (known == known_.end() || now - known->second > known_for) seconds = std::max(seconds, remaining(by_address_, address, now));
+    auto seconds = remaining(by_pair_, pair_key(source, account), now);
+    if (!known(source, account, now)) seconds = std::max(seconds, remaining(by_source_, source, now));
     return static_cast<int>(seconds);
 }
 
-void SignInThrottle::failed(std::string_view email, const std::string& address, Instant now) {
+void SignInThrottle::failed(std::string_view email, const std::string& source, Instant now) {
     const auto account = sign_in_account_key(email);
     std::lock_guard lock(mutex_);
     sweep(now);
-    auto& a = by_account_[account];
-    if (now - a.first > window) a = {now, 0, {}};
-    if (++a.failures >= account_failures)
-        a.locked_until = now + std::min<std::chrono::seconds>(window, std::chrono::seconds(60L << std::min(a.failures - account_failures, 4)));
-    auto& c = by_address_[address];
-    if (now - c.first > window) c = {now, 0, {}};
-    if (++c.failures >= address_failures) c.locked_until = now + window;
+    auto& everyone = counted(by_account_, account, now);
+    ++everyone.failures;
+    const bool guessed_from_everywhere = everyone.failures >= account_failures;
+    const int threshold = guessed_from_everywhere && !known(source, account, now) ? 1 : source_failures;
+    auto& pair = counted(by_pair_, pair_key(source, account), now);
+    if (++pair.failures >= threshold) pair.locked_until = delayed(now, pair.failures - threshold);
+    auto& from = counted(by_source_, source, now);
+    if (++from.failures >= address_failures) from.locked_until = now + window;
 }
 
-void SignInThrottle::succeeded(std::string_view email, const std::string& address, Instant now) {
+void SignInThrottle::succeeded(std::string_view email, const std::string& source, Instant now) {
     const auto account = sign_in_account_key(email);
     std::lock_guard lock(mutex_);
-    by_account_.erase(account);
-    known_[pair_key(address, account)] = now;
+    by_pair_.erase(pair_key(source, account));
+    known_[pair_key(source, account)] = now;
 }
 
-// Forgets counts whose window and lock are over once the maps grow large.
+// Forgets counts whose window and wait are over once the maps grow large.
 void SignInThrottle::sweep(Instant now) {
-    if (by_account_.size() + by_address_.size() + known_.size() < 10000) return;
-    for (auto* counts : {&by_account_, &by_address_})
-        std::erase_if(*counts, [&](const auto& item) { return now - item.second.first > window && item.second.locked_until <= now; });
+    if (by_pair_.size() + by_account_.size() + by_source_.size() + known_.size() < 10000) return;
+    for (auto* counts : {&by_pair_, &by_account_, &by_source_})
+        std::erase_if(*counts, [&](const auto& item) { return now - item.second.first > window && now - item.second.locked_until > window; });
     std::erase_if(known_, [&](const auto& item) { return now - item.second > known_for; });
 }
 

@@ -54,8 +54,14 @@ void HttpBridge::Impl::configure() {
         if (!address) throw std::runtime_error("--trusted-proxy " + proxy + " is not an IP address, e.g. 127.0.0.1 or ::1");
         limits.proxy_addresses.push_back(*address);
     }
+    proxies = limits.proxy_addresses;
     server.emplace(
-        limits, std::max<std::size_t>(1, options.workers), [this](Request& req, Response& res) { handle(req, res); },
+        limits, std::max<std::size_t>(1, options.workers), [this](Request& req, Response& res) {
+            std::vector<std::string> forwarded_for;
+            for (auto [it, end] = req.headers.equal_range("X-Forwarded-For"); it != end; ++it) forwarded_for.push_back(it->second);
+            req.client = request_client(req.remote_addr, forwarded_for, proxies);
+            handle(req, res);
+        },
         [this](const Request& req, Response& res, int status, const std::string& code, const std::string& detail) {
             refusal(req, res, status, code, detail);
         },

@@ -67,6 +67,7 @@ struct HttpBridge::Impl {
     std::string openapi_text;  // the document, made once for the base URL
     OAuthSettings oauth_settings;
     std::optional<HttpServer> server;
+    std::vector<std::string> proxies;  // --trusted-proxy, canonical
     std::shared_ptr<spdlog::logger> access_log;
     const std::chrono::steady_clock::time_point epoch = std::chrono::steady_clock::now();
 

@@ -103,7 +103,7 @@ std::optional<CallerContext> HttpBridge::Impl::authenticate(const Request& req, 
 
 void HttpBridge::Impl::spend(const std::optional<CallerContext>& caller, const Request& req) {
     const double now = std::chrono::duration<double>(std::chrono::steady_clock::now() - epoch).count();
-    const auto wait = limiter.take(caller ? "key " + caller->api_key_id : "address " + req.remote_addr, now);
+    const auto wait = limiter.take(caller ? "key " + caller->api_key_id : "address " + req.client, now);
     if (!wait) return;
     throw Refusal{DomainError(codes::rate_limited, "The plan allows " + limiter.plan().describe() +
                                                        " requests; retry in " + std::to_string(*wait) + " s.")

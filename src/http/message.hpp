@@ -24,6 +24,8 @@ struct Request {
     HeaderMap headers;
     std::string body;         // decoded (chunked, gzip) and within the body limit
     std::string remote_addr;  // the peer's address, numeric
+    std::string client;       // who the request is counted for: the peer's share key, or the client a
+                              // trusted proxy names (address_share.hpp, request_client)
     int version = 11;         // 10 for HTTP/1.0, 11 for HTTP/1.1
 
     bool has_header(const std::string& name) const { return headers.find(name) != headers.end(); }

@@ -28,9 +28,9 @@ struct PageError {
 };
 
 // The client and its redirect URI; PageError otherwise.
-AuthorizeRequest checked_client(Database& db, const Params& p, const std::string& lang) {
+AuthorizeRequest checked_client(Database& db, Instant now, const Params& p, const std::string& lang) {
     const bool e = lang == "en";
-    const auto client = oauth::find_client(db, get(p, "client_id"));
+    const auto client = oauth::find_client(db, get(p, "client_id"), now);
     if (!client || client->disabled_at)
         throw PageError{e ? "Unknown application" : "Application inconnue",
                         e ? "The application that sent you here is not registered with this server (client_id)."
@@ -49,8 +49,8 @@ AuthorizeRequest checked_client(Database& db, const Params& p, const std::string
 
 // The whole request; an error after the client's check is thrown as the redirect URI's address
 // (a std::string) carrying it.
-AuthorizeRequest check_authorize(const OAuthSettings& s, Database& db, const Params& p, const std::string& lang) {
-    AuthorizeRequest r = checked_client(db, p, lang);
+AuthorizeRequest check_authorize(const OAuthSettings& s, Database& db, Instant now, const Params& p, const std::string& lang) {
+    AuthorizeRequest r = checked_client(db, now, p, lang);
     r.state = get(p, "state");
     const auto fail = [&](const std::string& error, const std::string& description) {
         Fields f = {{"error", error}, {"error_description", description}};
@@ -108,7 +108,7 @@ std::optional<Authorization> start_authorization(const OAuthContext& c, const Re
     a.lang = language_of(req, user, a.params);
     const auto& lang = a.lang;
     try {
-        a.request = check_authorize(c.settings, c.db, a.params, lang);
+        a.request = check_authorize(c.settings, c.db, c.clock.now(), a.params, lang);
     } catch (const PageError& e) {
         send_page(res, 400, error_page(lang, e.title, e.message));
         return std::nullopt;
@@ -116,7 +116,7 @@ std::optional<Authorization> start_authorization(const OAuthContext& c, const Re
         // An application that registered itself could use this server to bounce people to
         // any address (RFC 9700, 4.11.2): its errors are shown here, signed in or not; it
         // is sent to its redirect URI only after a person's click on the consent page.
-        if (oauth::find_client(c.db, get(a.params, "client_id"))->registered_by == "dynamic") {
+        if (oauth::find_client(c.db, get(a.params, "client_id"), c.clock.now())->registered_by == "dynamic") {
             const auto error = get(parse_form(location.substr(location.find('?') + 1)), "error_description");
             send_page(res, 400, error_page(lang, lang == "en" ? "Invalid request" : "Demande invalide", error));
             return std::nullopt;
@@ -180,7 +180,7 @@ void sign_in_endpoint(const OAuthContext& c, const Request& req, Response& res) 
     const auto form = parse_form(req.body);
     const auto lang = language_of(req, std::nullopt, form);
     const auto email = get(form, "email").substr(0, 254);
-    if (const int wait = sign_in_throttle().wait(email, req.remote_addr, c.clock.now()); wait > 0) {
+    if (const int wait = sign_in_throttle().wait(email, req.client, c.clock.now()); wait > 0) {
         res.set_header("Retry-After", std::to_string(wait));
         const auto minutes = std::to_string((wait + 59) / 60);
         send_page(res, 429, error_page(lang, lang == "en" ? "Too many attempts" : "Trop de tentatives",
@@ -190,12 +190,12 @@ void sign_in_endpoint(const OAuthContext& c, const Request& req, Response& res) 
         return;
     }
     const auto user = sign_in(c.db, email, get(form, "password"));
-    if (user) sign_in_throttle().succeeded(email, req.remote_addr, c.clock.now());
-    else sign_in_throttle().failed(email, req.remote_addr, c.clock.now());
+    if (user) sign_in_throttle().succeeded(email, req.client, c.clock.now());
+    else sign_in_throttle().failed(email, req.client, c.clock.now());
     // Back to the authorization request, with its parameters (never anywhere else).
     const Fields back = authorization_fields(form);
     if (!user) {
-        const auto client = oauth::find_client(c.db, get(form, "client_id"));
+        const auto client = oauth::find_client(c.db, get(form, "client_id"), c.clock.now());
         Fields hidden = back;
         hidden.emplace_back("return_to", authorize_address(c));
         send_page(res, 401, sign_in_page(lang, sign_in_address(c), hidden, client ? client->name : "",

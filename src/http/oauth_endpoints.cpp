@@ -115,7 +115,7 @@ TokenCaller caller_from_access_token(const OAuthSettings& s, Database& db, const
     const auto user = find_user(db, check.claims->subject);
     if (!user || user->disabled_at) return {std::nullopt, "the user's account is disabled"};
     if (user->syndicate_id != check.claims->syndicate_id) return {std::nullopt, "the token's syndicate is not the user's"};
-    const auto client = oauth::find_client(db, check.claims->client_id);
+    const auto client = oauth::find_client(db, check.claims->client_id, clock.now());
     if (!client || client->disabled_at) return {std::nullopt, "the application's access is withdrawn"};
     CallerContext caller;
     caller.syndicate_id = user->syndicate_id;

@@ -59,13 +59,15 @@ Metadata read_metadata(std::string_view text) {
 
 }  // namespace
 
-// Dynamic registration, limited by default: 10 per hour from one client address (a bucket of 10
-// refilled over the hour), and 200 in total per 24 hours (counted in the database, so every
-// bridge on it shares the figure); beyond either, 429 with Retry-After.
+// Dynamic registration, limited by default: 10 per hour from one client (an IPv4 address, an IPv6
+// /64, or the client a trusted proxy names: a bucket of 10 refilled over the hour), and 200 in
+// total per 24 hours (counted in the database, so every bridge on it shares the figure), where a
+// client that got no authorization code within 15 minutes is forgotten and stops counting;
+// beyond either, 429 with Retry-After.
 json register_dynamic_client(Database& db, const Clock& clock, const Request& req, Response& res) {
     static RateLimiter per_address(RatePlan{static_cast<double>(oauth::registrations_per_address_per_hour), 3600});
     const double now = std::chrono::duration<double>(clock.now().time_since_epoch()).count();
-    if (const auto wait = per_address.take(req.remote_addr, now)) {
+    if (const auto wait = per_address.take(req.client, now)) {
         res.set_header("Retry-After", std::to_string(*wait));
         throw oauth::OAuthError("temporarily_unavailable",
                                 "Too many registrations from this address: at most " +
@@ -73,8 +75,9 @@ json register_dynamic_client(Database& db, const Clock& clock, const Request& re
     }
     const auto m = read_metadata(req.body);
     WriteTransaction tx(db);
-    if (oauth::dynamic_clients_since(db, clock.now() - std::chrono::hours(24)) >= oauth::registrations_per_day) {
-        res.set_header("Retry-After", "3600");
+    oauth::forget_unfinished_clients(db, clock.now());
+    if (oauth::dynamic_clients_counted(db, clock.now()) >= oauth::registrations_per_day) {
+        res.set_header("Retry-After", std::to_string(std::chrono::duration_cast<std::chrono::seconds>(oauth::unfinished_client_lifetime).count()));
         throw oauth::OAuthError("temporarily_unavailable",
                                 "This server takes at most " + std::to_string(oauth::registrations_per_day) +
                                     " registrations a day; an administrator can register the application (clients create).", 429);

@@ -27,7 +27,7 @@ bool is_form(const Request& req) {
 
 // The client a token or revocation request comes from: HTTP Basic (client_secret_basic), a
 // client_secret field (client_secret_post), or a public client_id alone.
-oauth::Client requesting_client(Database& db, const Request& req, const Params& form) {
+oauth::Client requesting_client(Database& db, Instant now, const Request& req, const Params& form) {
     std::string id = get(form, "client_id");
     std::optional<std::string> secret;
     const auto auth = req.get_header_value("Authorization");
@@ -40,7 +40,7 @@ oauth::Client requesting_client(Database& db, const Request& req, const Params& 
     } else if (form.count("client_secret")) {
         secret = get(form, "client_secret");
     }
-    return oauth::authenticate_client(db, id, secret);
+    return oauth::authenticate_client(db, id, secret, now);
 }
 
 // `access_scope`: the access token's, when the client asked for less than the grant (RFC 6749, 6:
@@ -111,7 +111,7 @@ void refresh_token_grant(const OAuthContext& c, const Params& form, const oauth:
 void token_endpoint(const OAuthContext& c, const Request& req, Response& res) {
     if (!is_form(req)) throw oauth::OAuthError("invalid_request", "Send the token request as application/x-www-form-urlencoded.");
     const auto form = parse_form(req.body);
-    const auto client = requesting_client(c.db, req, form);
+    const auto client = requesting_client(c.db, c.clock.now(), req, form);
     const auto grant_type = get(form, "grant_type");
     if (grant_type == "authorization_code") authorization_code_grant(c, form, client, res);
     else if (grant_type == "refresh_token") refresh_token_grant(c, form, client, res);
@@ -121,7 +121,7 @@ void token_endpoint(const OAuthContext& c, const Request& req, Response& res) {
 void revoke_endpoint(const OAuthContext& c, const Request& req, Response& res) {
     if (!is_form(req)) throw oauth::OAuthError("invalid_request", "Send the revocation request as application/x-www-form-urlencoded.");
     const auto form = parse_form(req.body);
-    const auto client = requesting_client(c.db, req, form);
+    const auto client = requesting_client(c.db, c.clock.now(), req, form);
     const auto token = get(form, "token");
     if (!oauth::revoke_refresh_token(c.db, c.clock, token, client.id)) {
         const auto check = verify_access_token(c.db, c.clock, token, c.settings.base_url, c.settings.base_url);

@@ -207,6 +207,14 @@ def cli(*args, timeout=60, stdin=None):
 STARTED = []
 
 
+def moved_clock_env(clock):
+    """ENV for a process whose clock reads `clock` ("YYYY-MM-DD HH:MM:SS" UTC) at its start and
+    runs on, as `faketime "<clock>"` would give it (the same library and offset form)."""
+    at = datetime.strptime(clock, "%Y-%m-%d %H:%M:%S").replace(tzinfo=timezone.utc)
+    offset = round(at.timestamp() - time.time())
+    return dict(ENV, LD_PRELOAD="/usr/$LIB/faketime/libfaketime.so.1", FAKETIME=f"{offset:+d}")
+
+
 class Bridge:
     """One `syndic-mcp http` process; its stderr and stdout are collected line by line."""
 
@@ -215,11 +223,13 @@ class Bridge:
         self.lines, self.out = [], []
         self.cond = threading.Condition()
         self.open_streams = 2
-        # `clock`: the bridge's clock starts then ("YYYY-MM-DD HH:MM:SS" UTC, Debian's faketime).
-        prefix = ["faketime", clock] if clock else []
-        self.proc = subprocess.Popen(prefix + [BIN, "http", "--db", db, "--listen", listen, *options],
+        # `clock`: the bridge's clock starts then ("YYYY-MM-DD HH:MM:SS" UTC) and runs on: Debian's
+        # libfaketime preloaded into the bridge itself, as the faketime command does. Not through
+        # that command: it forks the server and waits, so a signal meant for the server stops
+        # faketime and leaves the server running, its port open, after the test.
+        self.proc = subprocess.Popen([BIN, "http", "--db", db, "--listen", listen, *options],
                                      stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, env=ENV)
+                                     stderr=subprocess.PIPE, env=moved_clock_env(clock) if clock else ENV)
         STARTED.append(self)
         threading.Thread(target=self._pump, args=(self.proc.stderr, self.lines), daemon=True).start()
         threading.Thread(target=self._pump, args=(self.proc.stdout, self.out), daemon=True).start()

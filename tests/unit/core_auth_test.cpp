@@ -138,14 +138,21 @@ TEST_CASE("roles read and write by name") {
     CHECK_FALSE(parse_role("owner").has_value());
 }
 
-TEST_CASE("sign-in throttle: one count per account however spelled, and per address apart") {
+TEST_CASE("sign-in throttle: one count per account however spelled, for the source that failed") {
     SignInThrottle t;
     Instant now{std::chrono::hours(1000)};
     for (int i = 0; i < 5; ++i) t.failed(" Lise@Example.ca ", "10.0.0.1", now);
-    CHECK(t.wait("lise@example.ca", "10.0.0.2", now) > 0);
-    CHECK(t.wait("\tLISE@example.CA", "10.0.0.3", now) > 0);
+    CHECK(t.wait("lise@example.ca", "10.0.0.1", now) > 0);
+    CHECK(t.wait("\tLISE@example.CA", "10.0.0.1", now) > 0);
+    // Issue 28, point 5: failures from one source never make the owner wait elsewhere.
+    CHECK(t.wait("lise@example.ca", "10.0.0.2", now) == 0);
     CHECK(t.wait("paul@example.ca", "10.0.0.1", now) == 0);
-    // 50 failures from one address (5 on each of 10 accounts) lock it for strangers only.
+    // The wait doubles with each further failure of that source, up to 15 minutes.
+    now += std::chrono::seconds(61);
+    t.failed("lise@example.ca", "10.0.0.1", now);
+    CHECK(t.wait("lise@example.ca", "10.0.0.1", now) > 60);
+    CHECK(t.wait("lise@example.ca", "10.0.0.1", now) <= 121);
+    // 50 failures from one address (5 on each of 10 accounts) make it wait for strangers only.
     t.succeeded("paul@example.ca", "10.0.0.9", now);
     for (int a = 0; a < 10; ++a)
         for (int i = 0; i < 5; ++i) t.failed("guess" + std::to_string(a) + "@x.ca", "10.0.0.9", now);
@@ -153,6 +160,27 @@ TEST_CASE("sign-in throttle: one count per account however spelled, and per addr
     CHECK(t.wait("Paul@example.ca", "10.0.0.9", now) == 0);
     CHECK(t.wait("stranger@x.ca", "10.0.0.8", now) == 0);
     CHECK(t.wait("stranger@x.ca", "10.0.0.9", now + std::chrono::minutes(16)) == 0);
+}
+
+TEST_CASE("sign-in throttle: guessing one account from many sources leaves its owner a try at once") {
+    SignInThrottle t;
+    Instant now{std::chrono::hours(1000)};
+    t.succeeded("nadia@example.ca", "2001:db8:1:2::/64", now - std::chrono::hours(24));
+    // 60 sources, one failure each: none waits yet on its own count...
+    for (int i = 0; i < 49; ++i) t.failed("nadia@example.ca", "198.51.100." + std::to_string(i), now);
+    CHECK(t.wait("nadia@example.ca", "198.51.100.0", now) == 0);
+    // ...but past 50 in all, a source never seen signing in waits after its first failure.
+    for (int i = 49; i < 60; ++i) t.failed("nadia@example.ca", "198.51.100." + std::to_string(i), now);
+    CHECK(t.wait("nadia@example.ca", "198.51.100.59", now) > 0);
+    CHECK(t.wait("nadia@example.ca", "198.51.100.0", now) == 0);  // its failure came before the 50th
+    // The owner on a new address still has a first try checked; on her usual one, her five.
+    CHECK(t.wait("nadia@example.ca", "203.0.113.5", now) == 0);
+    t.failed("nadia@example.ca", "203.0.113.5", now);
+    CHECK(t.wait("nadia@example.ca", "203.0.113.5", now) > 0);
+    for (int i = 0; i < 4; ++i) t.failed("nadia@example.ca", "2001:db8:1:2::/64", now);
+    CHECK(t.wait("nadia@example.ca", "2001:db8:1:2::/64", now) == 0);
+    t.failed("nadia@example.ca", "2001:db8:1:2::/64", now);
+    CHECK(t.wait("nadia@example.ca", "2001:db8:1:2::/64", now) > 0);
 }
 
 }

@@ -324,4 +324,22 @@ TEST_CASE("connections are counted per IPv4 address and per IPv6 /64, a mapped I
     CHECK_FALSE(canonical_address("10.0.0.0/8"));
 }
 
+TEST_CASE("a request is counted for its peer, or for the client a trusted proxy names in X-Forwarded-For") {
+    const std::vector<std::string> proxies{"127.0.0.1", "10.0.0.2"};
+    // Not from a proxy: the header is the client's own claim, never read.
+    CHECK(request_client("203.0.113.7", {"198.51.100.1"}, proxies) == "203.0.113.7");
+    CHECK(request_client("2001:db8:1:2::9", {}, proxies) == "2001:db8:1:2::/64");
+    // From a proxy: the last hop that is not a proxy, as a share key.
+    CHECK(request_client("127.0.0.1", {"198.51.100.1"}, proxies) == "198.51.100.1");
+    CHECK(request_client("::ffff:127.0.0.1", {"forged, 198.51.100.1, 10.0.0.2"}, proxies) == "198.51.100.1");
+    CHECK(request_client("127.0.0.1", {"192.0.2.1", "198.51.100.1"}, proxies) == "198.51.100.1");
+    CHECK(request_client("127.0.0.1", {" [2001:db8:5:6::1]:443 "}, proxies) == "2001:db8:5:6::/64");
+    CHECK(request_client("127.0.0.1", {"198.51.100.1:5000"}, proxies) == "198.51.100.1");
+    // A proxy that names no usable client is counted as itself.
+    CHECK(request_client("127.0.0.1", {}, proxies) == "127.0.0.1");
+    CHECK(request_client("127.0.0.1", {"unknown"}, proxies) == "127.0.0.1");
+    CHECK(request_client("127.0.0.1", {"198.51.100.1, garbage"}, proxies) == "127.0.0.1");
+    CHECK(request_client("127.0.0.1", {"10.0.0.2"}, proxies) == "127.0.0.1");
+}
+
 }  // namespace http_test

@@ -100,16 +100,16 @@ TEST_CASE("clients: public and confidential, secrets kept as hashes") {
     OAuthFixture fx;
     CHECK_FALSE(fx.app.secret);
     CHECK(fx.app.client.is_public());
-    CHECK(authenticate_client(*fx.db, fx.app.client.id, std::nullopt).name == "Gestion Plus");
-    CHECK(oauth_error([&] { authenticate_client(*fx.db, fx.app.client.id, std::string("a secret")); }) == "invalid_client");
+    CHECK(authenticate_client(*fx.db, fx.app.client.id, std::nullopt, fx.clock.now()).name == "Gestion Plus");
+    CHECK(oauth_error([&] { authenticate_client(*fx.db, fx.app.client.id, std::string("a secret"), fx.clock.now()); }) == "invalid_client");
 
     const auto confidential = register_client(*fx.db, fx.clock, "Comptable", {"https://books.example.org/cb"}, "client_secret_basic", "admin");
     REQUIRE(confidential.secret);
     CHECK(fx.count("SELECT count(*) FROM oauth_clients WHERE secret_hash = '" + *confidential.secret + "'") == "0");
-    CHECK(authenticate_client(*fx.db, confidential.client.id, confidential.secret).id == confidential.client.id);
-    CHECK(oauth_error([&] { authenticate_client(*fx.db, confidential.client.id, std::string("wrong")); }) == "invalid_client");
-    CHECK(oauth_error([&] { authenticate_client(*fx.db, confidential.client.id, std::nullopt); }) == "invalid_client");
-    CHECK(oauth_error([&] { authenticate_client(*fx.db, "no-such-client", std::nullopt); }) == "invalid_client");
+    CHECK(authenticate_client(*fx.db, confidential.client.id, confidential.secret, fx.clock.now()).id == confidential.client.id);
+    CHECK(oauth_error([&] { authenticate_client(*fx.db, confidential.client.id, std::string("wrong"), fx.clock.now()); }) == "invalid_client");
+    CHECK(oauth_error([&] { authenticate_client(*fx.db, confidential.client.id, std::nullopt, fx.clock.now()); }) == "invalid_client");
+    CHECK(oauth_error([&] { authenticate_client(*fx.db, "no-such-client", std::nullopt, fx.clock.now()); }) == "invalid_client");
 
     CHECK(oauth_error([&] { register_client(*fx.db, fx.clock, "X", {"http://evil.example.com/cb"}, "none", "dynamic"); }) ==
           "invalid_redirect_uri");
@@ -119,8 +119,31 @@ TEST_CASE("clients: public and confidential, secrets kept as hashes") {
 
     CHECK(disable_client(*fx.db, fx.clock, confidential.client.id));
     CHECK_FALSE(disable_client(*fx.db, fx.clock, confidential.client.id));
-    CHECK(oauth_error([&] { authenticate_client(*fx.db, confidential.client.id, confidential.secret); }) == "invalid_client");
-    CHECK(list_clients(*fx.db).size() == 2);
+    CHECK(oauth_error([&] { authenticate_client(*fx.db, confidential.client.id, confidential.secret, fx.clock.now()); }) == "invalid_client");
+    CHECK(list_clients(*fx.db, fx.clock.now()).size() == 2);
+}
+
+TEST_CASE("a client that registered itself and never completed an authorization is gone after 15 minutes") {
+    OAuthFixture fx;
+    const auto idle = register_client(*fx.db, fx.clock, "Jamais finie", {"https://idle.example.org/cb"}, "none", "dynamic");
+    const auto admin = register_client(*fx.db, fx.clock, "Du syndicat", {"https://admin.example.org/cb"}, "none", "admin");
+    fx.code();  // fx.app completes an authorization
+    CHECK(dynamic_clients_counted(*fx.db, fx.clock.now()) == 2);
+    fx.clock.advance(std::chrono::minutes(14));
+    CHECK(find_client(*fx.db, idle.client.id, fx.clock.now()));
+    CHECK(forget_unfinished_clients(*fx.db, fx.clock.now()) == 0);
+    fx.clock.advance(std::chrono::minutes(2));
+    CHECK_FALSE(find_client(*fx.db, idle.client.id, fx.clock.now()));
+    CHECK(oauth_error([&] { authenticate_client(*fx.db, idle.client.id, std::nullopt, fx.clock.now()); }) == "invalid_client");
+    CHECK(dynamic_clients_counted(*fx.db, fx.clock.now()) == 1);
+    CHECK(list_clients(*fx.db, fx.clock.now()).size() == 2);
+    CHECK(forget_unfinished_clients(*fx.db, fx.clock.now()) == 1);
+    CHECK(find_client(*fx.db, fx.app.client.id, fx.clock.now()));
+    CHECK(find_client(*fx.db, admin.client.id, fx.clock.now()));
+    // The day's count keeps the completed one for 24 hours.
+    fx.clock.advance(std::chrono::hours(24));
+    CHECK(dynamic_clients_counted(*fx.db, fx.clock.now()) == 0);
+    CHECK(find_client(*fx.db, fx.app.client.id, fx.clock.now()));
 }
 
 TEST_CASE("authorization codes: once, in time, for their client, redirect URI and verifier") {
