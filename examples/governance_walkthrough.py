@@ -45,7 +45,10 @@ from stdio_session import instant, moment  # noqa: E402
 
 BIN = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build", "syndic-mcp")
 folder = tempfile.mkdtemp(prefix="syndic-governance-")
-ENV = dict(os.environ, SYNDIC_DB=os.path.join(folder, "syndic.db"))
+# The webhook receiver below runs on this machine, which a server posts to only when its operator
+# says so (--allow-loopback-webhooks, or this variable): fine for a walk-through, never for a
+# server other syndicates use.
+ENV = dict(os.environ, SYNDIC_DB=os.path.join(folder, "syndic.db"), SYNDIC_ALLOW_LOOPBACK_WEBHOOKS="1")
 ENV.pop("SYNDIC_API_KEY", None)
 
 

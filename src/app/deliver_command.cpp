@@ -8,7 +8,6 @@
 #include <thread>
 
 #include "delivery/delivery_worker.hpp"
-#include "delivery/webhook_address.hpp"
 #include "storage/bind.hpp"
 #include "storage/database.hpp"
 
@@ -91,13 +90,12 @@ void DeliverCommand::add_to(CLI::App& app) {
         ->capture_default_str()
         ->check(CLI::Range(1, 86400));
     smtp.add_to(*command);
-    command->add_flag("--allow-private-webhooks", allow_private,
-                      "let webhooks post to private and link-local addresses (a receiver on the local network)");
+    webhooks.add_to(*command);
 }
 
 int DeliverCommand::run(const Common& common, const Clock& clock) {
     const auto settings = smtp.settings();
-    allow_private_webhooks(allow_private);
+    webhooks.apply();
     auto db = open_existing(common.db_path);
     const auto worker = new_worker_name();
     if (once) {

@@ -5,6 +5,7 @@
 
 #include "app/cli_support.hpp"
 #include "app/smtp_options.hpp"
+#include "app/webhook_options.hpp"
 #include "core/clock.hpp"
 
 namespace syndic::cli {
@@ -13,7 +14,7 @@ struct DeliverCommand {
     CLI::App* command = nullptr;
     SmtpOptions smtp;
     bool once = false;
-    bool allow_private = false;  // --allow-private-webhooks
+    WebhookOptions webhooks;  // --allow-private-webhooks, --allow-loopback-webhooks
     int interval_seconds = 60;
 
     void add_to(CLI::App& app);

@@ -16,7 +16,6 @@
 #include "app/secrets_options.hpp"
 #include "app/tick_command.hpp"
 #include "delivery/delivery_worker.hpp"
-#include "delivery/webhook_address.hpp"
 #include "app/tool_errors_option.hpp"
 #include "modules/modules.hpp"
 #include "storage/database.hpp"
@@ -55,8 +54,7 @@ void HttpCommand::add_to(CLI::App& app) {
         ->delimiter(',');
     surface.add_to(*command);
     smtp.add_to(*command, true);
-    command->add_flag("--allow-private-webhooks", allow_private,
-                      "let webhooks post to private and link-local addresses (a receiver on the local network)");
+    webhooks.add_to(*command);
     command->add_option("--tools-page-size", options.tools_page_size, "tools per tools/list page (0: all in one page)");
     add_tool_errors_option(*command, options.tool_errors);
 }
@@ -120,7 +118,7 @@ struct StopOnSignal {
 
 int HttpCommand::run(const Common& common) {
     const auto mail = smtp.settings();
-    allow_private_webhooks(allow_private);
+    webhooks.apply();
     parse_listen(listen, options);
     options.rate = http::RatePlan::parse(rate);
     if (common.db_path == ":memory:" || !std::filesystem::exists(common.db_path))

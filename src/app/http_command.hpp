@@ -8,6 +8,7 @@
 
 #include "app/cli_support.hpp"
 #include "app/smtp_options.hpp"
+#include "app/webhook_options.hpp"
 #include "app/surface_options.hpp"
 #include "http/bridge.hpp"
 
@@ -19,7 +20,7 @@ struct HttpCommand {
     std::string listen = "127.0.0.1:8080", rate = "off";
     SurfaceOptions surface;
     SmtpOptions smtp;  // given: the bridge's delivery thread sends the queued e-mail
-    bool allow_private = false;  // --allow-private-webhooks
+    WebhookOptions webhooks;  // --allow-private-webhooks, --allow-loopback-webhooks
 
     void add_to(CLI::App& app);
     bool parsed() const { return command->parsed(); }

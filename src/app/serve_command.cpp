@@ -10,7 +10,6 @@
 
 #include "core/error.hpp"
 #include "delivery/delivery_worker.hpp"
-#include "delivery/webhook_address.hpp"
 #include "jsonrpc/dispatcher.hpp"
 #include "mcp/server.hpp"
 #include "modules/modules.hpp"
@@ -27,15 +26,14 @@ void ServeCommand::add_to(CLI::App& app) {
         cmd->add_option("--tools-page-size", page_size, "tools per tools/list page (0: all in one page)");
         add_tool_errors_option(*cmd, tool_errors);
         smtp.add_to(*cmd, true);
-        cmd->add_flag("--allow-private-webhooks", allow_private,
-                      "let create_webhook accept private and link-local addresses (a receiver on the local network)");
+        webhooks.add_to(*cmd);
     }
 }
 
 int ServeCommand::run(const Common& common) {
     const auto key = api_key.resolve();
     const auto mail = smtp.settings();
-    allow_private_webhooks(allow_private);
+    webhooks.apply();
     check_database_at_start(common.db_path);
     ToolRegistry registry(all_tool_handlers(), surface.modules(), surface.read_only());
     SystemClock clock;

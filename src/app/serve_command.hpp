@@ -11,6 +11,7 @@
 #include "app/surface_options.hpp"
 #include "app/secrets_options.hpp"
 #include "app/smtp_options.hpp"
+#include "app/webhook_options.hpp"
 #include "app/tool_errors_option.hpp"
 
 namespace syndic::cli {
@@ -22,7 +23,7 @@ struct ServeCommand {
     std::size_t page_size = 0;
     ToolErrors tool_errors = ToolErrors::jsonrpc;
     SmtpOptions smtp;  // given: a thread sends the queued e-mail while the server runs
-    bool allow_private = false;  // --allow-private-webhooks
+    WebhookOptions webhooks;  // --allow-private-webhooks, --allow-loopback-webhooks
 
     // Adds `serve` to `app` and its options to both, as serving is what runs without a sub-command.
     void add_to(CLI::App& app);

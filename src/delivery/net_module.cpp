@@ -12,6 +12,25 @@
 
 namespace {
 
+// Why a POST got no HTTP answer, in words that say nothing of the receiver's address or ports
+// (issue 28, point 6): "Connection refused" against a timeout told a syndicate's admin which
+// ports were open. Only a TLS failure is named apart, since its fix is the receiver's.
+std::string webhook_failure(CURLcode code) {
+    switch (code) {
+        case CURLE_PEER_FAILED_VERIFICATION:
+        case CURLE_SSL_CONNECT_ERROR:
+        case CURLE_SSL_CERTPROBLEM:
+        case CURLE_SSL_CIPHER:
+        case CURLE_SSL_CACERT_BADFILE:
+        case CURLE_SSL_ISSUER_ERROR:
+        case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+        case CURLE_SSL_INVALIDCERTSTATUS:
+            return "no answer: the receiver's TLS certificate or handshake was not accepted";
+        default:  // refused, timed out, reset, closed without an answer, unresolved...
+            return "no answer: the receiver could not be reached, or gave no HTTP answer in time";
+    }
+}
+
 void global_init() {
     static std::once_flag once;
     std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
@@ -118,7 +137,6 @@ extern "C" __attribute__((visibility("default"))) void syndic_post(const syndic:
         out->answer = "libcurl could not start a transfer";
         return;
     }
-    char error[CURL_ERROR_SIZE] = {0};
     curl_slist* headers = nullptr;
     for (const auto& h : request->headers) headers = curl_slist_append(headers, h.c_str());
     curl_slist* resolve = request->resolve.empty() ? nullptr : curl_slist_append(nullptr, request->resolve.c_str());
@@ -135,14 +153,13 @@ extern "C" __attribute__((visibility("default"))) void syndic_post(const syndic:
     curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(curl, CURLOPT_NOPROXY, "*");  // the checked address is the one connected to
     curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, discard);
-    curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error);
     curl_easy_setopt(curl, CURLOPT_USERAGENT, "syndic-mcp-webhooks/1");
     const CURLcode code = curl_easy_perform(curl);
     long status = 0;
     curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
     out->status = status;
     out->ok = code == CURLE_OK && status >= 200 && status < 300;
-    if (code != CURLE_OK) out->answer = error[0] ? std::string(error) : std::string(curl_easy_strerror(code));
+    if (code != CURLE_OK) out->answer = webhook_failure(code);
     else out->answer = "HTTP " + std::to_string(status);
     curl_slist_free_all(headers);
     if (resolve) curl_slist_free_all(resolve);

@@ -10,6 +10,7 @@ import hmac
 import http.server
 import json
 import os
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -86,7 +87,8 @@ def deliveries(db, where="1"):
 def main():
     with tempfile.TemporaryDirectory() as folder:
         db = os.path.join(folder, "syndic.db")
-        env = dict(os.environ, SYNDIC_DB=db)
+        # The receiver is on this machine: the operator's opt-in (--allow-loopback-webhooks).
+        env = dict(os.environ, SYNDIC_DB=db, SYNDIC_ALLOW_LOOPBACK_WEBHOOKS="1")
         key = run(env, "demo").stdout.strip()
         units = call(env, key, "list_units", {})["data"]
         receiver = Receiver()
@@ -218,6 +220,41 @@ def main():
         meta = call(env, key, "create_webhook", {"url": "https://169.254.169.254/", "events": ["co_owner.created"]},
                     "--allow-private-webhooks")
         check("...but never the metadata address", meta.get("error") == "INVALID_WEBHOOK_URL", json.dumps(meta))
+        # Issue 28, point 6: this machine only with the operator's opt-in; IPv6 forms that carry an
+        # IPv4 address are that address.
+        plain = {k: v for k, v in env.items() if k != "SYNDIC_ALLOW_LOOPBACK_WEBHOOKS"}
+        for url, why in [(receiver.url(), "a receiver on this machine (127.0.0.1)"),
+                         ("http://localhost:9/hook", "localhost"),
+                         ("https://[64:ff9b::7f00:1]/hook", "127.0.0.1 through NAT64 (64:ff9b::/96)"),
+                         ("https://[2002:7f00:1::1]/hook", "127.0.0.1 through 6to4 (2002::/16)"),
+                         ("https://[::7f00:1]/hook", "127.0.0.1 as an IPv4-compatible address")]:
+            answer = call(plain, key, "create_webhook", {"url": url, "events": ["co_owner.created"]})
+            check("without --allow-loopback-webhooks, create_webhook refuses %s (INVALID_WEBHOOK_URL)" % why,
+                  answer.get("error") == "INVALID_WEBHOOK_URL" and "--allow-loopback-webhooks" in json.dumps(answer),
+                  json.dumps(answer))
+        for url, why in [("https://[64:ff9b::a01:203]/hook", "10.1.2.3 through NAT64"),
+                         ("https://[64:ff9b:1::a01:203]/hook", "a local NAT64 prefix (64:ff9b:1::/48)"),
+                         ("https://[::a01:203]/hook", "10.1.2.3 as an IPv4-compatible address"),
+                         ("https://[2002:a01:203::1]/hook", "10.1.2.3 through 6to4"),
+                         ("https://[2001:0:a01:203::ffff:ffff]/hook", "a Teredo address through 10.1.2.3"),
+                         ("https://[fec0::1]/hook", "a site-local address (fec0::/10)"),
+                         ("https://[2002:a9fe:a9fe::1]/hook", "the metadata address through 6to4")]:
+            answer = call(env, key, "create_webhook", {"url": url, "events": ["co_owner.created"]})
+            check("create_webhook refuses %s (INVALID_WEBHOOK_URL), the address not named" % why,
+                  answer.get("error") == "INVALID_WEBHOOK_URL" and "10.1.2.3" not in json.dumps(answer), json.dumps(answer))
+        # One wording for every failure to connect: a closed port and a silent one read the same.
+        closed = socket.socket()
+        closed.bind(("127.0.0.1", 0))
+        closed_port = closed.getsockname()[1]
+        closed.close()
+        shut = call(env, key, "create_webhook", {"url": "http://127.0.0.1:%d/hook" % closed_port, "events": ["co-owners.*"]})
+        call(env, key, "update_co_owner", {"id": people[1]["id"], "phone": "+15145550122"})
+        run(env, "deliver", "--once")
+        errors = [d.get("error") for d in call(env, key, "list_webhook_deliveries", {"webhookId": shut["webhook"]["id"]})["data"]]
+        check("a delivery to a closed port says only that the receiver could not be reached (no 'refused', no port)",
+              errors and all(e and "could not be reached" in e and "refused" not in e.lower() and str(closed_port) not in e
+                             for e in errors), json.dumps(errors))
+        call(env, key, "delete_webhook", {"id": shut["webhook"]["id"]})
         unknown = call(env, key, "create_webhook", {"url": receiver.url(), "events": ["co_owner.exploded"]})
         check("an unknown event name is refused (UNKNOWN_EVENT_TYPE) at its index",
               unknown.get("error") == "UNKNOWN_EVENT_TYPE" and unknown["data"].get("field") == "/events/0", json.dumps(unknown))

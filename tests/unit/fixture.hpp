@@ -14,6 +14,7 @@
 #include "auth/credentials.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
+#include "delivery/webhook_address.hpp"
 #include "modules/modules.hpp"
 #include "storage/database.hpp"
 #include "tools/registry.hpp"
@@ -26,6 +27,15 @@ using nlohmann::json;
 inline Instant fixed_now() {
     return *parse_iso_instant("2026-11-21T15:00:00Z");
 }
+
+// Webhooks to this machine allowed, as an operator allows them for development
+// (--allow-loopback-webhooks), while the guard lives: for tests whose receiver is 127.0.0.1.
+struct LoopbackWebhooksAllowed {
+    LoopbackWebhooksAllowed() { allow_loopback_webhooks(true); }
+    ~LoopbackWebhooksAllowed() { allow_loopback_webhooks(false); }
+    LoopbackWebhooksAllowed(const LoopbackWebhooksAllowed&) = delete;
+    LoopbackWebhooksAllowed& operator=(const LoopbackWebhooksAllowed&) = delete;
+};
 
 struct Fixture {
     std::unique_ptr<Database> db = Database::open(":memory:");
