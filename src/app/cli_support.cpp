@@ -1,5 +1,7 @@
 #include "app/cli_support.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -8,6 +10,8 @@
 
 #include "app/secrets_options.hpp"
 #include "auth/credentials.hpp"
+#include "modules/documents/document_files.hpp"
+#include "storage/durable_file.hpp"
 
 namespace syndic::cli {
 
@@ -64,6 +68,22 @@ std::unique_ptr<Database> open_existing(const std::string& path) {
         throw std::runtime_error("no database at " + path + ": create it with `syndic-mcp init --name \"...\"` (or pass --db)");
     check_database_at_start(path);
     return Database::open(path);
+}
+
+void settle_leftover_files(const std::string& db_path) {
+    if (db_path == ":memory:" || !std::filesystem::exists(db_path)) return;
+    std::unique_ptr<Database> db;
+    try {
+        db = Database::open(db_path);
+    } catch (const std::exception& e) {
+        // Whether a temporary's row was committed cannot be told: left for a start that can. The
+        // calls will say what is wrong with the database.
+        spdlog::debug("leftover files not settled: {}", e.what());
+        return;
+    }
+    settle_leftover_exports(db_path, [&](const std::string& folder, const std::string& name) {
+        return file_is_recorded(*db, folder, name);
+    });
 }
 
 }  // namespace syndic::cli

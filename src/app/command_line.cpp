@@ -2,8 +2,6 @@
 // and the dispatch to one command object per sub-command (app/*_command*.hpp); serving MCP on
 // stdio when none is named. Wires the layers together; holds no rule of its own.
 #include <CLI/CLI.hpp>
-#include <spdlog/sinks/basic_file_sink.h>
-#include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <iostream>
@@ -22,6 +20,7 @@
 #include "app/settings_commands.hpp"
 #include "app/tick_command.hpp"
 #include "app/setup_commands.hpp"
+#include "core/log_output.hpp"
 
 namespace {
 
@@ -29,9 +28,8 @@ using namespace syndic;
 using namespace syndic::cli;
 
 void setup_logging(const std::string& level, const std::string& file) {
-    std::shared_ptr<spdlog::logger> logger;
-    if (file.empty()) logger = spdlog::stderr_logger_mt("syndic-mcp");
-    else logger = spdlog::basic_logger_mt("syndic-mcp", file);
+    // Through a bounded queue: a log nobody reads never holds up serving or stopping.
+    const auto logger = file.empty() ? logging::stderr_logger("syndic-mcp") : logging::file_logger("syndic-mcp", file);
     logger->set_level(spdlog::level::from_str(level));
     logger->flush_on(spdlog::level::info);
     spdlog::set_default_logger(logger);

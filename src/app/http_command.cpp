@@ -19,7 +19,6 @@
 #include "app/tool_errors_option.hpp"
 #include "modules/modules.hpp"
 #include "storage/database.hpp"
-#include "storage/durable_file.hpp"
 
 namespace syndic::cli {
 
@@ -127,7 +126,7 @@ int HttpCommand::run(const Common& common) {
     options.db_path = common.db_path;
     check_database_at_start(common.db_path);
     Database::open(options.db_path);  // migrates once, before the workers open their own connections
-    remove_leftover_exports(options.db_path);
+    settle_leftover_files(options.db_path);
 
     StopOnSignal signals;
     ToolRegistry registry(all_tool_handlers(), surface.modules(), surface.read_only());

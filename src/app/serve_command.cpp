@@ -13,7 +13,6 @@
 #include "jsonrpc/dispatcher.hpp"
 #include "mcp/server.hpp"
 #include "modules/modules.hpp"
-#include "storage/durable_file.hpp"
 #include "transport/stdio_transport.hpp"
 
 namespace syndic::cli {
@@ -37,7 +36,7 @@ int ServeCommand::run(const Common& common) {
     check_database_at_start(common.db_path);
     ToolRegistry registry(all_tool_handlers(), surface.modules(), surface.read_only());
     SystemClock clock;
-    remove_leftover_exports(common.db_path);
+    settle_leftover_files(common.db_path);
     std::unique_ptr<Database> db;  // opened by the first call that needs it
     StdioTransport transport(STDIN_FILENO, STDOUT_FILENO);
     McpServer server(

@@ -3,8 +3,8 @@
 #include "http/bridge.hpp"
 
 #include <spdlog/pattern_formatter.h>
-#include <spdlog/sinks/stdout_sinks.h>
 
+#include "core/log_output.hpp"
 #include "http/address_share.hpp"
 #include "http/bridge_impl.hpp"
 #include "http/openapi.hpp"
@@ -37,10 +37,8 @@ HttpBridge::Impl::Worker& HttpBridge::Impl::worker() {
 }
 
 void HttpBridge::Impl::configure() {
-    auto sink = std::make_shared<spdlog::sinks::stderr_sink_mt>();
-    access_log = std::make_shared<spdlog::logger>("access", sink);
-    access_log->set_formatter(
-        std::make_unique<spdlog::pattern_formatter>("%Y-%m-%dT%H:%M:%S.%eZ access %v", spdlog::pattern_time_type::utc));
+    access_log = logging::stderr_logger(
+        "access", std::make_unique<spdlog::pattern_formatter>("%Y-%m-%dT%H:%M:%S.%eZ access %v", spdlog::pattern_time_type::utc));
     access_log->flush_on(spdlog::level::info);
 
     ServerLimits limits;

@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "storage/durable_file.hpp"
 #include "storage/file_modes.hpp"
 #include "storage/migration_catalogue.hpp"
 #include "storage/migration_history.hpp"
@@ -196,13 +197,18 @@ const std::vector<AuditedTable>& Database::audited_tables() {
     return *audited_tables_;
 }
 
-void Database::remove_written_files_after(std::size_t kept) {
-    for (std::size_t i = std::min(kept, written_files_.size()); i < written_files_.size(); ++i) {
+void Database::remove_staged_files_after(std::size_t kept) {
+    for (std::size_t i = std::min(kept, staged_files_.size()); i < staged_files_.size(); ++i) {
         std::error_code ec;
-        std::filesystem::remove(written_files_[i], ec);
-        spdlog::info("removed {}: the write it was made for did not commit", written_files_[i]);
+        std::filesystem::remove(staged_files_[i].temporary, ec);
+        spdlog::info("removed {}: the write it was made for did not commit", staged_files_[i].final_path);
     }
-    written_files_.resize(std::min(kept, written_files_.size()));
+    staged_files_.resize(std::min(kept, staged_files_.size()));
+}
+
+void Database::publish_staged_files() {
+    for (const auto& file : staged_files_) put_in_place(file.temporary, file.final_path);
+    staged_files_.clear();
 }
 
 Savepoint::Savepoint(Database& db, std::string name) : db_(db), name_(std::move(name)) {
@@ -214,12 +220,12 @@ Savepoint::Savepoint(Database& db, std::string name) : db_(db), name_(std::move(
         throw std::logic_error("savepoint " + name_ + " outside a transaction: it would begin one");
     db_.run("SAVEPOINT " + name_);
     if (db_.recorder()) recorded_at_start_ = db_.recorder()->mark();
-    files_at_start_ = db_.written_files_.size();
+    files_at_start_ = db_.staged_files_.size();
 }
 
 Savepoint::~Savepoint() {
     if (done_) return;
-    db_.remove_written_files_after(files_at_start_);
+    db_.remove_staged_files_after(files_at_start_);
     try {
         db_.run("ROLLBACK TO " + name_);
         db_.run("RELEASE " + name_);
@@ -243,12 +249,12 @@ WriteTransaction::WriteTransaction(Database& db) : db_(db) {
         return;
     }
     db_.run("BEGIN IMMEDIATE");
-    db_.written_files_.clear();
+    db_.staged_files_.clear();
 }
 
 WriteTransaction::~WriteTransaction() {
     if (done_ || nested_) return;  // a nested one's savepoint rolls itself back
-    db_.remove_written_files_after(0);
+    db_.remove_staged_files_after(0);
     try {
         db_.run("ROLLBACK");
     } catch (const std::exception& e) {
@@ -261,7 +267,7 @@ void WriteTransaction::commit() {
         nested_->release();
     } else {
         db_.run("COMMIT");
-        db_.written_files_.clear();  // recorded: the files are the database's now
+        db_.publish_staged_files();  // recorded: the files go under their final names
     }
     done_ = true;
 }

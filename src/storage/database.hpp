@@ -64,9 +64,12 @@ public:
     // The tables the audit trail follows: every table with a syndicate_id column except the
     // trail itself and co_owner_tallies (derived by triggers). Read from the schema once.
     const std::vector<AuditedTable>& audited_tables();
-    // A file written for the write in progress (a generated document): removed from disk if that
-    // write rolls back, so no file outlives a refused call without its record.
-    void remove_on_rollback(std::string file) { written_files_.push_back(std::move(file)); }
+    // A file staged for the write in progress (a generated or uploaded document, under its
+    // temporary name: storage/durable_file.hpp): put under its final name once that write commits,
+    // removed if it rolls back. No file is ever under a final name without its committed row.
+    void publish_on_commit(std::string temporary, std::string final_path) {
+        staged_files_.push_back({std::move(temporary), std::move(final_path)});
+    }
 
     // The recorder of the write in progress on this connection, if any (audit_trail.hpp).
     ChangeRecorder* recorder() const { return recorder_; }
@@ -106,7 +109,10 @@ private:
     std::unordered_map<std::string_view, std::unique_ptr<SQLite::Statement>> statements_;
     std::optional<std::vector<AuditedTable>> audited_tables_;
     ChangeRecorder* recorder_ = nullptr;
-    std::vector<std::string> written_files_;  // by the write in progress (remove_on_rollback)
+    struct Staged {
+        std::string temporary, final_path;
+    };
+    std::vector<Staged> staged_files_;  // by the write in progress (publish_on_commit)
     struct Memo {
         std::string key;
         std::shared_ptr<const void> value;
@@ -116,8 +122,10 @@ private:
     std::size_t memo_weight_ = 0;
     DataStamp memo_stamp_;
     bool in_handler_ = false;  // a tool's handler is running (HandlerScope)
-    // Removes the files written after the first `kept` (a write that rolled back).
-    void remove_written_files_after(std::size_t kept);
+    // Removes the files staged after the first `kept` (a write that rolled back).
+    void remove_staged_files_after(std::size_t kept);
+    // Puts every staged file in place (the write committed).
+    void publish_staged_files();
     friend class WriteTransaction;
     friend class Savepoint;
     friend class HandlerScope;
@@ -156,7 +164,7 @@ private:
     std::string name_;
     bool done_ = false;
     std::size_t recorded_at_start_ = 0;  // the recorder's mark
-    std::size_t files_at_start_ = 0;     // the files written before it (remove_on_rollback)
+    std::size_t files_at_start_ = 0;     // the files staged before it (publish_on_commit)
 };
 
 // A write transaction: BEGIN IMMEDIATE (so concurrent writers wait on the busy timeout instead of

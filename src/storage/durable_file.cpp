@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 #include <chrono>
 #include <filesystem>
 #include <random>
@@ -104,8 +105,7 @@ void sync_folder(const fs::path& folder, const std::string& shown) {
 
 }  // namespace
 
-WrittenFile write_file_durably(const std::string& path, std::string_view bytes, FileCheck check,
-                               const std::string& shown_name) {
+StagedFile stage_file_durably(const std::string& path, std::string_view bytes, FileCheck check, const std::string& shown_name) {
     const fs::path final_path(path);
     const auto folder = final_path.parent_path();
     if (!folder.empty()) {
@@ -122,21 +122,57 @@ WrittenFile write_file_durably(const std::string& path, std::string_view bytes, 
     temp.fd = -1;
     if (rc != 0) throw file_error(errno, "close", shown_name);
     const auto written = checked(read_back(temp.path, shown_name), bytes, check, shown_name);
+    // The temporary is on disk: a folder that cannot keep its name has nothing to stage.
+    sync_folder(folder, shown_name);
+    temp.keep = true;
+    return {temp.path, path, written};
+}
+
+WrittenFile write_file_durably(const std::string& path, std::string_view bytes, FileCheck check,
+                               const std::string& shown_name) {
+    auto staged = stage_file_durably(path, bytes, check, shown_name);
+    Temporary temp{staged.temporary};
     if (::rename(temp.path.c_str(), path.c_str()) != 0) throw file_error(errno, "rename into place", shown_name);
     temp.keep = true;
     try {
-        sync_folder(folder, shown_name);
+        sync_folder(fs::path(path).parent_path(), shown_name);
     } catch (...) {
         ::unlink(path.c_str());  // a name the folder may not keep is no name to record
         throw;
     }
-    return written;
+    return staged.written;
 }
 
-std::vector<std::string> remove_leftover_temporaries(const std::string& folder) {
-    std::vector<std::string> removed;
+bool put_in_place(const std::string& temporary, const std::string& final_path) {
+    if (::rename(temporary.c_str(), final_path.c_str()) != 0) {
+        spdlog::error("could not put {} in place ({}); the next start will", final_path, std::strerror(errno));
+        return false;
+    }
+    try {
+        sync_folder(fs::path(final_path).parent_path(), final_path);
+    } catch (const std::exception& e) {
+        spdlog::error("{}", e.what());
+    }
+    return true;
+}
+
+namespace {
+
+// The final name inside ".syndic-tmp-<pid>-<random>-<name>", or "" when the name has no such shape.
+std::string final_name_of(const std::string& temporary) {
+    const auto pid_end = temporary.find('-', temporary_prefix.size());
+    if (pid_end == std::string::npos) return "";
+    const auto tag_end = temporary.find('-', pid_end + 1);
+    return tag_end == std::string::npos ? "" : temporary.substr(tag_end + 1);
+}
+
+}  // namespace
+
+SettledFiles settle_leftover_temporaries(const std::string& folder, const RecordedFile& recorded) {
+    SettledFiles settled;
     std::error_code ec;
-    if (!fs::is_directory(folder, ec)) return removed;
+    if (!fs::is_directory(folder, ec)) return settled;
+    const auto folder_name = fs::path(folder).filename().string();
     const auto day_ago = fs::file_time_type::clock::now() - std::chrono::hours(24);
     for (const auto& entry : fs::directory_iterator(folder, ec)) {
         if (!entry.is_regular_file(ec)) continue;
@@ -146,19 +182,28 @@ std::vector<std::string> remove_leftover_temporaries(const std::string& folder) 
             const auto pid = std::atol(name.c_str() + temporary_prefix.size());
             const bool writer_gone = pid <= 0 || (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH);
             leftover = writer_gone || entry.last_write_time(ec) < day_ago;
+            const auto final_name = final_name_of(name);
+            const auto final_path = entry.path().parent_path() / final_name;
+            if (leftover && !final_name.empty() && recorded && recorded(folder_name, final_name) && !fs::exists(final_path, ec)) {
+                if (put_in_place(entry.path().string(), final_path.string())) settled.put_in_place.push_back(final_path.string());
+                continue;
+            }
         }
-        if (leftover && fs::remove(entry.path(), ec)) removed.push_back(entry.path().string());
+        if (leftover && fs::remove(entry.path(), ec)) settled.removed.push_back(entry.path().string());
     }
-    return removed;
+    return settled;
 }
 
-void remove_leftover_exports(const std::string& db_path) {
+void settle_leftover_exports(const std::string& db_path, const RecordedFile& recorded) {
     if (db_path.empty() || db_path == ":memory:") return;
     std::error_code ec;
     for (const char* name : {"exports", "documents"}) {  // generated files; uploaded documents
         const auto folder = fs::absolute(db_path, ec).parent_path() / name;
-        for (const auto& file : remove_leftover_temporaries(folder.string()))
+        const auto settled = settle_leftover_temporaries(folder.string(), recorded);
+        for (const auto& file : settled.removed)
             spdlog::warn("removed {}: a temporary file left by a process that stopped while writing it", file);
+        for (const auto& file : settled.put_in_place)
+            spdlog::warn("put {} in place: its record was committed by a process that stopped before renaming it", file);
     }
 }
 

@@ -5,7 +5,9 @@ read-only database, a file that is not a database, a database locked by another 
 the busy timeout, and the temporaries a killed writer leaves. Each must be a refusal with a clear
 code naming the file (STORAGE_FULL, STORAGE_UNAVAILABLE, DATABASE_UNUSABLE, SERVER_BUSY) over
 stdio and HTTP, with no file under a final name and nothing changed in the database; the server
-stays up; start-up removes leftover temporaries.
+stays up; start-up removes leftover temporaries. A server killed (SIGKILL) at random moments of
+generate_minutes never leaves a file under a final name without its row, nor a row without its
+file, once the next server has started (issue 28, point 7).
 
 usage: run_storage_tests.py SYNDIC_MCP
 """
@@ -379,6 +381,69 @@ def leftovers():
             os.remove(os.path.join(exp, live))
 
 
+def exported_rows(db):
+    """The file names of the documents recorded under exports/."""
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        return {os.path.basename(p) for (p,) in conn.execute("SELECT path FROM documents WHERE path LIKE '%/exports/%'")}
+    finally:
+        conn.close()
+
+
+def killed_minutes(rounds=40):
+    """SIGKILL at random moments of generate_minutes; then a server starts and settles what is left."""
+    import random
+    with tempfile.TemporaryDirectory() as folder:
+        db, key = demo(folder)
+        meeting = held_meeting(db, key)
+        request = json.dumps({"jsonrpc": "2.0", "id": 9, "method": "tools/call",
+                              "params": {"name": "generate_minutes", "arguments": {"meetingId": meeting, "draft": False}}}) + "\n"
+        # How long one call takes here, to spread the kills over it.
+        s = Stdio(db, key)
+        s.call("list_units", {})
+        started = time.monotonic()
+        s.call("generate_minutes", {"meetingId": meeting, "draft": False})
+        span = time.monotonic() - started
+        s.close()
+        temporaries = 0
+        for _ in range(rounds):
+            s = Stdio(db, key)
+            s.call("list_units", {})  # opened and ready: the kill falls inside the call
+            s.p.stdin.write(request)
+            s.p.stdin.flush()
+            time.sleep(random.uniform(0, span * 1.2))
+            s.p.kill()
+            s.close()
+            temporaries += sum(1 for n in exports(folder) if n.startswith(".syndic-tmp-"))
+        s = Stdio(db, key)  # the next start settles the leftovers
+        s.call("list_units", {})
+        _, err = s.close()
+        files = {n for n in exports(folder) if not n.startswith(".")}
+        rows = exported_rows(db)
+        print(f"     ({rounds} kills over {span * 1000:.0f} ms calls: {temporaries} temporaries seen before the restart, "
+              f"{len(rows)} minutes recorded)", flush=True)
+        check(f"killed generate_minutes ({rounds} times): every file under a final name has its row",
+              files <= rows, sorted(files - rows))
+        check("...and every row its file", rows <= files, sorted(rows - files))
+        check("...and no temporary is left", not any(n.startswith(".") for n in exports(folder)), exports(folder))
+
+        # A server killed between its commit and its rename: the row is there, the file under its
+        # temporary name. The next start puts it in place.
+        s = Stdio(db, key)
+        made = s.call("generate_minutes", {"meetingId": meeting, "draft": False})
+        s.close()
+        path = ((made or {}).get("result") or {}).get("structuredContent", {}).get("path", "")
+        name = os.path.basename(path)
+        temporary = os.path.join(folder, "exports", f".syndic-tmp-{dead_pid()}-0123456789abcdef-{name}")
+        if check("final minutes generated", bool(name) and os.path.exists(path), made):
+            os.rename(path, temporary)
+            s = Stdio(db, key)
+            s.call("list_units", {})
+            _, err = s.close()
+            check("a committed row's file left under its temporary name is put in place at the next start (and logged)",
+                  os.path.exists(path) and not os.path.exists(temporary) and "put " in err and name in err, err[-400:])
+
+
 def sigpipe():
     """stdout closed under the server: EPIPE, an orderly end, not death by SIGPIPE."""
     with tempfile.TemporaryDirectory() as folder:
@@ -414,5 +479,6 @@ not_a_database()
 read_only()
 locked()
 leftovers()
+killed_minutes()
 sigpipe()
 finish()

@@ -133,13 +133,37 @@ TEST_CASE("leftover temporaries of dead writers and .part files are removed; oth
         std::ofstream(t.path / name) << "x";
     const auto live = ".syndic-tmp-" + std::to_string(::getpid()) + "-00ff-minutes.pdf";
     std::ofstream(t.path / live) << "x";
-    const auto removed = remove_leftover_temporaries(t.path.string());
-    CHECK(removed.size() == 2);
+    const auto settled = settle_leftover_temporaries(t.path.string());
+    CHECK(settled.removed.size() == 2);
+    CHECK(settled.put_in_place.empty());
     CHECK(fs::exists(t.path / "kept.pdf"));
     CHECK(fs::exists(t.path / ".hidden"));
     CHECK(fs::exists(t.path / live));
     CHECK(!fs::exists(t.path / "old.pdf.part"));
-    CHECK(remove_leftover_temporaries((t.path / "missing").string()).empty());
+    CHECK(settle_leftover_temporaries((t.path / "missing").string()).removed.empty());
+}
+
+TEST_CASE("a dead writer's temporary whose row was committed is put under its final name; one without a row is removed") {
+    TempFolder t;
+    std::ofstream(t.path / ".syndic-tmp-999999999-00ff-minutes-final-fr-1a2b.pdf") << "recorded";
+    std::ofstream(t.path / ".syndic-tmp-999999999-0aaa-minutes-final-fr-3c4d.pdf") << "not recorded";
+    std::ofstream(t.path / ".syndic-tmp-999999999-0bbb-taken.pdf") << "recorded, but the name is taken";
+    std::ofstream(t.path / "taken.pdf") << "already there";
+    const auto folder = t.path.filename().string();
+    const auto settled = settle_leftover_temporaries(t.path.string(), [&](const std::string& in, const std::string& name) {
+        return in == folder && (name == "minutes-final-fr-1a2b.pdf" || name == "taken.pdf");
+    });
+    CHECK(settled.put_in_place.size() == 1);
+    CHECK(settled.removed.size() == 2);
+    std::ifstream in(t.path / "minutes-final-fr-1a2b.pdf");
+    std::string text;
+    std::getline(in, text);
+    CHECK(text == "recorded");
+    CHECK(!fs::exists(t.path / "minutes-final-fr-3c4d.pdf"));
+    std::ifstream taken(t.path / "taken.pdf");
+    std::getline(taken, text);
+    CHECK(text == "already there");
+    CHECK(entries(t.path) == 2);
 }
 
 TEST_CASE("errno and SQLite result codes map to refusals, with their HTTP statuses") {
@@ -187,28 +211,36 @@ TEST_CASE("a database that cannot be used is refused at open, naming the file") 
     }
 }
 
-TEST_CASE("a file written for a write that rolls back is removed; one that commits stays") {
+TEST_CASE("a staged file is under its final name once its write commits, removed if it rolls back") {
     TempFolder t;
     auto db = Database::open((t.path / "s.db").string());
     const auto a = t.path / "a.pdf", b = t.path / "b.pdf";
+    const auto stage = [&](const fs::path& path) {
+        const auto staged = stage_file_durably(path.string(), small_pdf, FileCheck::pdf, path.filename().string());
+        db->publish_on_commit(staged.temporary, staged.final_path);
+        return staged;
+    };
     {
         WriteTransaction tx(*db);
-        write_file_durably(a.string(), small_pdf, FileCheck::pdf, "a.pdf");
-        db->remove_on_rollback(a.string());
+        const auto staged = stage(a);
+        CHECK(fs::exists(staged.temporary));
+        CHECK(!fs::exists(a));  // no final name before the row is committed (issue 28, point 7)
         {
             WriteTransaction inner(*db);  // a savepoint that fails alone
-            write_file_durably(b.string(), small_pdf, FileCheck::pdf, "b.pdf");
-            db->remove_on_rollback(b.string());
+            const auto refused = stage(b);
+            CHECK(fs::exists(refused.temporary));
         }
         CHECK(!fs::exists(b));
-        CHECK(fs::exists(a));
+        CHECK(fs::exists(staged.temporary));
     }
     CHECK(!fs::exists(a));
+    for (const auto& e : fs::directory_iterator(t.path))  // no temporary left either
+        CHECK_MESSAGE(e.path().string().find(".pdf") == std::string::npos, e.path().string());
     {
         WriteTransaction tx(*db);
-        write_file_durably(a.string(), small_pdf, FileCheck::pdf, "a.pdf");
-        db->remove_on_rollback(a.string());
+        const auto staged = stage(a);
         tx.commit();
+        CHECK(!fs::exists(staged.temporary));
     }
     { WriteTransaction later(*db); }  // a later rollback does not touch what was committed
     CHECK(fs::exists(a));

@@ -45,4 +45,12 @@ void add_document_location(nlohmann::json& record, const CallerContext& caller, 
     else record["downloadUrl"] = document_download_url(caller, document_id);
 }
 
+bool file_is_recorded(Database& db, const std::string& folder_name, const std::string& final_name) {
+    const auto full = (std::filesystem::path(db.data_dir()) / folder_name / final_name).string();
+    const auto tail = "/" + folder_name + "/" + final_name;
+    auto q = db.prepare("SELECT 1 FROM documents WHERE path = ? OR substr(path, -length(?2)) = ?2 LIMIT 1");
+    bind_parameters(*q, full, tail);
+    return q->executeStep();
+}
+
 }  // namespace syndic

@@ -35,4 +35,9 @@ std::string document_download_url(const CallerContext& caller, const std::string
 void add_document_location(nlohmann::json& record, const CallerContext& caller, const std::string& document_id,
                            const std::string& path);
 
+// Whether a document row (of any syndicate) names the file `final_name` in the data folder's
+// `folder_name` ("exports", "documents"): by its full path under this database's data folder, or
+// by its last two parts (a database moved with its folders keeps the paths it had).
+bool file_is_recorded(Database& db, const std::string& folder_name, const std::string& final_name);
+
 }  // namespace syndic

@@ -74,9 +74,9 @@ Stored store_content(const ToolCall& call, const std::string& now) {
     } else {
         const std::string file = d.id + "." + extension_for(d.mime_type);
         d.path = (std::filesystem::path(call.db.data_dir()) / "documents" / file).string();
-        const auto written = write_file_durably(d.path, *bytes, FileCheck::none, "documents/" + file);
-        call.db.remove_on_rollback(d.path);
-        d.sha256 = written.sha256;
+        const auto staged = stage_file_durably(d.path, *bytes, FileCheck::none, "documents/" + file);
+        call.db.publish_on_commit(staged.temporary, staged.final_path);
+        d.sha256 = staged.written.sha256;
     }
     d.language = a.optional_text("language");
     d.register_item = a.optional_text("registerItem");

@@ -78,11 +78,12 @@ MinutesRecord write_minutes(Database& db, const std::string& syndicate_id, const
 
     const auto pdf = render_pdf(minutes_document(db, syndicate_id, m, wording::language_of(language), draft, now));
     record.pages = pdf.pages;
-    // On disk, whole and checked, before it is recorded; removed if the record is not committed.
-    const auto written = write_file_durably(record.path, pdf.bytes, FileCheck::pdf, "exports/" + file);
-    db.remove_on_rollback(record.path);
-    record.size_bytes = written.size;
-    record.sha256 = written.sha256;
+    // On disk, whole and checked, before it is recorded; under its final name once the record is
+    // committed, removed if it is not.
+    const auto staged = stage_file_durably(record.path, pdf.bytes, FileCheck::pdf, "exports/" + file);
+    db.publish_on_commit(staged.temporary, staged.final_path);
+    record.size_bytes = staged.written.size;
+    record.sha256 = staged.written.sha256;
     record.created_at = to_utc_iso(now);
     return record;
 }
