@@ -11,6 +11,7 @@
 #include "app/secrets_options.hpp"
 #include "auth/credentials.hpp"
 #include "modules/documents/document_files.hpp"
+#include "storage/backup.hpp"
 #include "storage/durable_file.hpp"
 
 namespace syndic::cli {
@@ -71,7 +72,10 @@ std::unique_ptr<Database> open_existing(const std::string& path) {
 }
 
 void settle_leftover_files(const std::string& db_path) {
-    if (db_path == ":memory:" || !std::filesystem::exists(db_path)) return;
+    if (db_path == ":memory:") return;
+    for (const auto& copy : remove_leftover_restores(db_path))
+        spdlog::warn("removed {}: the copy of a backup left by a restore that stopped", copy);
+    if (!std::filesystem::exists(db_path)) return;
     std::unique_ptr<Database> db;
     try {
         db = Database::open(db_path);

@@ -28,7 +28,8 @@ std::string pick_syndicate(Database& db, const std::string& given);
 // The database at `path`, which must exist (checked for a newer schema and its modes first).
 std::unique_ptr<Database> open_existing(const std::string& path);
 // At a server's start: the files a stopped process left beside the database (storage/
-// durable_file.hpp): a temporary whose row was committed is put in place, any other removed.
+// durable_file.hpp): a temporary whose row was committed is put in place, any other removed; and
+// the copies a killed restore left (storage/backup.hpp).
 void settle_leftover_files(const std::string& db_path);
 
 }  // namespace syndic::cli

@@ -5,13 +5,18 @@
 #include <SQLiteCpp/Statement.h>
 #include <sqlite3.h>
 
+#include <unistd.h>
+
 #include <chrono>
+#include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <stdexcept>
 #include <thread>
 
 #include "storage/database.hpp"
+#include "storage/durable_file.hpp"
 #include "storage/file_modes.hpp"
 #include "storage/migration_history.hpp"
 
@@ -127,6 +132,29 @@ CopySummary backup_database(const std::string& source, const std::string& target
     return describe_database(target);
 }
 
+std::vector<std::string> remove_leftover_restores(const std::string& target) {
+    std::vector<std::string> removed;
+    std::error_code ec;
+    const auto whole = fs::absolute(target, ec);
+    const auto prefix = whole.filename().string() + ".restoring";
+    const auto stale = fs::file_time_type::clock::now() - std::chrono::minutes(10);
+    for (const auto& entry : fs::directory_iterator(whole.parent_path(), ec)) {
+        const auto name = entry.path().filename().string();
+        if (name.rfind(prefix, 0) != 0) continue;
+        auto rest = name.substr(prefix.size());
+        for (const char* journal : {"-wal", "-shm", "-journal"})
+            if (rest.ends_with(journal)) rest.resize(rest.size() - std::strlen(journal));
+        bool leftover = false;
+        if (rest.empty()) {  // an earlier version's name: no process to ask
+            leftover = entry.last_write_time(ec) < stale;
+        } else if (rest.size() > 1 && rest[0] == '-' && rest.find_first_not_of("0123456789", 1) == std::string::npos) {
+            leftover = process_gone(std::atol(rest.c_str() + 1));
+        }
+        if (leftover && fs::remove(entry.path(), ec)) removed.push_back(entry.path().string());
+    }
+    return removed;
+}
+
 CopySummary restore_database(const std::string& source, const std::string& target, bool replace, std::string& saved_as) {
     if (!fs::exists(source)) throw std::runtime_error("no backup at " + source);
     {
@@ -167,10 +195,14 @@ CopySummary restore_database(const std::string& source, const std::string& targe
     // The pages are copied from a WAL-mode copy of the backup: the journal mode is part of the
     // pages copied, and a live database in WAL mode must stay in WAL mode (its running servers
     // and the pages just written to its WAL depend on it).
-    const std::string staged = target + ".restoring";
+    // Named for this process, so that a restore killed here leaves a copy the next start can tell
+    // from one still being made (remove_leftover_restores).
+    remove_leftover_restores(target);
+    const std::string staged = target + ".restoring-" + std::to_string(::getpid());
     remove_with_journals(staged);
     try {
         fs::copy_file(source, staged, fs::copy_options::overwrite_existing);
+        make_owner_only(staged);  // the backup's personal data, whatever the backup's own mode
         {
             SQLite::Database from(staged, SQLite::OPEN_READWRITE, Database::busy_timeout_ms);
             from.exec("PRAGMA journal_mode = WAL");

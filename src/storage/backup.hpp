@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace syndic {
 
@@ -24,6 +25,12 @@ CopySummary backup_database(const std::string& source, const std::string& target
 // this program. A `target` that holds a syndicate is replaced only with `replace`, and is first
 // saved beside itself as `saved_as` (filled in). Throws std::runtime_error; `target` is then as it was.
 CopySummary restore_database(const std::string& source, const std::string& target, bool replace, std::string& saved_as);
+
+// Removes the copies a killed `restore` left beside `target` (issue 28, point 8): each restore
+// stages the backup as `<target>.restoring-<pid>`; those whose process is gone go, with their
+// journals, and the `<target>.restoring` of earlier versions once untouched for 10 minutes.
+// Returns the paths removed; run by the next restore and at a server's start.
+std::vector<std::string> remove_leftover_restores(const std::string& target);
 
 // What a database file holds, for the summaries and the tests.
 CopySummary describe_database(const std::string& path);

@@ -168,6 +168,8 @@ std::string final_name_of(const std::string& temporary) {
 
 }  // namespace
 
+bool process_gone(long pid) { return pid <= 0 || (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH); }
+
 SettledFiles settle_leftover_temporaries(const std::string& folder, const RecordedFile& recorded) {
     SettledFiles settled;
     std::error_code ec;
@@ -179,8 +181,7 @@ SettledFiles settle_leftover_temporaries(const std::string& folder, const Record
         const auto name = entry.path().filename().string();
         bool leftover = name.size() > 5 && name.ends_with(".part");
         if (name.rfind(temporary_prefix, 0) == 0) {
-            const auto pid = std::atol(name.c_str() + temporary_prefix.size());
-            const bool writer_gone = pid <= 0 || (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH);
+            const bool writer_gone = process_gone(std::atol(name.c_str() + temporary_prefix.size()));
             leftover = writer_gone || entry.last_write_time(ec) < day_ago;
             const auto final_name = final_name_of(name);
             const auto final_path = entry.path().parent_path() / final_name;

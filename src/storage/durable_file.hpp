@@ -40,6 +40,9 @@ StagedFile stage_file_durably(const std::string& path, std::string_view bytes, F
 // Renames `temporary` to `final_path` and syncs the folder; false (and logged) when it could not.
 bool put_in_place(const std::string& temporary, const std::string& final_path);
 
+// Whether no process `pid` runs on this machine (a leftover's writer is gone).
+bool process_gone(long pid);
+
 // A temporary's name starts with this, then the writer's process id: ".syndic-tmp-<pid>-<random>-<name>".
 inline constexpr std::string_view temporary_prefix = ".syndic-tmp-";
 

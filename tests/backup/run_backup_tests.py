@@ -188,4 +188,42 @@ with tempfile.TemporaryDirectory() as tmp:
     check("backup --replace overwrites it", r.returncode == 0 and every_row(backups[0]) == every_row(live), r.stderr)
     check("no .partial file is left behind", not any(n.endswith(".partial") for n in os.listdir(tmp)))
 
+    # A restore killed while it copies (issue 28, point 8) leaves its copy of the backup beside the
+    # database, as large as the backup; the next server's start removes it, and the database is
+    # either as it was or the backup, whole.
+    import random
+    import signal
+    import time
+    started = time.monotonic()
+    run("restore", "--from", backups[2], "--replace", db=live)
+    span = time.monotonic() - started
+    left, states = [], set()
+    for _ in range(20):
+        before = live_count(live)
+        p = subprocess.Popen([BIN, "--db", live, "restore", "--from", backups[0], "--replace"], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+        time.sleep(random.uniform(span * 0.3, span * 0.9))
+        p.send_signal(signal.SIGKILL)
+        p.wait()
+        states.add((consistent(live)[0], live_count(live) in (before, live_count(backups[0]))))
+        left = [n for n in os.listdir(tmp) if n.startswith("live.db.restoring")]
+        if left:
+            break
+        run("restore", "--from", backups[2], "--replace", db=live)
+    print(f"     (a restore takes {span * 1000:.0f} ms here; copies left by the kills: {left})", flush=True)
+    check("a killed restore leaves the database whole, as it was or as the backup", states == {(True, True)}, states)
+    if not left:  # no kill fell inside the copy: leave one as a killed restore would
+        dead = next(pid for pid in range(4_000_000, 4_100_000) if not os.path.exists(f"/proc/{pid}"))
+        left = [f"live.db.restoring-{dead}"]
+        with open(os.path.join(tmp, left[0]), "wb") as f, open(backups[0], "rb") as b:
+            f.write(b.read())
+    legacy = os.path.join(tmp, "live.db.restoring")  # the name earlier versions used
+    with open(legacy, "wb") as f:
+        f.write(b"an old copy")
+    os.utime(legacy, (time.time() - 3600, time.time() - 3600))
+    r = run("serve", db=live, stdin="")
+    remaining = [n for n in os.listdir(tmp) if ".restoring" in n]
+    check("the next server's start removes the copies a killed restore left (and an earlier version's), saying so",
+          remaining == [] and all(n in r.stderr for n in left) and "live.db.restoring" in r.stderr, f"{remaining} {r.stderr[-500:]}")
+
 checks.finish()

@@ -89,11 +89,13 @@ def outbox(db):
                           "WHERE related_type = 'meeting' ORDER BY recipient")]
 
 
-def notices_queued(folder, name):
+def notices_queued(folder, name, title=None):
     db = os.path.join(folder, name + ".db")
     env = dict(os.environ, SYNDIC_DB=db)
     key = run(env, "demo").stdout.strip()
     meeting = call(env, key, "list_meetings", {})["data"][0]
+    if title:
+        call(env, key, "update_meeting", {"id": meeting["id"], "title": title})
     sent = call(env, key, "send_meeting_notice", {"meetingId": meeting["id"]})
     return db, env, key, sent
 
@@ -153,6 +155,17 @@ def main():
         check("every message is marked sent with its time", all(m["status"] == "sent" and m["sent_at"] for m in rows), str(rows))
         r = run(env, "deliver", "--once", "--smtp-url", url, "--smtp-from", "ca@erables.example")
         check("a second pass sends nothing more", len(sink.messages()) == 7 and "0 sent" in r.stdout, r.stdout)
+        sink.stop()
+
+        # A title that looks like an encoded word (issue 28, point 8) reads as typed, not decoded:
+        # left raw, "=?UTF-8?B?w4lsZWN0aW9u?=" would show as « Élection » in every mail program.
+        lookalike = "AGA =?UTF-8?B?w4lsZWN0aW9u?= 2027"
+        db, env, key, _ = notices_queued(folder, "lookalike", lookalike)
+        sink = Sink(folder, "lookalike-sink")
+        run(env, "deliver", "--once", "--smtp-url", "smtp://127.0.0.1:%d" % sink.port, "--smtp-from", "ca@erables.example")
+        subjects = [subject_of(m["data"]) for m in sink.messages()]
+        check("a title holding =?UTF-8?B?...?= is shown as typed in every Subject, never decoded to another word",
+              subjects and all(lookalike in t and "Élection" not in t for t in subjects), str(subjects[:2]))
         sink.stop()
 
         # A server that refuses for good: the message is failed with its answer at once.
