@@ -56,38 +56,47 @@ def wait_listening(port, proc, timeout=20):
     return False
 
 
+def terminated(proc):
+    """SIGTERM, then the exit status within 10 s (None: still running, then killed)."""
+    proc.send_signal(signal.SIGTERM)
+    try:
+        return proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        return None
+
+
 def main_groups(s, k, demo, tmp, db):
     section("a bridge whose stderr nobody reads")
     port = free_port()
     # stderr is a pipe this script does not read until told: it fills at 64 KiB.
     proc = subprocess.Popen([BIN, "http", "--db", db, "--listen", f"127.0.0.1:{port}"], stdin=subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=ENV)
-    try:
-        if not check("the bridge listens", wait_listening(port, proc)):
-            return [s]
-        started = time.monotonic()
-        n = answered(port, REQUESTS)
-        check(f"all {REQUESTS} requests answered while stderr is full (the build before stopped near 590)", n == REQUESTS,
-              f"{n} answered")
-        print(f"     ({n} answers in {time.monotonic() - started:.1f} s)", flush=True)
+    if not check("the bridge listens", wait_listening(port, proc)):
+        terminated(proc)
+        return [s]
+    started = time.monotonic()
+    n = answered(port, REQUESTS)
+    check(f"all {REQUESTS} requests answered while stderr is full (the build before stopped near 590)", n == REQUESTS,
+          f"{n} answered")
+    print(f"     ({n} answers in {time.monotonic() - started:.1f} s)", flush=True)
 
-        # Read the pipe again: the bridge tells what it dropped and logs again.
-        lines = []
-        reader = threading.Thread(target=lambda: lines.extend(l.decode("utf-8", "replace") for l in proc.stderr), daemon=True)
-        reader.start()
-        time.sleep(0.5)
-        later = answered(port, 3)
-        end = time.monotonic() + 10
-        while time.monotonic() < end and not any("log line(s) dropped" in l for l in lines):
-            answered(port, 1)
-            time.sleep(0.2)
-        note = next((l for l in lines if "log line(s) dropped" in l), "")
-        check("once stderr is read again: a line says how many log lines were dropped", later == 3 and bool(note),
-              f"{later} answered; last lines {lines[-3:]!r}")
-        check("...and the next requests are logged again", any(" access " in l and "/api/units" in l for l in lines[-20:]),
-              repr(lines[-3:]))
-    finally:
-        pass
+    # Read the pipe again: the bridge tells what it dropped and logs again.
+    lines = []
+    reader = threading.Thread(target=lambda: lines.extend(l.decode("utf-8", "replace") for l in proc.stderr), daemon=True)
+    reader.start()
+    time.sleep(0.5)
+    later = answered(port, 3)
+    end = time.monotonic() + 10
+    while time.monotonic() < end and not any("log line(s) dropped" in l for l in lines):
+        answered(port, 1)
+        time.sleep(0.2)
+    note = next((l for l in lines if "log line(s) dropped" in l), "")
+    check("once stderr is read again: a line says how many log lines were dropped", later == 3 and bool(note),
+          f"{later} answered; last lines {lines[-3:]!r}")
+    check("...and the next requests are logged again", any(" access " in l and "/api/units" in l for l in lines[-20:]),
+          repr(lines[-3:]))
 
     section("SIGTERM with stderr full")
     port = free_port()
@@ -95,22 +104,10 @@ def main_groups(s, k, demo, tmp, db):
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=ENV)
     if check("a second bridge listens", wait_listening(port, proc2)):
         n = answered(port, 1500)
-        proc2.send_signal(signal.SIGTERM)
-        try:
-            code = proc2.wait(10)
-        except subprocess.TimeoutExpired:
-            code = None
-            proc2.kill()
-            proc2.wait()
+        code = terminated(proc2)
         check("SIGTERM while stderr is full: the bridge stops within 10 s, status 0 (the build before ignored it)",
               code == 0, f"{n} answered before; status {code}")
-    proc.send_signal(signal.SIGTERM)
-    try:
-        code = proc.wait(10)
-    except subprocess.TimeoutExpired:
-        code = None
-        proc.kill()
-        proc.wait()
+    code = terminated(proc)
     check("the first bridge stops on SIGTERM, status 0", code == 0, f"status {code}")
     return [s]
 
