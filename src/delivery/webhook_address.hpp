@@ -20,6 +20,20 @@ bool private_webhooks_allowed();
 void allow_loopback_webhooks(bool allowed);
 bool loopback_webhooks_allowed();
 
+// Allows this machine while it lives, then puts back what was set: for the program's own seed
+// data (the demo's paused receiver, the tests' seeds), saved and never posted to without the
+// operator's opt-in. Not for a process that serves: the permission is process-wide.
+class LoopbackWebhooksWhileSeeding {
+public:
+    LoopbackWebhooksWhileSeeding() : before_(loopback_webhooks_allowed()) { allow_loopback_webhooks(true); }
+    ~LoopbackWebhooksWhileSeeding() { allow_loopback_webhooks(before_); }
+    LoopbackWebhooksWhileSeeding(const LoopbackWebhooksWhileSeeding&) = delete;
+    LoopbackWebhooksWhileSeeding& operator=(const LoopbackWebhooksWhileSeeding&) = delete;
+
+private:
+    bool before_;
+};
+
 // How an address is classed: what the check refuses and why.
 enum class AddressKind { public_address, loopback, private_address, metadata };
 // `bytes`: 4 for IPv4, 16 for IPv6, in network order.

@@ -10,6 +10,7 @@
 
 #include "core/embedded.hpp"
 #include "core/error.hpp"
+#include "delivery/webhook_address.hpp"
 #include "storage/migration_catalogue.hpp"
 #include "storage/migration_order.hpp"
 
@@ -186,6 +187,8 @@ std::vector<SeededRecord> run_seeds(const ToolRegistry& registry, Database& db, 
                                     std::map<std::string, std::string>& names) {
     const auto files = seed_calls::seed_files();
     std::vector<SeededRecord> made;
+    // The administration seed saves a paused webhook to 127.0.0.1 (the demo's receiver).
+    const LoopbackWebhooksWhileSeeding loopback;
     for (const auto& module : seeded_modules()) {
         const auto& doc = files.at(module);
         const auto calls = doc.find(std::string(section));

@@ -30,12 +30,7 @@ inline Instant fixed_now() {
 
 // Webhooks to this machine allowed, as an operator allows them for development
 // (--allow-loopback-webhooks), while the guard lives: for tests whose receiver is 127.0.0.1.
-struct LoopbackWebhooksAllowed {
-    LoopbackWebhooksAllowed() { allow_loopback_webhooks(true); }
-    ~LoopbackWebhooksAllowed() { allow_loopback_webhooks(false); }
-    LoopbackWebhooksAllowed(const LoopbackWebhooksAllowed&) = delete;
-    LoopbackWebhooksAllowed& operator=(const LoopbackWebhooksAllowed&) = delete;
-};
+using LoopbackWebhooksAllowed = LoopbackWebhooksWhileSeeding;
 
 struct Fixture {
     std::unique_ptr<Database> db = Database::open(":memory:");

@@ -104,7 +104,6 @@ void put(json& args, const json& schema, const IdPath& path, const json& value) 
 // A's records in every tenant table and B's, made by the seed files' sections "a" and "b"; B's
 // pool is read before the sweep, so B's records made by the sweep's own calls are never used.
 struct Seeded : Fixture {
-    LoopbackWebhooksAllowed loopback;  // the administration seed's webhook posts to 127.0.0.1:9
     std::string data_dir;
     std::map<std::string, std::vector<std::string>> a_ids, b_ids;  // table -> ids, oldest first
     std::vector<syndic::SeededRecord> a_seeded;                      // A's records the seed names, with their states
