@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Storage that fails, through the real executable (issue 15, section 2): a full disk (a 2 MiB
+"""Storage that fails, through the real executable (issue 15, section 2): a full disk (a 4 MiB
 tmpfs when this runs as root and may mount, else RLIMIT_FSIZE), RLIMIT_FSIZE on the server, a
 read-only database, a file that is not a database, a database locked by another process beyond
 the busy timeout, and the temporaries a killed writer leaves. Each must be a refusal with a clear
@@ -146,9 +146,9 @@ def refused_minutes(where, reply, code, folder, db, documents_before):
 
 
 def full_disk_tmpfs():
-    """A real full file system: the database and exports on a 2 MiB tmpfs, filled to the last byte."""
+    """A real full file system: the database and exports on a 4 MiB tmpfs, filled to the last byte."""
     with tempfile.TemporaryDirectory() as mount_point:
-        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", mount_point], check=True)
+        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", mount_point], check=True)
         try:
             db, key = demo(mount_point)
             meeting = held_meeting(db, key)
@@ -315,7 +315,7 @@ def locked():
 def http_full_disk():
     """Over REST, a full disk is 507 STORAGE_FULL and a read-only write 503 STORAGE_UNAVAILABLE."""
     with tempfile.TemporaryDirectory() as mount_point:
-        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", mount_point], check=True)
+        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", mount_point], check=True)
         http = None
         try:
             db, key = demo(mount_point)

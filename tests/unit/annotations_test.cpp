@@ -79,6 +79,7 @@ const std::map<std::string, Exception> by_tool = {
      {{false, false, true, false}, "the same file attached to the same record again is the same document and link (reused)"}},
     {"add_agenda_item", {{false, false, false, true}, "queues a supplementary notice to every co-owner (art. 1088)"}},
     {"record_interest_disclosure", {{false, false, false, false}, "adds a declaration of interest; nothing recorded changes"}},
+    {"record_journal_entry", {{false, false, false, false}, "each call posts another entry; nothing posted changes (a correction is another entry)"}},
     {"record_declaration_amendment",
      {{false, true, false, false}, "each call records another amendment (and changes the fractions it names)"}},
     {"record_written_resolution",

@@ -53,7 +53,7 @@ bool ends_with(const std::string& s, const std::string& tail) {
 
 // A plausible value for a property of this schema: its first enum value, a date or date-time for
 // a date-like name or pattern, an e-mail for an e-mail pattern, the minimum of a number, an
-// object of its required properties, an array of one item when it needs one.
+// object of its required properties, an array of as many items as it needs (minItems).
 json plausible(const json& schema, const std::string& name) {
     if (schema.contains("enum")) return schema["enum"][0];
     if (schema.contains("default") && !schema["default"].is_null()) return schema["default"];
@@ -66,7 +66,7 @@ json plausible(const json& schema, const std::string& name) {
     }
     if (accepts(schema, "array")) {
         json out = json::array();
-        if (schema.value("minItems", 0) > 0) out.push_back(plausible(schema.value("items", json::object()), name));
+        for (int i = 0; i < schema.value("minItems", 0); ++i) out.push_back(plausible(schema.value("items", json::object()), name));
         return out;
     }
     if (accepts(schema, "integer") || accepts(schema, "number")) return schema.value("minimum", json(1));

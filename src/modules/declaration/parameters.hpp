@@ -39,4 +39,8 @@ struct DeveloperHolding {
 };
 std::optional<DeveloperHolding> developer_holding(Database& db, const std::string& syndicate_id);
 
+// The first day of the syndicate's fiscal year, "MM-DD" (the declaration's fiscalYearStart;
+// "01-01" when none is recorded): the accounts date their entries' fiscal years by it.
+std::string fiscal_year_start(Database& db, const std::string& syndicate_id);
+
 }  // namespace syndic::declaration

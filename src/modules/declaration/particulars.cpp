@@ -171,6 +171,12 @@ bool penalties_allowed(Database& db, const std::string& syndicate_id) {
     return q->executeStep() && q->getColumn(0).getInt64() != 0;
 }
 
+std::string fiscal_year_start(Database& db, const std::string& syndicate_id) {
+    auto q = db.prepare("SELECT fiscal_year_start FROM declarations WHERE syndicate_id = ?");
+    bind_parameters(*q, syndicate_id);
+    return q->executeStep() ? q->getColumn(0).getString() : std::string("01-01");
+}
+
 BoardParameters board_parameters(Database& db, const std::string& syndicate_id) {
     BoardParameters p;
     auto q = db.prepare(

@@ -1,0 +1,177 @@
+#include "modules/accounting/ledger.hpp"
+
+#include <SQLiteCpp/Statement.h>
+
+#include <map>
+
+#include "core/error.hpp"
+#include "core/ids.hpp"
+#include "modules/accounting/codes.hpp"
+#include "modules/common.hpp"
+#include "modules/declaration/parameters.hpp"
+#include "modules/record_exists.hpp"
+#include "storage/bind.hpp"
+#include "storage/database.hpp"
+
+namespace syndic::accounting {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* account_columns = "id, fund, code, name, type, role, system, is_bank";
+
+Account read_account(SQLite::Statement& q) {
+    Account a;
+    a.id = q.getColumn(0).getString();
+    a.fund = q.getColumn(1).getString();
+    a.code = q.getColumn(2).getString();
+    a.name = q.getColumn(3).getString();
+    a.type = q.getColumn(4).getString();
+    a.role = optional_text(q, 5);
+    a.system = q.getColumn(6).getInt64() != 0;
+    a.is_bank = q.getColumn(7).getInt64() != 0;
+    return a;
+}
+
+// "2027-03-31" for the day before "2027-04-01" (fiscal years end the day before the next starts).
+std::string day_before(int year, const std::string& month_day) {
+    static const int month_days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    int month = std::stoi(month_day.substr(0, 2)), day = std::stoi(month_day.substr(3, 2)) - 1;
+    if (day == 0) {
+        if (--month == 0) {
+            month = 12;
+            --year;
+        }
+        const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+        day = month_days[month - 1] + (month == 2 && leap ? 1 : 0);
+    }
+    char out[11];
+    std::snprintf(out, sizeof out, "%04d-%02d-%02d", year, month, day);
+    return out;
+}
+
+}  // namespace
+
+Account require_account(Database& db, const std::string& syndicate_id, const std::string& id, const std::string& field) {
+    auto q = db.prepare(std::string("SELECT ") + account_columns + " FROM accounts WHERE id = ? AND syndicate_id = ?");
+    bind_parameters(*q, id, syndicate_id);
+    if (!q->executeStep()) throw record_not_found("accounts", id, field);
+    return read_account(*q);
+}
+
+Account system_account(Database& db, const std::string& syndicate_id, const std::string& fund, const std::string& role) {
+    auto q = db.prepare(std::string("SELECT ") + account_columns + " FROM accounts WHERE syndicate_id = ? AND fund = ? AND role = ?");
+    bind_parameters(*q, syndicate_id, fund, role);
+    if (!q->executeStep()) throw std::logic_error("the " + fund + " fund's chart has no " + role + " account");
+    return read_account(*q);
+}
+
+FiscalYear fiscal_year_of(Database& db, const std::string& syndicate_id, const std::string& day) {
+    const auto start = declaration::fiscal_year_start(db, syndicate_id);  // "MM-DD"
+    int year = std::stoi(day.substr(0, 4));
+    if (day.substr(5) < start) --year;
+    return {year, std::to_string(year) + "-" + start, day_before(year + 1, start)};
+}
+
+FiscalYear require_open_period(Database& db, const std::string& syndicate_id, const std::string& day, const std::string& field) {
+    const auto fy = fiscal_year_of(db, syndicate_id, day);
+    auto q = db.prepare("SELECT closed_at FROM fiscal_year_closures WHERE syndicate_id = ? AND fiscal_year = ?");
+    bind_parameters(*q, syndicate_id, static_cast<std::int64_t>(fy.year));
+    if (q->executeStep())
+        throw DomainError(codes::period_locked, "The fiscal year " + std::to_string(fy.year) + " (" + fy.starts_on + " to " +
+                                                    fy.ends_on + ") is closed: nothing is posted in it any more.")
+            .at(field)
+            .with("fiscalYear", static_cast<std::int64_t>(fy.year));
+    return fy;
+}
+
+void require_balanced(const std::vector<Line>& lines) {
+    std::map<std::string, std::int64_t> difference;  // per fund: debits - credits
+    for (const auto& l : lines) difference[l.account.fund] += l.debit_cents - l.credit_cents;
+    for (const char* fund : funds) {
+        const auto it = difference.find(fund);
+        if (it == difference.end() || it->second == 0) continue;
+        throw DomainError(codes::unbalanced_entry,
+                          "The " + std::string(fund) + " fund's lines do not balance: debits exceed credits by " +
+                              std::to_string(it->second) +
+                              " cents (negative: credits exceed debits). Each fund balances on its own; money crossing "
+                              "funds goes through each fund's interfund account.")
+            .at("/lines")
+            .with("fund", std::string(fund))
+            .with("differenceCents", it->second);
+    }
+}
+
+std::string post_entry(Database& db, const std::string& syndicate_id, const EntryDraft& draft, const std::string& now) {
+    const auto fy = require_open_period(db, syndicate_id, draft.date, "/date");
+    require_balanced(draft.lines);
+    auto next = db.prepare("SELECT coalesce(max(number), 0) + 1 FROM journal_entries WHERE syndicate_id = ?");
+    bind_parameters(*next, syndicate_id);
+    next->executeStep();
+    const auto number = next->getColumn(0).getInt64();
+    const auto id = new_record_id();
+    auto entry = db.prepare(
+        "INSERT INTO journal_entries (id, syndicate_id, number, entry_date, description, source, reverses_entry_id, fiscal_year, "
+        "fund_use_authorization_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    bind_parameters(*entry, id, syndicate_id, number, draft.date, draft.description, draft.source, draft.reverses_entry_id,
+                    static_cast<std::int64_t>(fy.year), draft.fund_use_authorization_id, now);
+    entry->exec();
+    auto line = db.prepare(
+        "INSERT INTO journal_lines (entry_id, line_no, syndicate_id, account_id, fund, debit_cents, credit_cents, unit_id, "
+        "co_owner_id, contractor_id, project_id, charge_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    std::int64_t n = 0;
+    for (const auto& l : draft.lines) {
+        line->reset();
+        bind_parameters(*line, id, ++n, syndicate_id, l.account.id, l.account.fund, l.debit_cents, l.credit_cents, l.unit_id,
+                        l.co_owner_id, l.contractor_id, l.project_id, l.charge_id);
+        line->exec();
+    }
+    return id;
+}
+
+std::int64_t account_balance(Database& db, const std::string& account_id, const std::string& as_of) {
+    auto q = db.prepare(
+        "SELECT coalesce(sum(l.debit_cents - l.credit_cents), 0) FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id "
+        "WHERE l.account_id = ? AND e.entry_date <= ?");
+    bind_parameters(*q, account_id, as_of);
+    q->executeStep();
+    return q->getColumn(0).getInt64();
+}
+
+json entry_json(Database& db, const std::string& syndicate_id, const std::string& entry_id) {
+    auto q = db.prepare(
+        "SELECT id, number, entry_date, description, source, reverses_entry_id, fiscal_year, fund_use_authorization_id, created_at "
+        "FROM journal_entries WHERE id = ? AND syndicate_id = ?");
+    bind_parameters(*q, entry_id, syndicate_id);
+    if (!q->executeStep()) throw std::logic_error("no journal entry " + entry_id);
+    json e = {{"id", q->getColumn(0).getString()},
+              {"number", q->getColumn(1).getInt64()},
+              {"date", q->getColumn(2).getString()},
+              {"description", q->getColumn(3).getString()},
+              {"source", q->getColumn(4).getString()},
+              {"reversesEntryId", nullable_text(q->getColumn(5))},
+              {"fiscalYear", q->getColumn(6).getInt64()},
+              {"fundUseAuthorizationId", nullable_text(q->getColumn(7))},
+              {"lines", json::array()},
+              {"createdAt", shown_time(q->getColumn(8))}};
+    auto lines = db.prepare(
+        "SELECT l.account_id, a.code, a.name, l.fund, l.debit_cents, l.credit_cents, l.unit_id, l.co_owner_id, l.contractor_id, "
+        "l.project_id, l.charge_id FROM journal_lines l JOIN accounts a ON a.id = l.account_id WHERE l.entry_id = ? ORDER BY l.line_no");
+    bind_parameters(*lines, entry_id);
+    while (lines->executeStep())
+        e["lines"].push_back({{"accountId", lines->getColumn(0).getString()},
+                              {"accountCode", lines->getColumn(1).getString()},
+                              {"accountName", lines->getColumn(2).getString()},
+                              {"fund", lines->getColumn(3).getString()},
+                              {"debitCents", lines->getColumn(4).getInt64()},
+                              {"creditCents", lines->getColumn(5).getInt64()},
+                              {"unitId", nullable_text(lines->getColumn(6))},
+                              {"coOwnerId", nullable_text(lines->getColumn(7))},
+                              {"contractorId", nullable_text(lines->getColumn(8))},
+                              {"projectId", nullable_text(lines->getColumn(9))},
+                              {"chargeId", nullable_text(lines->getColumn(10))}});
+    return e;
+}
+
+}  // namespace syndic::accounting

@@ -1,0 +1,66 @@
+// The ledger (catalogue §4.4): the three funds' accounts, entries posted whole (numbered, dated in
+// an open fiscal year, balanced within each fund) and read back as the tools show them. Every
+// tool that posts (manual entries today; charges, payments, expenses later) goes through
+// post_entry. Knows storage and the declaration's fiscal year; not JSON-RPC.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace syndic {
+class Database;
+}
+
+namespace syndic::accounting {
+
+inline constexpr const char* funds[] = {"operating", "contingency", "self-insurance"};
+
+struct Account {
+    std::string id, fund, code, name, type;
+    std::optional<std::string> role;  // a system account's part in the books
+    bool system = false, is_bank = false;
+};
+
+// The account of the syndicate, or ACCOUNT_NOT_FOUND at `field`.
+Account require_account(Database& db, const std::string& syndicate_id, const std::string& id, const std::string& field);
+// The fund's system account of `role` (bank, receivables, interfund...): every chart has one.
+Account system_account(Database& db, const std::string& syndicate_id, const std::string& fund, const std::string& role);
+
+// The fiscal year a day falls in, named by the calendar year it starts in, and its bounds.
+struct FiscalYear {
+    int year = 0;
+    std::string starts_on, ends_on;
+};
+FiscalYear fiscal_year_of(Database& db, const std::string& syndicate_id, const std::string& day);
+// PERIOD_LOCKED at `field` when `day` falls in a closed fiscal year; its fiscal year otherwise.
+FiscalYear require_open_period(Database& db, const std::string& syndicate_id, const std::string& day, const std::string& field);
+
+struct Line {
+    Account account;
+    std::int64_t debit_cents = 0, credit_cents = 0;
+    std::optional<std::string> unit_id, co_owner_id, contractor_id, project_id, charge_id;
+};
+
+struct EntryDraft {
+    std::string date, description, source;
+    std::vector<Line> lines;
+    std::optional<std::string> reverses_entry_id, fund_use_authorization_id;
+};
+
+// UNBALANCED_ENTRY (data.fund, data.differenceCents = debits - credits) unless the lines balance
+// within each fund.
+void require_balanced(const std::vector<Line>& lines);
+
+// Posts the entry (its fiscal year checked open at /date, its lines balanced); returns its id.
+std::string post_entry(Database& db, const std::string& syndicate_id, const EntryDraft& draft, const std::string& now);
+
+// The account's balance (debits less credits) over the entries dated on or before `as_of`.
+std::int64_t account_balance(Database& db, const std::string& account_id, const std::string& as_of);
+
+// An entry with its lines, as list_transactions and record_journal_entry show it.
+nlohmann::json entry_json(Database& db, const std::string& syndicate_id, const std::string& entry_id);
+
+}  // namespace syndic::accounting

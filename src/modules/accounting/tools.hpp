@@ -1,0 +1,15 @@
+// The accounting module's tool handlers, one file per part of the books (accounts.cpp,
+// journal.cpp); accounting.cpp binds them.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include "tools/registry.hpp"
+
+namespace syndic::accounting {
+
+nlohmann::json list_accounts(const ToolCall& call);
+nlohmann::json create_account(const ToolCall& call);
+nlohmann::json record_journal_entry(const ToolCall& call);
+nlohmann::json list_transactions(const ToolCall& call);
+
+}  // namespace syndic::accounting
