@@ -117,7 +117,8 @@ json create_account(const ToolCall& call) {
     bind_parameters(*read, syndicate, std::nullopt, std::nullopt, today(call), static_cast<std::int64_t>(1), id);
     read->executeStep();
     json warnings = json::array();
-    if (const auto w = own_bank_warning(call.db, syndicate, fund)) warnings.push_back(*w);
+    if (bank)
+        if (const auto w = own_bank_warning(call.db, syndicate, fund)) warnings.push_back(*w);
     return {{"account", account_json(*read)}, {"warnings", warnings}};
 }
 

@@ -76,13 +76,18 @@ FiscalYear fiscal_year_of(Database& db, const std::string& syndicate_id, const s
 
 FiscalYear require_open_period(Database& db, const std::string& syndicate_id, const std::string& day, const std::string& field) {
     const auto fy = fiscal_year_of(db, syndicate_id, day);
-    auto q = db.prepare("SELECT closed_at FROM fiscal_year_closures WHERE syndicate_id = ? AND fiscal_year = ?");
-    bind_parameters(*q, syndicate_id, static_cast<std::int64_t>(fy.year));
+    // A closed year locks every day up to its end, the years before it included (years close in
+    // order; balances carry, so an entry before a closed year changes its figures).
+    auto q = db.prepare(
+        "SELECT fiscal_year, starts_on, ends_on FROM fiscal_year_closures WHERE syndicate_id = ? AND ends_on >= ? "
+        "ORDER BY ends_on DESC LIMIT 1");
+    bind_parameters(*q, syndicate_id, day);
     if (q->executeStep())
-        throw DomainError(codes::period_locked, "The fiscal year " + std::to_string(fy.year) + " (" + fy.starts_on + " to " +
-                                                    fy.ends_on + ") is closed: nothing is posted in it any more.")
+        throw DomainError(codes::period_locked, "The fiscal year " + std::to_string(q->getColumn(0).getInt64()) + " (" +
+                                                    q->getColumn(1).getString() + " to " + q->getColumn(2).getString() +
+                                                    ") is closed, and " + day + " falls on or before its end: nothing is posted there any more.")
             .at(field)
-            .with("fiscalYear", static_cast<std::int64_t>(fy.year));
+            .with("fiscalYear", q->getColumn(0).getInt64());
     return fy;
 }
 

@@ -2,12 +2,18 @@
 
 #include <array>
 
+#include "storage/bind.hpp"
+#include "storage/database.hpp"
+
 namespace syndic {
 
-bool ledger_has_entries(Database& /*db*/, const std::string& /*syndicate_id*/) {
-    // The accounting module (catalogue §4.4) answers here from its journal entries: e.g.
-    // SELECT EXISTS (SELECT 1 FROM journal_entries WHERE syndicate_id = ?).
-    return false;
+bool ledger_has_entries(Database& db, const std::string& syndicate_id) {
+    // The accounting module's journal (catalogue §4.4; accounting depends on the declaration, so
+    // the question is asked of its table here rather than of its code).
+    auto q = db.prepare("SELECT EXISTS (SELECT 1 FROM journal_entries WHERE syndicate_id = ?)");
+    bind_parameters(*q, syndicate_id);
+    q->executeStep();
+    return q->getColumn(0).getInt64() != 0;
 }
 
 bool is_month_day(const std::string& text) {

@@ -178,9 +178,22 @@ TEST_CASE("record_journal_entry: a closed fiscal year takes no entry, by the dec
     CHECK(figure(locked, "fiscalYear") == 2025);
     CHECK(locked.field() == "/date");
     CHECK_REFUSED(fx, "PERIOD_LOCKED", "record_journal_entry", entry("2025-04-01", "adjustment", lines));
+    // Every day before a closed year's end is locked, earlier years included.
+    CHECK_REFUSED(fx, "PERIOD_LOCKED", "record_journal_entry", entry("2025-03-31", "adjustment", lines));
     const auto open = fx.call("record_journal_entry", entry("2026-04-01", "adjustment", lines));
     CHECK(open["fiscalYear"] == 2026);
-    CHECK(fx.call("record_journal_entry", entry("2025-03-31", "adjustment", lines))["fiscalYear"] == 2024);
+    // Once the ledger has entries, the fiscal year's start is fixed (catalogue §3.1).
+    CHECK_REFUSED(fx, "FISCAL_YEAR_LOCKED", "update_declaration", (json{{"fiscalYearStart", "01-01"}}));
+}
+
+TEST_CASE("fiscal years by the declaration's start: a year is named by the calendar year it starts in") {
+    Fixture fx;
+    const auto ids = chart(fx);
+    const auto lines = json::array({line(ids.at({"operating", "5300"}), 100, 0), line(ids.at({"operating", "3000"}), 0, 100)});
+    fx.call("update_declaration", {{"fiscalYearStart", "03-01"}});
+    CHECK(fx.call("record_journal_entry", entry("2024-02-29", "adjustment", lines))["fiscalYear"] == 2023);
+    CHECK(fx.call("record_journal_entry", entry("2024-03-01", "adjustment", lines))["fiscalYear"] == 2024);
+    CHECK(fx.call("record_journal_entry", entry("2025-02-28", "adjustment", lines))["fiscalYear"] == 2024);
 }
 
 TEST_CASE("record_journal_entry: receivables only as an opening balance, a fund's bank by transfers too") {
@@ -196,6 +209,9 @@ TEST_CASE("record_journal_entry: receivables only as an opening balance, a fund'
                   entry("2026-03-01", "transfer", {line(op("1100"), 5000, 0), line(op("1010"), 0, 5000)}));
     CHECK_REFUSED(fx, "SYSTEM_ACCOUNT", "record_journal_entry",
                   entry("2026-03-01", "adjustment", {line(op("5800"), 500, 0), line(op("1010"), 0, 500)}));
+    // A transfer moves money between bank and interfund accounts; an expense is record_expense's.
+    CHECK_REFUSED(fx, "SYSTEM_ACCOUNT", "record_journal_entry",
+                  entry("2026-03-01", "transfer", {line(op("5800"), 500, 0), line(op("1010"), 0, 500)}));
     fx.call("record_journal_entry", entry("2026-03-01", "opening", {line(op("1100"), 5000, 0), line(op("3000"), 0, 5000)}));
     // An account the syndicate added is its own to post to.
     const auto savings = fx.call("create_account", {{"code", "1020"}, {"name", "Épargne"}, {"type", "asset"}, {"fund", "operating"},
@@ -246,6 +262,58 @@ TEST_CASE("record_journal_entry: money leaves the contingency and self-insurance
     const auto term = fx.call("create_account", {{"code", "1020"}, {"name", "Placement"}, {"type", "asset"}, {"fund", "contingency"},
                                                  {"isBank", true}})["account"]["id"].get<std::string>();
     fx.call("record_journal_entry", entry("2026-02-04", "transfer", {line(term, 500000, 0), line(ct("1010"), 0, 500000)}));
+    // An expense paid from it counts once (what leaves, not the two lines added).
+    const auto paid = fx.error("record_journal_entry", entry("2026-02-05", "adjustment", {line(ct("5100"), 45000, 0), line(term, 0, 45000)}));
+    CHECK(paid.code() == "FUND_USE_NOT_ALLOWED");
+    CHECK(figure(paid, "cents") == 45000);
+}
+
+TEST_CASE("record_journal_entry: no way around the authorisation through equity, income or a backdated repayment") {
+    Fixture fx;
+    const auto ids = chart(fx);
+    const auto op = [&](const char* code) { return ids.at({"operating", code}); };
+    const auto ct = [&](const char* code) { return ids.at({"contingency", code}); };
+    fx.call("record_journal_entry", entry("2026-01-01", "opening",
+                                          {line(ct("1010"), 2000000, 0), line(ct("3000"), 0, 2000000), line(op("1010"), 100000, 0),
+                                           line(op("3000"), 0, 100000)}));
+    // The fund's balance made a debt to the operating fund, to be "repaid" next: refused at once.
+    const auto equity = fx.error("record_journal_entry",
+                                 entry("2026-02-01", "adjustment",
+                                       {line(ct("3000"), 1000000, 0), line(ct("1900"), 0, 1000000), line(op("1900"), 1000000, 0),
+                                        line(op("3000"), 0, 1000000)}));
+    CHECK(equity.code() == "FUND_USE_NOT_ALLOWED");
+    CHECK(figure(equity, "cents") == 1000000);
+    CHECK_REFUSED(fx, "FUND_USE_NOT_ALLOWED", "record_journal_entry",
+                  entry("2026-02-01", "adjustment", {line(ct("4200"), 500, 0), line(ct("1900"), 0, 500), line(op("1900"), 500, 0),
+                                                     line(op("4200"), 0, 500)}));
+    // A placement the fund holds (an asset that is not a bank account) pays out as its bank does.
+    const auto placement = fx.call("create_account", {{"code", "1500"}, {"name", "Placement"}, {"type", "asset"},
+                                                      {"fund", "contingency"}})["account"]["id"].get<std::string>();
+    fx.call("record_journal_entry", entry("2026-02-01", "transfer", {line(placement, 300000, 0), line(ct("1010"), 0, 300000)}));
+    CHECK_REFUSED(fx, "FUND_USE_NOT_ALLOWED", "record_journal_entry",
+                  entry("2026-02-02", "adjustment", {line(ct("1900"), 300000, 0), line(placement, 0, 300000), line(op("3000"), 300000, 0),
+                                                     line(op("1900"), 0, 300000)}));
+    // An advance repaid once cannot be repaid again by an entry dated before the repayment.
+    fx.call("record_journal_entry", entry("2026-03-02", "transfer",
+                                          {line(op("1900"), 30000, 0), line(op("1010"), 0, 30000), line(ct("1010"), 30000, 0),
+                                           line(ct("1900"), 0, 30000)}));
+    const auto repay = json::array({line(op("1010"), 30000, 0), line(op("1900"), 0, 30000), line(ct("1900"), 30000, 0),
+                                    line(ct("1010"), 0, 30000)});
+    fx.call("record_journal_entry", entry("2026-03-04", "transfer", repay));
+    const auto again = fx.error("record_journal_entry", entry("2026-03-03", "transfer", repay));
+    CHECK(again.code() == "FUND_USE_NOT_ALLOWED");
+    CHECK(figure(again, "cents") == 30000);
+    // The same for the self-insurance fund.
+    const auto si = [&](const char* code) { return ids.at({"self-insurance", code}); };
+    fx.call("record_journal_entry", entry("2026-03-05", "transfer",
+                                          {line(op("1900"), 1000, 0), line(op("1010"), 0, 1000), line(si("1010"), 1000, 0),
+                                           line(si("1900"), 0, 1000)}));
+    fx.call("record_journal_entry", entry("2026-03-06", "transfer",
+                                          {line(op("1010"), 1000, 0), line(op("1900"), 0, 1000), line(si("1900"), 1000, 0),
+                                           line(si("1010"), 0, 1000)}));
+    CHECK_REFUSED(fx, "FUND_USE_NOT_ALLOWED", "record_journal_entry",
+                  entry("2026-03-07", "transfer", {line(op("1010"), 1, 0), line(op("1900"), 0, 1), line(si("1900"), 1, 0),
+                                                   line(si("1010"), 0, 1)}));
 }
 
 TEST_CASE("record_journal_entry: every id named is the syndicate's, before any rule") {
@@ -261,7 +329,21 @@ TEST_CASE("record_journal_entry: every id named is the syndicate's, before any r
     CHECK_REFUSED(fx, "UNIT_NOT_FOUND", "record_journal_entry", with_unit);
     const auto unit = fx.unit("101", 10);
     with_unit["lines"][0]["unitId"] = unit["id"];
+    auto with_contractor = with_unit;
+    with_contractor["lines"][1]["contractorId"] = nowhere;
+    CHECK_REFUSED(fx, "CONTRACTOR_NOT_FOUND", "record_journal_entry", with_contractor);
+    auto with_co_owner = with_unit;
+    with_co_owner["lines"][1]["coOwnerId"] = nowhere;
+    CHECK_REFUSED(fx, "CO_OWNER_NOT_FOUND", "record_journal_entry", with_co_owner);
+    auto authorised = with_unit;
+    authorised["fundUseAuthorizationId"] = nowhere;
+    CHECK_REFUSED(fx, "FUND_USE_AUTHORIZATION_NOT_FOUND", "record_journal_entry", authorised);
     const auto posted = fx.call("record_journal_entry", with_unit);
+    // The entry's event, in its own transaction.
+    SQLite::Statement events(fx.db->sql(), "SELECT count(*) FROM events WHERE type = 'ledger.entry_posted' AND record_id = ?");
+    events.bind(1, posted["id"].get<std::string>());
+    events.executeStep();
+    CHECK(events.getColumn(0).getInt() == 1);
     CHECK(posted["lines"][0]["unitId"] == unit["id"]);
     CHECK_REFUSED_AS(fx, fx.member, "ADMIN_REQUIRED", "record_journal_entry", with_unit);
 }
