@@ -100,7 +100,7 @@ TEST_CASE("create_account adds to a fund's chart; a code is unique within its fu
     CHECK(operating["account"]["isBank"] == false);
     const auto dup = fx.error("create_account", {{"code", "1020"}, {"name", "Autre"}, {"type", "asset"}, {"fund", "contingency"}});
     CHECK(dup.code() == "DUPLICATE_ACCOUNT_CODE");
-    CHECK(text_of(dup, "accountId") == made["account"]["id"]);
+    CHECK(text_of(dup, "accountId") == made["account"]["id"].get<std::string>());
     CHECK_REFUSED(fx, "DUPLICATE_ACCOUNT_CODE", "create_account",
                   (json{{"code", "5100"}, {"name", "Franchises"}, {"type", "expense"}, {"fund", "self-insurance"}}));
     CHECK_REFUSED(fx, "VALIDATION_FAILED", "create_account",
