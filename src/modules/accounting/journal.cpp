@@ -97,6 +97,15 @@ void require_fund_use_allowed(Database& db, const std::string& syndicate_id, con
     }
 }
 
+// A list's from/to on a column of days (catalogue §0: a day or an instant): the day given, or the
+// Montreal day of the date-time given; nullopt when absent.
+std::optional<std::string> day_bound(const Arguments& args, const char* key) {
+    const auto given = args.optional_text(key);
+    if (!given) return std::nullopt;
+    if (given->size() == 10) return date_argument(args, key);
+    return montreal_date(instant_argument(args, key));
+}
+
 }  // namespace
 
 json record_journal_entry(const ToolCall& call) {
@@ -160,7 +169,7 @@ json list_transactions(const ToolCall& call) {
         [&](SQLite::Statement& q) {
             bind_parameters(q, call.caller.syndicate_id, a.optional_text("fund"), a.optional_text("accountId"),
                             a.optional_text("unitId"), a.optional_text("contractorId"), a.optional_text("source"),
-                            date_argument(a, "from"), date_argument(a, "to"));
+                            day_bound(a, "from"), day_bound(a, "to"));
         },
         [&](SQLite::Statement& q) { ids.push_back(q.getColumn(0).getString()); });
     json data = json::array();

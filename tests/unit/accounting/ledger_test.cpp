@@ -370,6 +370,11 @@ TEST_CASE("list_transactions: newest first, with lines, filtered by fund, accoun
     CHECK(fx.call("list_transactions", {{"source", "opening"}})["pagination"]["total"] == 2);
     CHECK(fx.call("list_transactions", {{"from", "2026-02-01"}})["pagination"]["total"] == 1);
     CHECK(fx.call("list_transactions", {{"to", "2026-01-01"}})["pagination"]["total"] == 2);
+    // A date-time bounds by its Montreal day (§0): 01:00 UTC on March 16 is still March 15 there.
+    CHECK(fx.call("list_transactions", {{"from", "2026-03-16T01:00:00Z"}})["pagination"]["total"] == 1);
+    CHECK(fx.call("list_transactions", {{"from", "2026-03-16T12:00:00-04:00"}})["pagination"]["total"] == 0);
+    CHECK_REFUSED(fx, "VALIDATION_FAILED", "list_transactions", (json{{"from", "2026-02-30"}}));
+    CHECK_REFUSED(fx, "VALIDATION_FAILED", "list_transactions", (json{{"to", "yesterday please"}}));
     const auto paged = fx.call("list_transactions", {{"pageSize", 1}, {"page", 2}});
     CHECK(paged["data"].size() == 1);
     CHECK(paged["data"][0]["number"] == 2);
