@@ -119,7 +119,9 @@ json create_account(const ToolCall& call) {
     json warnings = json::array();
     if (bank)
         if (const auto w = own_bank_warning(call.db, syndicate, fund)) warnings.push_back(*w);
-    return {{"account", account_json(*read)}, {"warnings", warnings}};
+    auto account = account_json(*read);
+    account["warnings"] = std::move(warnings);
+    return account;
 }
 
 }  // namespace syndic::accounting

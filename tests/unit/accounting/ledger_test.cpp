@@ -91,16 +91,16 @@ TEST_CASE("create_account adds to a fund's chart; a code is unique within its fu
     const auto made = fx.call("create_account", {{"code", "1020"}, {"name", "Placement garanti"}, {"type", "asset"},
                                                  {"fund", "contingency"}, {"isBank", true},
                                                  {"bank", {{"institution", "Caisse Desjardins"}, {"last4", "4821"}}}});
-    CHECK(made["account"]["system"] == false);
-    CHECK(made["account"]["role"].is_null());
-    CHECK(made["account"]["bank"]["last4"] == "4821");
+    CHECK(made["system"] == false);
+    CHECK(made["role"].is_null());
+    CHECK(made["bank"]["last4"] == "4821");
     CHECK(made["warnings"].empty());  // the contingency fund now has a bank account of its own
     // The same code in another fund is another account.
     const auto operating = fx.call("create_account", {{"code", "1020"}, {"name", "Épargne"}, {"type", "asset"}, {"fund", "operating"}});
-    CHECK(operating["account"]["isBank"] == false);
+    CHECK(operating["isBank"] == false);
     const auto dup = fx.error("create_account", {{"code", "1020"}, {"name", "Autre"}, {"type", "asset"}, {"fund", "contingency"}});
     CHECK(dup.code() == "DUPLICATE_ACCOUNT_CODE");
-    CHECK(text_of(dup, "accountId") == made["account"]["id"].get<std::string>());
+    CHECK(text_of(dup, "accountId") == made["id"].get<std::string>());
     CHECK_REFUSED(fx, "DUPLICATE_ACCOUNT_CODE", "create_account",
                   (json{{"code", "5100"}, {"name", "Franchises"}, {"type", "expense"}, {"fund", "self-insurance"}}));
     CHECK_REFUSED(fx, "VALIDATION_FAILED", "create_account",
@@ -215,7 +215,7 @@ TEST_CASE("record_journal_entry: receivables only as an opening balance, a fund'
     fx.call("record_journal_entry", entry("2026-03-01", "opening", {line(op("1100"), 5000, 0), line(op("3000"), 0, 5000)}));
     // An account the syndicate added is its own to post to.
     const auto savings = fx.call("create_account", {{"code", "1020"}, {"name", "Épargne"}, {"type", "asset"}, {"fund", "operating"},
-                                                    {"isBank", true}})["account"]["id"].get<std::string>();
+                                                    {"isBank", true}})["id"].get<std::string>();
     fx.call("record_journal_entry", entry("2026-03-02", "adjustment", {line(op("5800"), 500, 0), line(savings, 0, 500)}));
     fx.call("record_journal_entry", entry("2026-03-02", "transfer", {line(savings, 10000, 0), line(op("1010"), 0, 10000)}));
 }
@@ -260,7 +260,7 @@ TEST_CASE("record_journal_entry: money leaves the contingency and self-insurance
     CHECK(balance(fx, "contingency", "1010") == 2000000);
     // Moving the fund's money between its own bank accounts is not using it.
     const auto term = fx.call("create_account", {{"code", "1020"}, {"name", "Placement"}, {"type", "asset"}, {"fund", "contingency"},
-                                                 {"isBank", true}})["account"]["id"].get<std::string>();
+                                                 {"isBank", true}})["id"].get<std::string>();
     fx.call("record_journal_entry", entry("2026-02-04", "transfer", {line(term, 500000, 0), line(ct("1010"), 0, 500000)}));
     // An expense paid from it counts once (what leaves, not the two lines added).
     const auto paid = fx.error("record_journal_entry", entry("2026-02-05", "adjustment", {line(ct("5100"), 45000, 0), line(term, 0, 45000)}));
@@ -288,7 +288,7 @@ TEST_CASE("record_journal_entry: no way around the authorisation through equity,
                                                      line(op("4200"), 0, 500)}));
     // A placement the fund holds (an asset that is not a bank account) pays out as its bank does.
     const auto placement = fx.call("create_account", {{"code", "1500"}, {"name", "Placement"}, {"type", "asset"},
-                                                      {"fund", "contingency"}})["account"]["id"].get<std::string>();
+                                                      {"fund", "contingency"}})["id"].get<std::string>();
     fx.call("record_journal_entry", entry("2026-02-01", "transfer", {line(placement, 300000, 0), line(ct("1010"), 0, 300000)}));
     CHECK_REFUSED(fx, "FUND_USE_NOT_ALLOWED", "record_journal_entry",
                   entry("2026-02-02", "adjustment", {line(ct("1900"), 300000, 0), line(placement, 0, 300000), line(op("3000"), 300000, 0),
