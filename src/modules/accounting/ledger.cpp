@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/ids.hpp"
 #include "modules/accounting/codes.hpp"
@@ -34,23 +35,6 @@ Account read_account(SQLite::Statement& q) {
     return a;
 }
 
-// "2027-03-31" for the day before "2027-04-01" (fiscal years end the day before the next starts).
-std::string day_before(int year, const std::string& month_day) {
-    static const int month_days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    int month = std::stoi(month_day.substr(0, 2)), day = std::stoi(month_day.substr(3, 2)) - 1;
-    if (day == 0) {
-        if (--month == 0) {
-            month = 12;
-            --year;
-        }
-        const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-        day = month_days[month - 1] + (month == 2 && leap ? 1 : 0);
-    }
-    char out[11];
-    std::snprintf(out, sizeof out, "%04d-%02d-%02d", year, month, day);
-    return out;
-}
-
 }  // namespace
 
 Account require_account(Database& db, const std::string& syndicate_id, const std::string& id, const std::string& field) {
@@ -71,7 +55,8 @@ FiscalYear fiscal_year_of(Database& db, const std::string& syndicate_id, const s
     const auto start = declaration::fiscal_year_start(db, syndicate_id);  // "MM-DD"
     int year = std::stoi(day.substr(0, 4));
     if (day.substr(5) < start) --year;
-    return {year, std::to_string(year) + "-" + start, day_before(year + 1, start)};
+    // A year ends the day before the next starts.
+    return {year, std::to_string(year) + "-" + start, add_calendar_days(std::to_string(year + 1) + "-" + start, -1)};
 }
 
 FiscalYear require_open_period(Database& db, const std::string& syndicate_id, const std::string& day, const std::string& field) {

@@ -5,6 +5,8 @@
 // fixture's clock makes today 2026-11-21 in Montreal.
 #include "fixture.hpp"
 
+#include "modules/accounting/ledger.hpp"
+
 #include <SQLiteCpp/Statement.h>
 
 #include <map>
@@ -95,6 +97,10 @@ TEST_CASE("create_account adds to a fund's chart; a code is unique within its fu
     CHECK(made["role"].is_null());
     CHECK(made["bank"]["last4"] == "4821");
     CHECK(made["warnings"].empty());  // the contingency fund now has a bank account of its own
+    SQLite::Statement events(fx.db->sql(), "SELECT count(*) FROM events WHERE type = 'account.created' AND record_id = ?");
+    events.bind(1, made["id"].get<std::string>());
+    events.executeStep();
+    CHECK(events.getColumn(0).getInt() == 1);
     // The same code in another fund is another account.
     const auto operating = fx.call("create_account", {{"code", "1020"}, {"name", "Épargne"}, {"type", "asset"}, {"fund", "operating"}});
     CHECK(operating["isBank"] == false);
@@ -194,6 +200,12 @@ TEST_CASE("fiscal years by the declaration's start: a year is named by the calen
     CHECK(fx.call("record_journal_entry", entry("2024-02-29", "adjustment", lines))["fiscalYear"] == 2023);
     CHECK(fx.call("record_journal_entry", entry("2024-03-01", "adjustment", lines))["fiscalYear"] == 2024);
     CHECK(fx.call("record_journal_entry", entry("2025-02-28", "adjustment", lines))["fiscalYear"] == 2024);
+    // Each year ends the day before the next starts, leap Februaries included.
+    const auto leap = syndic::accounting::fiscal_year_of(*fx.db, fx.syndicate, "2024-02-29");
+    CHECK(leap.year == 2023);
+    CHECK(leap.starts_on == "2023-03-01");
+    CHECK(leap.ends_on == "2024-02-29");
+    CHECK(syndic::accounting::fiscal_year_of(*fx.db, fx.syndicate, "2024-12-31").ends_on == "2025-02-28");
 }
 
 TEST_CASE("record_journal_entry: receivables only as an opening balance, a fund's bank by transfers too") {
