@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
+#include <algorithm>
 #include <sstream>
 #include <stdexcept>
 
@@ -305,6 +306,13 @@ date::sys_days calendar_day(std::string_view text) {
 
 std::string add_calendar_days(std::string_view date, int days) {
     return date::format("%F", calendar_day(date) + date::days{days});
+}
+
+std::string add_calendar_months(std::string_view date, int months) {
+    const date::year_month_day day{calendar_day(date)};
+    const auto month = date::year_month{day.year(), day.month()} + date::months{months};
+    const auto last = date::year_month_day_last{month.year(), date::month_day_last{month.month()}}.day();
+    return date::format("%F", date::year_month_day{month.year(), month.month(), std::min(day.day(), last)});
 }
 
 int calendar_days_between(std::string_view from, std::string_view to) {

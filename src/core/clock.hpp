@@ -61,6 +61,9 @@ bool is_calendar_date(std::string_view text);
 // A calendar date "YYYY-MM-DD" plus `days` (which may be negative); std::invalid_argument when the
 // text is not such a date.
 std::string add_calendar_days(std::string_view date, int days);
+// A calendar date plus `months` (which may be negative), the day clamped to the month's end:
+// 2026-11-30 + 3 months is 2027-02-28, 2027-11-30 + 3 is 2028-02-29.
+std::string add_calendar_months(std::string_view date, int months);
 // Calendar days from `from` to `to` (both "YYYY-MM-DD"): 2026-11-01 to 2026-11-06 is 5;
 // std::invalid_argument when either is not such a date.
 int calendar_days_between(std::string_view from, std::string_view to);

@@ -196,6 +196,12 @@ TEST_CASE("calendar days are added and counted on the calendar, leap days and ye
     CHECK(syndic::add_calendar_days("2026-12-15", 90) == "2027-03-15");
     CHECK(syndic::add_calendar_days("2028-01-01", 59) == "2028-02-29");
     CHECK(syndic::add_calendar_days("2026-03-01", -1) == "2026-02-28");
+    // Months clamp the day to the month's end (art. 1094's 3 months, catalogue §4.4).
+    CHECK(syndic::add_calendar_months("2026-11-30", 3) == "2027-02-28");
+    CHECK(syndic::add_calendar_months("2027-11-30", 3) == "2028-02-29");
+    CHECK(syndic::add_calendar_months("2026-01-31", 1) == "2026-02-28");
+    CHECK(syndic::add_calendar_months("2026-10-15", 3) == "2027-01-15");
+    CHECK(syndic::add_calendar_months("2026-03-31", -1) == "2026-02-28");
     CHECK(syndic::calendar_days_between("2026-11-01", "2026-11-06") == 5);
     CHECK(syndic::calendar_days_between("2026-11-06", "2026-11-01") == -5);
     CHECK(syndic::calendar_days_between("2027-12-31", "2028-12-31") == 366);

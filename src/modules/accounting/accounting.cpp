@@ -9,6 +9,11 @@ void register_accounting_module(ToolTable& table) {
     table.bind("create_account", accounting::create_account);
     table.bind("record_journal_entry", accounting::record_journal_entry);
     table.bind("list_transactions", accounting::list_transactions);
+    table.bind("record_payment", accounting::record_payment);
+    table.bind("reverse_payment", accounting::reverse_payment);
+    table.bind("get_owner_statement", accounting::get_owner_statement);
+    table.bind("list_arrears", accounting::list_arrears);
+    table.bind("apply_late_interest", accounting::apply_late_interest);
 }
 
 }  // namespace syndic

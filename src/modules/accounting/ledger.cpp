@@ -120,6 +120,28 @@ std::string post_entry(Database& db, const std::string& syndicate_id, const Entr
     return id;
 }
 
+std::string post_counter_entry(Database& db, const std::string& syndicate_id, const std::string& entry_id, const std::string& date,
+                               const std::string& description, const std::string& source, const std::string& field,
+                               const std::string& now) {
+    require_open_period(db, syndicate_id, date, field);
+    EntryDraft draft{date, description, source, {}, entry_id, std::nullopt};
+    auto q = db.prepare(
+        "SELECT account_id, debit_cents, credit_cents, unit_id, co_owner_id, contractor_id, project_id, charge_id FROM journal_lines "
+        "WHERE entry_id = ? ORDER BY line_no");
+    bind_parameters(*q, entry_id);
+    while (q->executeStep()) {
+        auto l = make_line(require_account(db, syndicate_id, q->getColumn(0).getString(), field), q->getColumn(2).getInt64(),
+                           q->getColumn(1).getInt64());
+        l.unit_id = optional_text(*q, 3);
+        l.co_owner_id = optional_text(*q, 4);
+        l.contractor_id = optional_text(*q, 5);
+        l.project_id = optional_text(*q, 6);
+        l.charge_id = optional_text(*q, 7);
+        draft.lines.push_back(std::move(l));
+    }
+    return post_entry(db, syndicate_id, draft, now);
+}
+
 std::int64_t account_balance(Database& db, const std::string& account_id, const std::string& as_of) {
     auto q = db.prepare(
         "SELECT coalesce(sum(l.debit_cents - l.credit_cents), 0) FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id "

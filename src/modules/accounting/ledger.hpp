@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace syndic {
@@ -44,6 +45,15 @@ struct Line {
     std::optional<std::string> unit_id, co_owner_id, contractor_id, project_id, charge_id;
 };
 
+// A line debiting or crediting the account, untagged.
+inline Line make_line(Account account, std::int64_t debit_cents, std::int64_t credit_cents) {
+    Line l;
+    l.account = std::move(account);
+    l.debit_cents = debit_cents;
+    l.credit_cents = credit_cents;
+    return l;
+}
+
 struct EntryDraft {
     std::string date, description, source;
     std::vector<Line> lines;
@@ -56,6 +66,12 @@ void require_balanced(const std::vector<Line>& lines);
 
 // Posts the entry (its fiscal year checked open at /date, its lines balanced); returns its id.
 std::string post_entry(Database& db, const std::string& syndicate_id, const EntryDraft& draft, const std::string& now);
+
+// Posts the counter-entry of `entry_id` (each line's debit and credit swapped, its tags kept),
+// dated `date` in an open year (PERIOD_LOCKED at `field`); returns its id.
+std::string post_counter_entry(Database& db, const std::string& syndicate_id, const std::string& entry_id, const std::string& date,
+                               const std::string& description, const std::string& source, const std::string& field,
+                               const std::string& now);
 
 // The account's balance (debits less credits) over the entries dated on or before `as_of`.
 std::int64_t account_balance(Database& db, const std::string& account_id, const std::string& as_of);

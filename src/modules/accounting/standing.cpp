@@ -1,23 +1,160 @@
+// The standing of a lot and of a person (standing.hpp), computed from charges and allocations as
+// they stood on the day asked (spec decisions.md, "Standing").
 #include "modules/accounting/standing.hpp"
+
+#include <nlohmann/json.hpp>
 
 #include <SQLiteCpp/Statement.h>
 
+#include <map>
+#include <set>
+
+#include "core/clock.hpp"
+#include "modules/accounting/receivables.hpp"
 #include "storage/bind.hpp"
 #include "storage/database.hpp"
+#include "storage/settings.hpp"
 
 namespace syndic::accounting {
 
-Standing unit_standing(Database&, const std::string&, const std::string&, const std::string&) {
-    // No ledger yet (the accounting batch, catalogue §4.4): no charge exists, so none is overdue.
-    return Standing{};
+namespace {
+
+// What was imputed to each charge, by the day it was applied, in the view of `as_of`: payments
+// reversed by then never counted.
+using PaidByDay = std::map<std::string, std::map<std::string, std::int64_t>>;  // charge -> day -> cents
+
+PaidByDay paid_by_day(Database& db, const std::string& syndicate_id, const std::vector<std::string>& units, const std::string& as_of) {
+    auto q = db.prepare(
+        "SELECT a.charge_id, a.applied_on, sum(a.amount_cents) FROM payment_allocations a JOIN payments p ON p.id = a.payment_id "
+        "JOIN charges c ON c.id = a.charge_id WHERE c.syndicate_id = ?1 AND c.unit_id IN (SELECT value FROM json_each(?2)) "
+        "AND c.kind IN ('contribution', 'special') AND a.applied_on <= ?3 AND (p.status = 'posted' OR p.reversed_on > ?3) "
+        "GROUP BY a.charge_id, a.applied_on");
+    bind_parameters(*q, syndicate_id, id_set(units), as_of);
+    PaidByDay out;
+    while (q->executeStep()) out[q->getColumn(0).getString()][q->getColumn(1).getString()] = q->getColumn(2).getInt64();
+    return out;
+}
+
+// The day before the first day of the current run of days on which some common-expense charge
+// was past due (due before that day) and not fully paid by the end of it; nullopt when `as_of` is
+// not such a day. The run can only open the day after a due date, so the answer is that due date.
+std::optional<std::string> overdue_since(const std::vector<ChargeOnDay>& charges, const PaidByDay& paid, const std::string& as_of) {
+    std::vector<const ChargeOnDay*> common;
+    std::set<std::string> turns;  // the days the answer can change
+    for (const auto& c : charges) {
+        if (!is_common_expense(c.kind) || c.due_on >= as_of) continue;
+        common.push_back(&c);
+        turns.insert(add_calendar_days(c.due_on, 1));
+        if (const auto it = paid.find(c.id); it != paid.end())
+            for (const auto& [day, _] : it->second) turns.insert(day);
+    }
+    const auto overdue_on = [&](const std::string& day) {
+        for (const auto* c : common) {
+            if (c->due_on >= day) continue;
+            std::int64_t settled = 0;
+            if (const auto it = paid.find(c->id); it != paid.end())
+                for (const auto& [on, cents] : it->second) {
+                    if (on > day) break;
+                    settled += cents;
+                }
+            if (settled < c->amount_cents) return true;
+        }
+        return false;
+    };
+    if (!overdue_on(as_of)) return std::nullopt;
+    const std::vector<std::string> days(turns.begin(), turns.upper_bound(as_of));
+    std::string start = days.front();
+    for (std::size_t i = days.size(); i-- > 0;) {
+        if (overdue_on(days[i])) continue;
+        start = days[i + 1];  // the state holds from one turn to the next; the last is overdue
+        break;
+    }
+    return add_calendar_days(start, -1);
+}
+
+std::int64_t grace_days(Database& db, const std::string& syndicate_id) {
+    return get_setting(db, syndicate_id, "reservationGraceDays").get<std::int64_t>();
+}
+
+// The flags that follow from overdueSince on `as_of`.
+void settle_flags(Standing& s, std::int64_t grace) {
+    s.in_arrears = s.overdue_since.has_value();
+    s.days_overdue = s.overdue_since ? calendar_days_between(*s.overdue_since, s.as_of) : 0;
+    s.voting_suspended = s.overdue_since && s.as_of > add_calendar_months(*s.overdue_since, 3);
+    s.hypothec_eligible = s.days_overdue > 30;
+    s.good_standing = s.days_overdue <= grace;
+    s.status = s.voting_suspended ? "suspended-arrears" : "entitled";
+}
+
+std::int64_t credit_of(Database& db, const std::string& syndicate_id, const std::vector<std::string>& units, const std::string& as_of) {
+    auto q = db.prepare(
+        "SELECT coalesce(sum(p.amount_cents - coalesce((SELECT sum(a.amount_cents) FROM payment_allocations a "
+        "WHERE a.payment_id = p.id AND a.applied_on <= ?3), 0)), 0) FROM payments p WHERE p.syndicate_id = ?1 "
+        "AND p.unit_id IN (SELECT value FROM json_each(?2)) AND p.received_on <= ?3 AND (p.status = 'posted' OR p.reversed_on > ?3)");
+    bind_parameters(*q, syndicate_id, id_set(units), as_of);
+    q->executeStep();
+    return q->getColumn(0).getInt64();
+}
+
+}  // namespace
+
+std::vector<ChargeOnDay> lot_charges(Database& db, const std::string& syndicate_id, const std::vector<std::string>& units,
+                                     const std::string& as_of) {
+    auto q = db.prepare(
+        "SELECT c.id, c.unit_id, c.kind, c.due_on, c.posted_on, c.description, c.amount_cents, c.amount_cents - coalesce(("
+        "  SELECT sum(a.amount_cents) FROM payment_allocations a JOIN payments p ON p.id = a.payment_id WHERE a.charge_id = c.id "
+        "  AND a.applied_on <= ?3 AND (p.status = 'posted' OR p.reversed_on > ?3)), 0) "
+        "FROM charges c WHERE c.syndicate_id = ?1 AND c.unit_id IN (SELECT value FROM json_each(?2)) AND c.posted_on <= ?3 "
+        "AND (c.cancelled_on IS NULL OR c.cancelled_on > ?3) ORDER BY c.due_on, c.id");
+    bind_parameters(*q, syndicate_id, id_set(units), as_of);
+    std::vector<ChargeOnDay> out;
+    while (q->executeStep())
+        out.push_back({q->getColumn(0).getString(), q->getColumn(1).getString(), q->getColumn(2).getString(),
+                       q->getColumn(3).getString(), q->getColumn(4).getString(), q->getColumn(5).getString(),
+                       q->getColumn(6).getInt64(), q->getColumn(7).getInt64()});
+    return out;
+}
+
+Standing lot_standing(Database& db, const std::string& syndicate_id, const std::string& root, const std::string& as_of) {
+    const auto units = lot_units(db, syndicate_id, root);
+    const auto charges = lot_charges(db, syndicate_id, units, as_of);
+    Standing s;
+    s.as_of = as_of;
+    s.credit_cents = credit_of(db, syndicate_id, units, as_of);
+    s.balance_cents = -s.credit_cents;
+    bool common_overdue = false;
+    for (const auto& c : charges) {
+        s.balance_cents += c.unpaid_cents;
+        if (c.due_on >= as_of || c.unpaid_cents == 0) continue;
+        s.overdue_all_cents += c.unpaid_cents;
+        if (!is_common_expense(c.kind)) continue;
+        s.overdue_cents += c.unpaid_cents;
+        common_overdue = true;
+    }
+    if (common_overdue) s.overdue_since = overdue_since(charges, paid_by_day(db, syndicate_id, units, as_of), as_of);
+    settle_flags(s, grace_days(db, syndicate_id));
+    return s;
+}
+
+Standing unit_standing(Database& db, const std::string& syndicate_id, const std::string& unit_id, const std::string& as_of) {
+    return lot_standing(db, syndicate_id, lot_root(db, syndicate_id, unit_id), as_of);
 }
 
 Standing co_owner_standing(Database& db, const std::string& syndicate_id, const std::string& co_owner_id,
                            const std::string& as_of) {
-    auto q = db.prepare("SELECT unit_id FROM co_owners WHERE id = ? AND syndicate_id = ?");
-    bind_parameters(*q, co_owner_id, syndicate_id);
-    if (!q->executeStep()) return Standing{};
-    return unit_standing(db, syndicate_id, q->getColumn(0).getString(), as_of);
+    Standing person;
+    person.as_of = as_of;
+    for (const auto& root : person_lots(db, syndicate_id, co_owner_id)) {
+        const auto lot = lot_standing(db, syndicate_id, root, as_of);
+        person.overdue_cents += lot.overdue_cents;
+        person.overdue_all_cents += lot.overdue_all_cents;
+        person.balance_cents += lot.balance_cents;
+        person.credit_cents += lot.credit_cents;
+        if (lot.overdue_since && (!person.overdue_since || *lot.overdue_since < *person.overdue_since))
+            person.overdue_since = lot.overdue_since;
+    }
+    settle_flags(person, grace_days(db, syndicate_id));
+    return person;
 }
 
 }  // namespace syndic::accounting

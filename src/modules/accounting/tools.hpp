@@ -1,5 +1,5 @@
 // The accounting module's tool handlers, one file per part of the books (accounts.cpp,
-// journal.cpp); accounting.cpp binds them.
+// journal.cpp, payments.cpp, statements.cpp, interest.cpp); accounting.cpp binds them.
 #pragma once
 #include <nlohmann/json.hpp>
 
@@ -11,5 +11,10 @@ nlohmann::json list_accounts(const ToolCall& call);
 nlohmann::json create_account(const ToolCall& call);
 nlohmann::json record_journal_entry(const ToolCall& call);
 nlohmann::json list_transactions(const ToolCall& call);
+nlohmann::json record_payment(const ToolCall& call);
+nlohmann::json reverse_payment(const ToolCall& call);
+nlohmann::json get_owner_statement(const ToolCall& call);
+nlohmann::json list_arrears(const ToolCall& call);
+nlohmann::json apply_late_interest(const ToolCall& call);
 
 }  // namespace syndic::accounting

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "core/fraction.hpp"
+
 namespace syndic {
 class Database;
 }
@@ -38,6 +40,17 @@ struct DeveloperHolding {
     std::optional<std::string> residence_unit_id;  // the developer's residence keeps its votes
 };
 std::optional<DeveloperHolding> developer_holding(Database& db, const std::string& syndicate_id);
+
+// What the declaration says of arrears (catalogue §3.1), as the accounts apply it: the interest
+// rate (nullopt: none recorded, the legal rate applies), the NSF fee (nullopt: none may be
+// charged), and whether the mere lapse of time is a default (arts. 1594, 1617; true when no
+// declaration is recorded).
+struct ArrearsParameters {
+    std::optional<Fraction> interest_rate;
+    std::optional<std::int64_t> nsf_fee_cents;
+    bool default_by_lapse_of_time = true;
+};
+ArrearsParameters arrears_parameters(Database& db, const std::string& syndicate_id);
 
 // The first day of the syndicate's fiscal year, "MM-DD" (the declaration's fiscalYearStart;
 // "01-01" when none is recorded): the accounts date their entries' fiscal years by it.

@@ -177,6 +177,18 @@ std::string fiscal_year_start(Database& db, const std::string& syndicate_id) {
     return q->executeStep() ? q->getColumn(0).getString() : std::string("01-01");
 }
 
+ArrearsParameters arrears_parameters(Database& db, const std::string& syndicate_id) {
+    ArrearsParameters p;
+    auto q = db.prepare(
+        "SELECT arrears_interest_rate_units, nsf_fee_cents, default_by_lapse_of_time FROM declarations WHERE syndicate_id = ?");
+    bind_parameters(*q, syndicate_id);
+    if (!q->executeStep()) return p;
+    if (!q->getColumn(0).isNull()) p.interest_rate = Fraction::from_units(q->getColumn(0).getInt64());
+    if (!q->getColumn(1).isNull()) p.nsf_fee_cents = q->getColumn(1).getInt64();
+    p.default_by_lapse_of_time = q->getColumn(2).getInt64() != 0;
+    return p;
+}
+
 BoardParameters board_parameters(Database& db, const std::string& syndicate_id) {
     BoardParameters p;
     auto q = db.prepare(

@@ -65,9 +65,10 @@ TEST_CASE("every syndicate has the default chart of the three funds, system acco
         CHECK(a["system"] == true);
         CHECK(a["balanceCents"] == 0);
     }
-    // Bank, receivables, interfund, payables, fund balance, five incomes in each fund; deposits
-    // and eight expense headings in the operating fund; one expense heading in each other fund.
-    CHECK(per_fund["operating"] == 19);
+    // Bank, receivables, interfund, payables, fund balance, five incomes in each fund; deposits,
+    // prepayments (co-owners' credit) and eight expense headings in the operating fund; one expense
+    // heading in each other fund.
+    CHECK(per_fund["operating"] == 20);
     CHECK(per_fund["contingency"] == 11);
     CHECK(per_fund["self-insurance"] == 11);
     // Ordered by fund (operating, contingency, self-insurance), then code.
@@ -75,8 +76,8 @@ TEST_CASE("every syndicate has the default chart of the three funds, system acco
     CHECK(data[0]["code"] == "1010");
     CHECK(data[0]["isBank"] == true);
     CHECK(data[0]["role"] == "bank");
-    CHECK(data[19]["fund"] == "contingency");
-    CHECK(data[40]["fund"] == "self-insurance");
+    CHECK(data[20]["fund"] == "contingency");
+    CHECK(data[41]["fund"] == "self-insurance");
     const auto ids = chart(fx);
     CHECK(ids.count({"contingency", "5100"}) == 1);
     CHECK(ids.count({"contingency", "2200"}) == 0);  // deposits are held by the operating fund
@@ -85,7 +86,7 @@ TEST_CASE("every syndicate has the default chart of the three funds, system acco
     SQLite::Statement q(fx.db->sql(), "SELECT count(*) FROM accounts WHERE syndicate_id = ?");
     q.bind(1, other);
     q.executeStep();
-    CHECK(q.getColumn(0).getInt() == 41);
+    CHECK(q.getColumn(0).getInt() == 42);
 }
 
 TEST_CASE("create_account adds to a fund's chart; a code is unique within its fund") {
@@ -116,7 +117,7 @@ TEST_CASE("create_account adds to a fund's chart; a code is unique within its fu
     // A member may read the chart, not add to it.
     CHECK_REFUSED_AS(fx, fx.member, "ADMIN_REQUIRED", "create_account",
                      (json{{"code", "1030"}, {"name", "X"}, {"type", "asset"}, {"fund", "operating"}}));
-    CHECK(fx.call_as(fx.member, "list_accounts", {{"fund", "operating"}})["pagination"]["total"] == 20);
+    CHECK(fx.call_as(fx.member, "list_accounts", {{"fund", "operating"}})["pagination"]["total"] == 21);
 }
 
 TEST_CASE("create_account warns when a fund has no bank account of its own") {
