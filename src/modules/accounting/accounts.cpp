@@ -47,6 +47,8 @@ json account_json(SQLite::Statement& q) {
             {"updatedAt", shown_time(q.getColumn(11))}};
 }
 
+}  // namespace
+
 // A fund's money should sit in a bank account of its own (arts. 1071, 1071.1): one whose
 // institution and last 4 digits are recorded and no other fund's bank account shares.
 std::optional<std::string> own_bank_warning(Database& db, const std::string& syndicate_id, const std::string& fund) {
@@ -60,8 +62,6 @@ std::optional<std::string> own_bank_warning(Database& db, const std::string& syn
            "fund's account shares). Keeping each fund's money apart in its own account is recommended (arts. 1071, 1071.1): "
            "it stays liquid, available and out of reach of the syndicate's other creditors.";
 }
-
-}  // namespace
 
 json list_accounts(const ToolCall& call) {
     const auto a = call.arguments();

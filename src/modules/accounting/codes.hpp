@@ -9,6 +9,7 @@ inline constexpr const char* period_locked = "PERIOD_LOCKED";
 inline constexpr const char* system_account = "SYSTEM_ACCOUNT";
 inline constexpr const char* unbalanced_entry = "UNBALANCED_ENTRY";
 inline constexpr const char* fund_use_not_allowed = "FUND_USE_NOT_ALLOWED";
+inline constexpr const char* fund_use_exceeded = "FUND_USE_EXCEEDED";
 inline constexpr const char* charge_not_due = "CHARGE_NOT_DUE";
 inline constexpr const char* already_reversed = "ALREADY_REVERSED";
 inline constexpr const char* nsf_fee_not_set = "NSF_FEE_NOT_SET";

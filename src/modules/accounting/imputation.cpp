@@ -207,8 +207,8 @@ void apply_credit(Database& db, const std::string& syndicate_id, const std::stri
         "SELECT p.id, p.unit_id, p.payer_co_owner_id, p.amount_cents - coalesce((SELECT sum(a.amount_cents) FROM payment_allocations a "
         "WHERE a.payment_id = p.id), 0), (SELECT coalesce(max(a.seq), 0) FROM payment_allocations a WHERE a.payment_id = p.id) "
         "FROM payments p WHERE p.syndicate_id = ?1 AND p.unit_id IN (SELECT value FROM json_each(?2)) AND p.status = 'posted' "
-        "ORDER BY p.received_on, p.created_at, p.id");
-    bind_parameters(*q, syndicate_id, id_set(units));
+        "AND p.received_on <= ?3 ORDER BY p.received_on, p.created_at, p.id");
+    bind_parameters(*q, syndicate_id, id_set(units), day);
     struct Credit {
         std::string payment_id, unit_id;
         std::optional<std::string> payer;
@@ -223,7 +223,7 @@ void apply_credit(Database& db, const std::string& syndicate_id, const std::stri
                                q->getColumn(4).getInt64()});
     }
     if (credits.empty()) return;
-    auto debts = open_debts(db, syndicate_id, units);
+    auto debts = open_debts(db, syndicate_id, units, day);
     for (const auto& credit : credits) {
         if (debts.empty()) return;
         auto imputation = plan_imputation(debts, {credit.cents, day, {}, false});
@@ -235,6 +235,24 @@ void apply_credit(Database& db, const std::string& syndicate_id, const std::stri
         const auto entry_id = post_imputation(db, syndicate_id, source, imputation, now);
         record_allocations(db, credit.payment_id, imputation, credit.last_seq, day, entry_id);
     }
+}
+
+}  // namespace syndic::accounting
+
+namespace syndic::accounting {
+
+void apply_credit_from(Database& db, const std::string& syndicate_id, const std::string& root, const std::string& day,
+                       const std::string& now) {
+    apply_credit(db, syndicate_id, root, day, now);
+    // The later days a charge was posted or a payment received: the days credit may meet a debt.
+    auto q = db.prepare(
+        "SELECT posted_on FROM charges WHERE syndicate_id = ?1 AND unit_id IN (SELECT value FROM json_each(?2)) "
+        "AND posted_on > ?3 AND cancelled_on IS NULL UNION SELECT received_on FROM payments WHERE syndicate_id = ?1 "
+        "AND unit_id IN (SELECT value FROM json_each(?2)) AND received_on > ?3 AND status = 'posted' ORDER BY 1");
+    bind_parameters(*q, syndicate_id, id_set(lot_units(db, syndicate_id, root)), day);
+    std::vector<std::string> days;
+    while (q->executeStep()) days.push_back(q->getColumn(0).getString());
+    for (const auto& later : days) apply_credit(db, syndicate_id, root, later, now);
 }
 
 }  // namespace syndic::accounting

@@ -60,9 +60,13 @@ std::string post_imputation(Database& db, const std::string& syndicate_id, const
 void record_allocations(Database& db, const std::string& payment_id, const Imputation& imputation, std::int64_t last_seq,
                         const std::string& day, const std::string& entry_id);
 
-// Lets the unapplied cents of the lot's posted payments (oldest first) pay its open debts, as of
-// `day`; a payment of the lot with nothing unapplied is left alone.
+// Lets the unapplied cents of the lot's posted payments received by `day` (oldest first) pay the
+// debts it owed on `day`; a payment with nothing unapplied is left alone.
 void apply_credit(Database& db, const std::string& syndicate_id, const std::string& root, const std::string& day,
                   const std::string& now);
+// apply_credit on `day`, then on each later day a charge of the lot was posted or a payment
+// received, in order: credit meets each debt on the first day both exist.
+void apply_credit_from(Database& db, const std::string& syndicate_id, const std::string& root, const std::string& day,
+                       const std::string& now);
 
 }  // namespace syndic::accounting

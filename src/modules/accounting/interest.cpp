@@ -3,8 +3,8 @@
 // common-expense charge, at the declaration's rate or the legal 5 %. It runs from the day after
 // the due date when the declaration makes the lapse of time a default; otherwise from a formal
 // demand (the disputes module, not built: none is recorded, so none runs). Each run charges the
-// days after the last day already charged, up to asOf, rounded half up: a second run for the same
-// day charges nothing.
+// days after the last day already charged, up to asOf: the interest of the whole period rounded
+// half up, less what was charged before, so a second run for the same day charges nothing.
 #include <SQLiteCpp/Statement.h>
 
 #include <map>
@@ -37,19 +37,23 @@ bool leap(int year) { return (year % 4 == 0 && year % 100 != 0) || year % 400 ==
 
 struct Accrual {
     std::string principal_id, unit_id, description, from, through;  // the days charged: from..through
-    std::int64_t days = 0, cents = 0;
+    std::int64_t days = 0, cents = 0, microcents = 0;
 };
 
-// The interest on `principal` for the days after `last_charged` (or after its due date) up to
-// `as_of`: each day's unpaid balance at its end, at `rate_units` a year.
+// The interest `principal` bears on the days after `last_charged` (or its due date) up to `as_of`:
+// each day's unpaid balance at its end, at `rate_units` a year, summed exactly (in millionths of a
+// cent). What a run charges is that plus what earlier runs rounded off (`carry_microcents`),
+// rounded half up: frequent runs never add up roundings, and a run that rounds to nothing leaves
+// its days for the next.
 Accrual accrue(const std::string& principal_id, const std::string& due_on, std::int64_t amount,
                const std::map<std::string, std::int64_t>& paid_by_day, const std::optional<std::string>& last_charged,
-               const std::string& as_of, std::int64_t rate_units) {
+               std::int64_t carry_microcents, const std::string& as_of, std::int64_t rate_units) {
     Accrual a;
     a.principal_id = principal_id;
     a.from = add_calendar_days(std::max(due_on, last_charged.value_or(due_on)), 1);
     a.through = as_of;
     if (a.from > as_of) return a;
+    a.days = calendar_days_between(a.from, as_of) + 1;
     __int128 common_days = 0, leap_days = 0;  // the sums of end-of-day balances, by the year's length
     std::int64_t paid = 0;
     auto next = paid_by_day.begin();
@@ -57,13 +61,15 @@ Accrual accrue(const std::string& principal_id, const std::string& due_on, std::
     for (auto day = a.from; day <= as_of; day = add_calendar_days(day, 1)) {
         for (; next != paid_by_day.end() && next->first == day; ++next) paid += next->second;
         const auto unpaid = std::max<std::int64_t>(0, amount - paid);
+        if (unpaid == 0 && next == paid_by_day.end()) break;  // paid for good: no later day bears any
         (leap(std::stoi(day.substr(0, 4))) ? leap_days : common_days) += unpaid;
-        ++a.days;
     }
-    // cents = rate% × (Σ365 / 365 + Σ366 / 366) / 100, rounded half up.
-    const __int128 numerator = static_cast<__int128>(rate_units) * (common_days * 366 + leap_days * 365);
+    // microcents = rate% × (Σ365 / 365 + Σ366 / 366) / 100 × 10^6, rounded half up.
+    const __int128 numerator = static_cast<__int128>(rate_units) * (common_days * 366 + leap_days * 365) * 1'000'000;
     const __int128 denominator = static_cast<__int128>(100) * Fraction::units_per_percent * 365 * 366;
-    a.cents = static_cast<std::int64_t>((2 * numerator + denominator) / (2 * denominator));
+    a.microcents = static_cast<std::int64_t>((2 * numerator + denominator) / (2 * denominator));
+    const auto owed = a.microcents + carry_microcents;
+    a.cents = owed <= 0 ? 0 : (owed + 500'000) / 1'000'000;
     return a;
 }
 
@@ -74,9 +80,11 @@ std::vector<Accrual> accruals_of(Database& db, const std::string& syndicate, con
     const std::vector<std::string> units = unit ? lot_units(db, syndicate, lot_root(db, syndicate, *unit)) : std::vector<std::string>{};
     // The common-expense charges due before asOf and not cancelled, with the last day charged.
     auto q = db.prepare(
-        "SELECT c.id, c.unit_id, c.description, c.due_on, c.amount_cents, (SELECT max(i.due_on) FROM charges i WHERE "
-        "i.source_type = 'charge' AND i.source_id = c.id AND i.kind = 'interest' AND i.cancelled_on IS NULL) "
-        "FROM charges c WHERE c.syndicate_id = ?1 AND c.kind IN ('contribution', 'special') AND c.due_on < ?2 "
+        "SELECT c.id, c.unit_id, c.description, c.due_on, c.amount_cents, i.last_day, coalesce(i.carry, 0) FROM charges c "
+        "LEFT JOIN (SELECT source_id, max(due_on) AS last_day, sum(coalesce(accrued_microcents, amount_cents * 1000000) - "
+        "amount_cents * 1000000) AS carry FROM charges WHERE source_type = 'charge' AND kind = 'interest' AND cancelled_on IS NULL "
+        "GROUP BY source_id) i ON i.source_id = c.id "
+        "WHERE c.syndicate_id = ?1 AND c.kind IN ('contribution', 'special') AND c.due_on < ?2 "
         "AND c.posted_on <= ?2 AND c.cancelled_on IS NULL AND (?3 IS NULL OR c.unit_id IN (SELECT value FROM json_each(?3))) "
         "ORDER BY c.due_on, c.id");
     bind_parameters(*q, syndicate, as_of, unit ? std::optional<std::string>(id_set(units)) : std::nullopt);
@@ -89,7 +97,8 @@ std::vector<Accrual> accruals_of(Database& db, const std::string& syndicate, con
         paid->reset();
         bind_parameters(*paid, id);
         while (paid->executeStep()) by_day[paid->getColumn(0).getString()] = paid->getColumn(1).getInt64();
-        auto accrual = accrue(id, q->getColumn(3).getString(), q->getColumn(4).getInt64(), by_day, optional_text(*q, 5), as_of, rate);
+        auto accrual = accrue(id, q->getColumn(3).getString(), q->getColumn(4).getInt64(), by_day, optional_text(*q, 5),
+                              q->getColumn(6).getInt64(), as_of, rate);
         if (accrual.cents == 0) continue;
         accrual.unit_id = q->getColumn(1).getString();
         accrual.description = q->getColumn(2).getString();
@@ -137,6 +146,9 @@ json apply_late_interest(const ToolCall& call) {
             ChargeDraft draft{acc.unit_id, "interest", "Intérêts du " + acc.from + " au " + acc.through + " — " + acc.description,
                               as_of, as_of, "interest", std::string("charge"), acc.principal_id, std::nullopt, {{"operating", acc.cents}}};
             const auto charge = create_charge(call.db, syndicate, draft, now);
+            auto exact = call.db.prepare("UPDATE charges SET accrued_microcents = ? WHERE id = ?");
+            bind_parameters(*exact, acc.microcents, charge);
+            exact->exec();
             line["chargeId"] = charge;
             call.name_event("charge.created", "charge", charge);
         }

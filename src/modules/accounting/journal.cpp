@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "modules/accounting/codes.hpp"
+#include "modules/accounting/fund_use.hpp"
 #include "modules/accounting/ledger.hpp"
 #include "modules/accounting/tools.hpp"
 #include "modules/common.hpp"
@@ -47,56 +48,6 @@ void require_manual_lines_allowed(const std::vector<Line>& lines, const std::str
     }
 }
 
-// What the fund may repay the other funds on `day` without an authorisation: the least it owes
-// them (the credit balance of its interfund account) on that day and on every later day with an
-// entry, so a backdated repayment cannot repay what a later entry already repaid.
-std::int64_t repayable(Database& db, const std::string& syndicate_id, const std::string& fund, const std::string& day) {
-    const auto interfund = system_account(db, syndicate_id, fund, "interfund").id;
-    auto q = db.prepare(
-        "SELECT e.entry_date, sum(l.debit_cents - l.credit_cents) FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id "
-        "WHERE l.account_id = ? AND e.entry_date > ? GROUP BY e.entry_date ORDER BY e.entry_date");
-    bind_parameters(*q, interfund, day);
-    std::int64_t balance = account_balance(db, interfund, day);
-    std::int64_t owed = -balance;
-    while (q->executeStep()) {
-        balance += q->getColumn(1).getInt64();
-        owed = std::min(owed, -balance);
-    }
-    return std::max<std::int64_t>(0, owed);
-}
-
-// Money leaving the contingency or self-insurance fund needs an authorisation for a use the law
-// allows (arts. 1071, 1071.1): what the entry takes from the fund's resources (a net debit to its
-// expense, income and equity accounts), or the money its assets pay out (a net credit to its bank
-// and other asset accounts, interfund and receivables aside), less what repays the fund's debt to
-// the other funds through its interfund account. Opening entries state balances and are exempt.
-void require_fund_use_allowed(Database& db, const std::string& syndicate_id, const EntryDraft& draft) {
-    if (draft.source == "opening") return;
-    for (const std::string fund : {"contingency", "self-insurance"}) {
-        std::int64_t spent = 0, paid_out = 0, to_interfund = 0;
-        for (const auto& l : draft.lines) {
-            if (l.account.fund != fund) continue;
-            const auto net_debit = l.debit_cents - l.credit_cents;
-            const auto& type = l.account.type;
-            if (type == "expense" || type == "income" || type == "equity") spent += net_debit;
-            else if (l.account.role == "interfund") to_interfund += net_debit;
-            else if (type == "asset" && l.account.role != "receivables") paid_out -= net_debit;
-        }
-        std::int64_t repaid = 0;
-        if (paid_out > 0 && to_interfund > 0) repaid = std::min({paid_out, to_interfund, repayable(db, syndicate_id, fund, draft.date)});
-        const auto leaving = std::max({std::int64_t{0}, spent, paid_out - repaid});
-        if (leaving == 0) continue;
-        throw DomainError(codes::fund_use_not_allowed,
-                          std::to_string(leaving) + " cents would leave the " + fund + " fund without an authorisation: " +
-                              (fund == "contingency" ? "the contingency fund pays only major repairs and replacements of common portions (art. 1071)"
-                                                     : "the self-insurance fund pays only deductibles and uninsured damage (art. 1071.1)") +
-                              ". Give fundUseAuthorizationId, or repay only what the fund owes through its interfund account.")
-            .at("/lines")
-            .with("fund", fund)
-            .with("cents", leaving);
-    }
-}
-
 // A list's from/to on a column of days (catalogue §0: a day or an instant): the day given, or the
 // Montreal day of the date-time given; nullopt when absent.
 std::optional<std::string> day_bound(const Arguments& args, const char* key) {
@@ -116,12 +67,10 @@ json record_journal_entry(const ToolCall& call) {
     draft.description = a.nonblank("description");
     draft.source = a.text("source");
     draft.fund_use_authorization_id = a.optional_text("fundUseAuthorizationId");
-    // Every record named exists, before any rule. The funds module records the authorisations
-    // (authorize_fund_use, catalogue §4.6); until it exists none does, so every id names nothing.
+    // Every record named exists, before any rule.
+    std::optional<FundUseAuthorization> authorization;
     if (draft.fund_use_authorization_id)
-        throw DomainError(codes::fund_use_authorization_not_found,
-                          "No authorisation " + *draft.fund_use_authorization_id + " to use a fund in this syndicate.")
-            .at("/fundUseAuthorizationId");
+        authorization = require_authorization(call.db, syndicate, *draft.fund_use_authorization_id, "/fundUseAuthorizationId");
     const auto rows = a.rows("lines");
     for (const auto& r : rows) {
         Line l;
@@ -147,8 +96,10 @@ json record_journal_entry(const ToolCall& call) {
     require_open_period(call.db, syndicate, draft.date, "/date");
     require_balanced(draft.lines);
     require_manual_lines_allowed(draft.lines, draft.source);
-    require_fund_use_allowed(call.db, syndicate, draft);
-    const auto id = post_entry(call.db, syndicate, draft, to_utc_iso(call.clock.now()));
+    const auto used = require_fund_use_allowed(call.db, syndicate, draft, authorization, "/fundUseAuthorizationId");
+    const auto now = to_utc_iso(call.clock.now());
+    const auto id = post_entry(call.db, syndicate, draft, now);
+    if (authorization) record_fund_use(call.db, *authorization, id, used, now);
     call.name_event("ledger.entry_posted", "journal-entry", id);
     return entry_json(call.db, syndicate, id);
 }

@@ -151,6 +151,27 @@ std::int64_t account_balance(Database& db, const std::string& account_id, const 
     return q->getColumn(0).getInt64();
 }
 
+std::int64_t account_activity(Database& db, const std::string& account_id, const std::string& from, const std::string& to) {
+    auto q = db.prepare(
+        "SELECT coalesce(sum(l.debit_cents - l.credit_cents), 0) FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id "
+        "WHERE l.account_id = ? AND e.entry_date BETWEEN ? AND ?");
+    bind_parameters(*q, account_id, from, to);
+    q->executeStep();
+    return q->getColumn(0).getInt64();
+}
+
+FundBalances fund_balances(Database& db, const std::string& syndicate_id, const std::string& fund, const std::string& as_of) {
+    auto q = db.prepare(
+        "SELECT coalesce(sum(CASE WHEN a.type IN ('asset', 'liability') THEN l.debit_cents - l.credit_cents END), 0), "
+        "coalesce(sum(CASE WHEN a.is_bank = 1 THEN l.debit_cents - l.credit_cents END), 0), "
+        "coalesce(sum(CASE WHEN a.role = 'interfund' THEN l.debit_cents - l.credit_cents END), 0) "
+        "FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id JOIN accounts a ON a.id = l.account_id "
+        "WHERE l.syndicate_id = ? AND l.fund = ? AND e.entry_date <= ?");
+    bind_parameters(*q, syndicate_id, fund, as_of);
+    q->executeStep();
+    return {q->getColumn(0).getInt64(), q->getColumn(1).getInt64(), q->getColumn(2).getInt64()};
+}
+
 json entry_json(Database& db, const std::string& syndicate_id, const std::string& entry_id) {
     auto q = db.prepare(
         "SELECT id, number, entry_date, description, source, reverses_entry_id, fiscal_year, fund_use_authorization_id, created_at "

@@ -76,6 +76,21 @@ std::string post_counter_entry(Database& db, const std::string& syndicate_id, co
 // The account's balance (debits less credits) over the entries dated on or before `as_of`.
 std::int64_t account_balance(Database& db, const std::string& account_id, const std::string& as_of);
 
+// What debits less credits the account had from `from` to `to` (days, both included).
+std::int64_t account_activity(Database& db, const std::string& account_id, const std::string& from, const std::string& to);
+
+// A fund's figures on a day: its net assets (its asset accounts less its liabilities: what the
+// fund holds, receivables and what the other funds owe it included), its cash (its bank accounts)
+// and its interfund balance (positive: the other funds owe it).
+struct FundBalances {
+    std::int64_t net_assets_cents = 0, cash_cents = 0, interfund_cents = 0;
+};
+FundBalances fund_balances(Database& db, const std::string& syndicate_id, const std::string& fund, const std::string& as_of);
+
+// The warning a fund gets while it has no bank account of its own (arts. 1071, 1071.1: a
+// recommendation, never a refusal); nullopt when it has one.
+std::optional<std::string> own_bank_warning(Database& db, const std::string& syndicate_id, const std::string& fund);
+
 // An entry with its lines, as list_transactions and record_journal_entry show it.
 nlohmann::json entry_json(Database& db, const std::string& syndicate_id, const std::string& entry_id);
 

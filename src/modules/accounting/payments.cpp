@@ -17,6 +17,7 @@
 #include "modules/accounting/receivables.hpp"
 #include "modules/accounting/standing.hpp"
 #include "modules/accounting/tools.hpp"
+#include "modules/co_owners/persons.hpp"
 #include "modules/common.hpp"
 #include "modules/declaration/parameters.hpp"
 #include "modules/list_query.hpp"
@@ -44,14 +45,15 @@ Account deposit_account(Database& db, const std::string& syndicate_id, const Arg
 
 // The debts a payment may pay: the lot's, and by designation those of the payer's other lots.
 std::vector<Debt> payable_debts(Database& db, const std::string& syndicate_id, const std::vector<std::string>& lot,
-                                const std::optional<std::string>& payer, const std::vector<std::string>& designated) {
+                                const std::optional<std::string>& payer, const std::vector<std::string>& designated,
+                                const std::string& received_on) {
     std::vector<std::string> units = lot;
     if (payer && !designated.empty())
-        for (const auto& root : person_lots(db, syndicate_id, *payer))
+        for (const auto& root : person_lots(db, syndicate_id, *payer, co_owners::persons_of(db, syndicate_id)))
             for (auto& u : lot_units(db, syndicate_id, root))
                 if (std::find(units.begin(), units.end(), u) == units.end()) units.push_back(std::move(u));
-    auto debts = open_debts(db, syndicate_id, units);
-    auto check = db.prepare("SELECT unit_id FROM charges WHERE id = ? AND syndicate_id = ?");
+    auto debts = open_debts(db, syndicate_id, units, received_on);
+    auto check = db.prepare("SELECT unit_id, posted_on FROM charges WHERE id = ? AND syndicate_id = ?");
     for (std::size_t i = 0; i < designated.size(); ++i) {
         const auto field = "/designatedChargeIds/" + std::to_string(i);
         check->reset();
@@ -62,6 +64,10 @@ std::vector<Debt> payable_debts(Database& db, const std::string& syndicate_id, c
                                    "The charge " + designated[i] + " is not owed by this unit's lot" +
                                        (payer ? std::string(" nor by another lot of the payer") : std::string(" (give payerCoOwnerId to pay another lot of the same person)")) +
                                        ".");
+        if (check->getColumn(1).getString() > received_on)
+            throw invalid_argument(field, "was not owed yet when the payment was received",
+                                   "The charge " + designated[i] + " was posted on " + check->getColumn(1).getString() +
+                                       ", after the payment was received (" + received_on + "): a payment pays only what was owed by then.");
     }
     // The debts of the payer's other lots are paid only when designated.
     std::erase_if(debts, [&](const Debt& d) {
@@ -69,6 +75,22 @@ std::vector<Debt> payable_debts(Database& db, const std::string& syndicate_id, c
                std::find(designated.begin(), designated.end(), d.id) == designated.end();
     });
     return debts;
+}
+
+// The payer is a co-owner (now or formerly) of the lot: one of the person's records, whatever its
+// state, is on one of the lot's units.
+void require_payer_of_lot(Database& db, const std::string& syndicate_id, const std::string& payer, const std::vector<std::string>& lot) {
+    const auto persons = co_owners::persons_of(db, syndicate_id);
+    const auto key = persons.key_of.find(payer);
+    auto q = db.prepare("SELECT id FROM co_owners WHERE syndicate_id = ?1 AND unit_id IN (SELECT value FROM json_each(?2))");
+    bind_parameters(*q, syndicate_id, id_set(lot));
+    while (q->executeStep()) {
+        const auto holder = persons.key_of.find(q->getColumn(0).getString());
+        if (key != persons.key_of.end() && holder != persons.key_of.end() && holder->second == key->second) return;
+    }
+    throw invalid_argument("/payerCoOwnerId", "holds no unit of this lot",
+                           "The payer is recorded as a co-owner of none of the lot's units, now or formerly: a payment for a unit is "
+                           "recorded for the lot's co-owner (leave payerCoOwnerId out when someone else paid).");
 }
 
 void require_not_future(const std::string& day, const std::string& today, const std::string& field, const char* what) {
@@ -94,7 +116,8 @@ json record_payment(const ToolCall& call) {
     const auto designated = a.texts("designatedChargeIds");
     const auto root = lot_root(call.db, syndicate, unit_id);
     const auto lot = lot_units(call.db, syndicate, root);
-    auto debts = payable_debts(call.db, syndicate, lot, payer, designated);
+    if (payer) require_payer_of_lot(call.db, syndicate, *payer, lot);
+    auto debts = payable_debts(call.db, syndicate, lot, payer, designated, received_on);
     require_open_period(call.db, syndicate, received_on, "/receivedOn");
 
     const auto before = lot_standing(call.db, syndicate, root, today);
@@ -114,6 +137,8 @@ json record_payment(const ToolCall& call) {
                     deposit.id, id_set(designated), static_cast<std::int64_t>(consent), entry_id, now);
     insert->exec();
     record_allocations(call.db, id, imputation, 0, received_on, entry_id);
+    // Credit left on receivedOn meets the charges posted after it (a payment entered late).
+    if (imputation.unapplied_cents > 0) apply_credit_from(call.db, syndicate, root, received_on, now);
     call.name_event("payment.received", "payment", id);
     const auto after = lot_standing(call.db, syndicate, root, today);
     const bool restored = before.voting_suspended && !after.voting_suspended;
@@ -146,6 +171,14 @@ json reverse_payment(const ToolCall& call) {
     if (reversed_on < received_on)
         throw invalid_argument("/reversedOn", "is before the payment was received",
                                "The payment was received on " + received_on + "; it is reversed on that day or later.");
+    // A counter-entry never comes before the entry it undoes: the payment's credit applied to a
+    // later charge is undone on that day or after.
+    auto last = call.db.prepare("SELECT max(applied_on) FROM payment_allocations WHERE payment_id = ?");
+    bind_parameters(*last, id);
+    if (last->executeStep() && !last->getColumn(0).isNull() && reversed_on < last->getColumn(0).getString())
+        throw invalid_argument("/reversedOn", "is before part of the payment was applied",
+                               "Part of the payment's credit paid a charge on " + last->getColumn(0).getString() +
+                                   ": the payment is reversed on that day or later.");
     const bool nsf_fee = a.flag("chargeNsfFee", false);
     std::optional<std::int64_t> fee;
     if (nsf_fee) {
@@ -163,6 +196,15 @@ json reverse_payment(const ToolCall& call) {
     const auto root = lot_root(call.db, syndicate, unit_id);
     const auto before = lot_standing(call.db, syndicate, root, today);
     const auto now = to_utc_iso(call.clock.now());
+    // The lots whose charges the payment paid: their credit may pay what reopens.
+    std::vector<std::string> lots{root};
+    auto touched = call.db.prepare(
+        "SELECT DISTINCT c.unit_id FROM payment_allocations a JOIN charges c ON c.id = a.charge_id WHERE a.payment_id = ?");
+    bind_parameters(*touched, id);
+    while (touched->executeStep()) {
+        auto lot = lot_root(call.db, syndicate, touched->getColumn(0).getString());
+        if (std::find(lots.begin(), lots.end(), lot) == lots.end()) lots.push_back(std::move(lot));
+    }
     // Every entry the payment posted (its receipt, its credit applied later), undone.
     std::vector<std::string> entries;
     auto e = call.db.prepare(
@@ -189,7 +231,7 @@ json reverse_payment(const ToolCall& call) {
         call.name_event("charge.created", "charge", charge);
     }
     // Another payment's credit may pay what reopened.
-    apply_credit(call.db, syndicate, root, reversed_on, now);
+    for (const auto& lot : lots) apply_credit_from(call.db, syndicate, lot, reversed_on, now);
     const auto after = lot_standing(call.db, syndicate, root, today);
     const bool suspended = !before.voting_suspended && after.voting_suspended;
     if (suspended) call.name_event("unit.voting_suspended", "unit", root);

@@ -4,7 +4,7 @@
 
 #include <SQLiteCpp/Statement.h>
 
-#include <set>
+#include <algorithm>
 #include <stdexcept>
 
 #include "core/ids.hpp"
@@ -51,18 +51,19 @@ std::vector<std::string> lot_units(Database& db, const std::string& syndicate_id
     return units;
 }
 
-std::vector<std::string> person_lots(Database& db, const std::string& syndicate_id, const std::string& co_owner_id) {
-    std::vector<std::string> records{co_owner_id};
-    for (auto& other : co_owners::other_active_records(db, syndicate_id, co_owner_id)) records.push_back(std::move(other));
-    auto q = db.prepare("SELECT unit_id FROM co_owners WHERE id = ? AND syndicate_id = ?");
-    std::set<std::string> seen;
+std::vector<std::string> person_lots(Database& db, const std::string& syndicate_id, const std::string& co_owner_id,
+                                     const co_owners::Persons& persons) {
     std::vector<std::string> roots;
-    for (const auto& id : records) {
-        q->reset();
-        bind_parameters(*q, id, syndicate_id);
-        if (!q->executeStep()) continue;
-        auto root = lot_root(db, syndicate_id, q->getColumn(0).getString());
-        if (seen.insert(root).second) roots.push_back(std::move(root));
+    const auto key = persons.key_of.find(co_owner_id);
+    auto q = db.prepare("SELECT id, unit_id, deleted_at IS NULL FROM co_owners WHERE syndicate_id = ? ORDER BY id");
+    bind_parameters(*q, syndicate_id);
+    while (q->executeStep()) {
+        const auto id = q->getColumn(0).getString();
+        const bool self = id == co_owner_id;
+        const bool same_person = key != persons.key_of.end() && q->getColumn(2).getInt() == 1 && persons.key_of.at(id) == key->second;
+        if (!self && !same_person) continue;
+        auto root = lot_root(db, syndicate_id, q->getColumn(1).getString());
+        if (std::find(roots.begin(), roots.end(), root) == roots.end()) roots.push_back(std::move(root));
     }
     return roots;
 }
@@ -107,20 +108,21 @@ std::string create_charge(Database& db, const std::string& syndicate_id, const C
         bind_parameters(*line, id, share.fund, share.cents);
         line->exec();
     }
-    apply_credit(db, syndicate_id, lot_root(db, syndicate_id, draft.unit_id), draft.posted_on, now);
+    apply_credit_from(db, syndicate_id, lot_root(db, syndicate_id, draft.unit_id), draft.posted_on, now);
     return id;
 }
 
-std::vector<Debt> open_debts(Database& db, const std::string& syndicate_id, const std::vector<std::string>& unit_ids) {
+std::vector<Debt> open_debts(Database& db, const std::string& syndicate_id, const std::vector<std::string>& unit_ids,
+                             const std::string& day) {
     auto q = db.prepare(
         "SELECT c.id, c.unit_id, c.kind, c.due_on, c.description, c.amount_cents, p.id, p.due_on, p.kind, f.fund, f.amount_cents - coalesce(("
         "  SELECT sum(a.amount_cents) FROM payment_allocations a JOIN payments y ON y.id = a.payment_id "
         "  WHERE a.charge_id = c.id AND a.fund = f.fund AND y.status = 'posted'), 0) "
         "FROM charges c JOIN charge_fund_lines f ON f.charge_id = c.id "
         "LEFT JOIN charges p ON c.source_type = 'charge' AND p.id = c.source_id "
-        "WHERE c.syndicate_id = ?1 AND c.unit_id IN (SELECT value FROM json_each(?2)) AND c.cancelled_on IS NULL "
+        "WHERE c.syndicate_id = ?1 AND c.unit_id IN (SELECT value FROM json_each(?2)) AND c.cancelled_on IS NULL AND c.posted_on <= ?3 "
         "ORDER BY c.due_on, c.id, f.fund");
-    bind_parameters(*q, syndicate_id, id_set(unit_ids));
+    bind_parameters(*q, syndicate_id, id_set(unit_ids), day);
     std::vector<Debt> out;
     while (q->executeStep()) {
         const auto id = q->getColumn(0).getString();

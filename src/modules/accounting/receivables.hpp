@@ -14,6 +14,10 @@ namespace syndic {
 class Database;
 }
 
+namespace syndic::co_owners {
+struct Persons;
+}
+
 namespace syndic::accounting {
 
 // The unit heading the lot of `unit_id`: the unit it is linked to when it has no active co-owner
@@ -21,8 +25,10 @@ namespace syndic::accounting {
 std::string lot_root(Database& db, const std::string& syndicate_id, const std::string& unit_id);
 // The units of the lot `root` heads: itself first, then its linked units without a co-owner.
 std::vector<std::string> lot_units(Database& db, const std::string& syndicate_id, const std::string& root);
-// The lots the person of `co_owner_id` holds (records joined by samePersonAs; active records only).
-std::vector<std::string> person_lots(Database& db, const std::string& syndicate_id, const std::string& co_owner_id);
+// The lots the person of `co_owner_id` holds (records joined by samePersonAs; the record itself and
+// the person's active records), `persons` being the register's (co_owners::persons_of).
+std::vector<std::string> person_lots(Database& db, const std::string& syndicate_id, const std::string& co_owner_id,
+                                     const co_owners::Persons& persons);
 
 // Kinds that are common expenses (arts. 1094, 1086, 2729): regular and special contributions.
 bool is_common_expense(const std::string& kind);
@@ -54,9 +60,10 @@ struct Debt {
     std::int64_t outstanding() const;
 };
 
-// The open debts of the units (posted, not cancelled, not fully paid by posted payments), by due
-// date then id.
-std::vector<Debt> open_debts(Database& db, const std::string& syndicate_id, const std::vector<std::string>& unit_ids);
+// The open debts of the units on `day` (posted by then, not cancelled, not fully paid by posted
+// payments), by due date then id: a payment received on a day pays only what was owed by then.
+std::vector<Debt> open_debts(Database& db, const std::string& syndicate_id, const std::vector<std::string>& unit_ids,
+                             const std::string& day);
 
 // A JSON array of ids, as queries take a set ("... IN (SELECT value FROM json_each(?))").
 std::string id_set(const std::vector<std::string>& ids);

@@ -6,11 +6,13 @@
 
 #include <SQLiteCpp/Statement.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
 #include "core/clock.hpp"
 #include "modules/accounting/receivables.hpp"
+#include "modules/co_owners/persons.hpp"
 #include "storage/bind.hpp"
 #include "storage/database.hpp"
 #include "storage/settings.hpp"
@@ -115,8 +117,11 @@ std::vector<ChargeOnDay> lot_charges(Database& db, const std::string& syndicate_
     return out;
 }
 
-Standing lot_standing(Database& db, const std::string& syndicate_id, const std::string& root, const std::string& as_of) {
-    const auto units = lot_units(db, syndicate_id, root);
+namespace {
+
+// The standing over a set of units: one lot's, or every lot of a person (one run of days over
+// them all, art. 1094: the vote is the person's).
+Standing units_standing(Database& db, const std::string& syndicate_id, const std::vector<std::string>& units, const std::string& as_of) {
     const auto charges = lot_charges(db, syndicate_id, units, as_of);
     Standing s;
     s.as_of = as_of;
@@ -136,25 +141,72 @@ Standing lot_standing(Database& db, const std::string& syndicate_id, const std::
     return s;
 }
 
+std::vector<std::string> units_of_lots(Database& db, const std::string& syndicate_id, const std::vector<std::string>& roots) {
+    std::vector<std::string> units;
+    for (const auto& root : roots)
+        for (auto& u : lot_units(db, syndicate_id, root)) units.push_back(std::move(u));
+    return units;
+}
+
+}  // namespace
+
+Standing lot_standing(Database& db, const std::string& syndicate_id, const std::string& root, const std::string& as_of) {
+    return units_standing(db, syndicate_id, lot_units(db, syndicate_id, root), as_of);
+}
+
 Standing unit_standing(Database& db, const std::string& syndicate_id, const std::string& unit_id, const std::string& as_of) {
     return lot_standing(db, syndicate_id, lot_root(db, syndicate_id, unit_id), as_of);
 }
 
 Standing co_owner_standing(Database& db, const std::string& syndicate_id, const std::string& co_owner_id,
                            const std::string& as_of) {
-    Standing person;
-    person.as_of = as_of;
-    for (const auto& root : person_lots(db, syndicate_id, co_owner_id)) {
-        const auto lot = lot_standing(db, syndicate_id, root, as_of);
-        person.overdue_cents += lot.overdue_cents;
-        person.overdue_all_cents += lot.overdue_all_cents;
-        person.balance_cents += lot.balance_cents;
-        person.credit_cents += lot.credit_cents;
-        if (lot.overdue_since && (!person.overdue_since || *lot.overdue_since < *person.overdue_since))
-            person.overdue_since = lot.overdue_since;
+    return co_owner_standings(db, syndicate_id, {co_owner_id}, as_of).front();
+}
+
+std::vector<Standing> co_owner_standings(Database& db, const std::string& syndicate_id, const std::vector<std::string>& co_owner_ids,
+                                         const std::string& as_of) {
+    // A syndicate with no charge has every co-owner in good standing: the roll of a building that
+    // keeps no books here costs nothing.
+    auto any = db.prepare("SELECT 1 FROM charges WHERE syndicate_id = ? AND posted_on <= ? LIMIT 1");
+    bind_parameters(*any, syndicate_id, as_of);
+    Standing clean;
+    clean.as_of = as_of;
+    settle_flags(clean, 0);
+    if (!any->executeStep()) return std::vector<Standing>(co_owner_ids.size(), clean);
+    // Each person's records (the record asked and the person's active ones), read once.
+    const auto persons = co_owners::persons_of(db, syndicate_id);
+    std::map<std::string, std::vector<std::string>> units_of_person;  // person key -> units of their active records
+    std::map<std::string, std::string> unit_of_record;
+    auto q = db.prepare("SELECT id, unit_id, deleted_at IS NULL FROM co_owners WHERE syndicate_id = ?");
+    bind_parameters(*q, syndicate_id);
+    while (q->executeStep()) {
+        const auto id = q->getColumn(0).getString();
+        unit_of_record[id] = q->getColumn(1).getString();
+        if (q->getColumn(2).getInt() == 1) units_of_person[persons.key_of.at(id)].push_back(q->getColumn(1).getString());
     }
-    settle_flags(person, grace_days(db, syndicate_id));
-    return person;
+    std::map<std::string, Standing> by_person;
+    std::vector<Standing> out;
+    for (const auto& id : co_owner_ids) {
+        const auto record = unit_of_record.find(id);
+        if (record == unit_of_record.end()) {
+            out.push_back(clean);
+            continue;
+        }
+        const auto person = persons.key_of.at(id);
+        auto it = by_person.find(person);
+        if (it == by_person.end()) {
+            auto held = units_of_person[person];
+            held.push_back(record->second);  // an archived record asked for still counts its own lot
+            std::vector<std::string> roots;
+            for (const auto& unit : held) {
+                auto root = lot_root(db, syndicate_id, unit);
+                if (std::find(roots.begin(), roots.end(), root) == roots.end()) roots.push_back(std::move(root));
+            }
+            it = by_person.emplace(person, units_standing(db, syndicate_id, units_of_lots(db, syndicate_id, roots), as_of)).first;
+        }
+        out.push_back(it->second);
+    }
+    return out;
 }
 
 }  // namespace syndic::accounting

@@ -40,11 +40,15 @@ Standing unit_standing(Database& db, const std::string& syndicate_id, const std:
 // The standing of the lot headed by `root` (lot_root), on `as_of`.
 Standing lot_standing(Database& db, const std::string& syndicate_id, const std::string& root, const std::string& as_of);
 
-// A person's standing: every lot the person of `co_owner_id` holds (records joined by
-// samePersonAs), the amounts added, the earliest overdueSince deciding (art. 1094: the vote is the
+// A person's standing: over every lot the person of `co_owner_id` holds (records joined by
+// samePersonAs), as one debtor: one run of days over all their charges (art. 1094: the vote is the
 // person's). Entitled when the co-owner is not in the syndicate (the caller checks existence first).
 Standing co_owner_standing(Database& db, const std::string& syndicate_id, const std::string& co_owner_id,
                            const std::string& as_of);
+// The same for many records at once (a voting roll): the register's persons read once, each
+// person's standing computed once.
+std::vector<Standing> co_owner_standings(Database& db, const std::string& syndicate_id, const std::vector<std::string>& co_owner_ids,
+                                         const std::string& as_of);
 
 // A charge of a lot as it stood on a day: what was unpaid of it.
 struct ChargeOnDay {

@@ -91,16 +91,32 @@ std::vector<Movement> movements(Database& db, const std::string& syndicate_id, c
                             {"description", "Annulation — " + c->getColumn(2).getString()}, {"dueOn", nullptr}},
                            -amount});
     }
+    // The units' payments, less what they paid of another lot's charges (a designation); and the
+    // payments of other lots that paid these units' charges.
     auto p = db.prepare(
-        "SELECT id, received_on, amount_cents, method, reference, reversed_on, reversal_reason FROM payments WHERE syndicate_id = ?1 "
-        "AND unit_id IN (SELECT value FROM json_each(?2)) AND received_on <= ?3");
+        "SELECT p.id, p.received_on, p.amount_cents, p.method, p.reference, p.reversed_on, p.reversal_reason, "
+        "p.unit_id IN (SELECT value FROM json_each(?2)), coalesce((SELECT sum(a.amount_cents) FROM payment_allocations a "
+        "JOIN charges c ON c.id = a.charge_id WHERE a.payment_id = p.id AND c.unit_id IN (SELECT value FROM json_each(?2))), 0) "
+        "FROM payments p WHERE p.syndicate_id = ?1 AND p.received_on <= ?3 AND (p.unit_id IN (SELECT value FROM json_each(?2)) "
+        "OR EXISTS (SELECT 1 FROM payment_allocations a JOIN charges c ON c.id = a.charge_id WHERE a.payment_id = p.id "
+        "AND c.unit_id IN (SELECT value FROM json_each(?2))))");
+    auto outside = db.prepare(
+        "SELECT coalesce(sum(a.amount_cents), 0) FROM payment_allocations a JOIN charges c ON c.id = a.charge_id "
+        "WHERE a.payment_id = ?1 AND c.unit_id NOT IN (SELECT value FROM json_each(?2))");
     bind_parameters(*p, syndicate_id, id_set(units), as_of);
     while (p->executeStep()) {
-        const auto amount = p->getColumn(2).getInt64();
+        const bool own = p->getColumn(7).getInt() != 0;
+        std::int64_t amount = p->getColumn(8).getInt64();
+        if (own) {
+            outside->reset();
+            bind_parameters(*outside, p->getColumn(0).getString(), id_set(units));
+            outside->executeStep();
+            amount = p->getColumn(2).getInt64() - outside->getColumn(0).getInt64();
+        }
+        if (amount == 0) continue;
         const auto reference = p->getColumn(4).isNull() ? std::string() : " (" + p->getColumn(4).getString() + ")";
-        out.push_back({p->getColumn(1).getString(), 1,
-                       {{"type", "payment"}, {"paymentId", p->getColumn(0).getString()},
-                        {"description", "Paiement — " + p->getColumn(3).getString() + reference}},
+        const auto label = std::string(own ? "Paiement — " : "Paiement d'un autre lot du même copropriétaire — ") + p->getColumn(3).getString() + reference;
+        out.push_back({p->getColumn(1).getString(), 1, {{"type", "payment"}, {"paymentId", p->getColumn(0).getString()}, {"description", label}},
                        -amount});
         if (!p->getColumn(5).isNull() && p->getColumn(5).getString() <= as_of)
             out.push_back({p->getColumn(5).getString(), 2,

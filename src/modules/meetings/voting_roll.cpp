@@ -161,8 +161,9 @@ VotingRoll live_roll(Database& db, const std::string& syndicate_id, const Meetin
         roll.entries.push_back(std::move(e));
     }
     // Art. 1094: live from the ledger, so a co-owner who pays votes again at once.
-    std::vector<accounting::Standing> standings;
-    for (const auto& e : roll.entries) standings.push_back(accounting::co_owner_standing(db, syndicate_id, e.co_owner_id, as_of));
+    std::vector<std::string> ids;
+    for (const auto& e : roll.entries) ids.push_back(e.co_owner_id);
+    const auto standings = accounting::co_owner_standings(db, syndicate_id, ids, as_of);
     apply_standing_and_cap(roll, standings, developer_cap(db, syndicate_id, as_of));
     return roll;
 }

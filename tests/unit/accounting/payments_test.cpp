@@ -57,6 +57,28 @@ struct Books : Fixture {
         SQLite::Statement q(db->sql(), "SELECT fund, sum(debit_cents) - sum(credit_cents) FROM journal_lines GROUP BY fund");
         while (q.executeStep()) CHECK_MESSAGE(q.getColumn(1).getInt64() == 0, q.getColumn(0).getString());
     }
+    // On `day`: the receivables equal the charges posted less what payments received and not yet
+    // reversed imputed to them by then, and the prepayments (credit) are never a debit balance.
+    void check_books_on(const std::string& day) {
+        CAPTURE(day);
+        SQLite::Statement r(db->sql(),
+                            "SELECT coalesce(sum(CASE WHEN a.role = 'receivables' THEN l.debit_cents - l.credit_cents END), 0), "
+                            "coalesce(sum(CASE WHEN a.role = 'prepayments' THEN l.debit_cents - l.credit_cents END), 0) FROM journal_lines l "
+                            "JOIN accounts a ON a.id = l.account_id JOIN journal_entries e ON e.id = l.entry_id WHERE l.syndicate_id = ?1 "
+                            "AND e.entry_date <= ?2");
+        r.bind(1, syndicate);
+        r.bind(2, day);
+        r.executeStep();
+        SQLite::Statement c(db->sql(),
+                            "SELECT coalesce((SELECT sum(amount_cents) FROM charges WHERE syndicate_id = ?1 AND posted_on <= ?2), 0) - "
+                            "coalesce((SELECT sum(a.amount_cents) FROM payment_allocations a JOIN payments p ON p.id = a.payment_id "
+                            "WHERE p.syndicate_id = ?1 AND a.applied_on <= ?2 AND (p.status = 'posted' OR p.reversed_on > ?2)), 0)");
+        c.bind(1, syndicate);
+        c.bind(2, day);
+        c.executeStep();
+        CHECK(r.getColumn(0).getInt64() == c.getColumn(0).getInt64());
+        CHECK(r.getColumn(1).getInt64() <= 0);
+    }
     // The receivables of the syndicate equal the charges less what payments imputed to them.
     void check_receivables() {
         SQLite::Statement r(db->sql(),
@@ -182,7 +204,7 @@ TEST_CASE("interest is paid before its capital (art. 1570), and the debtor's des
     CHECK(q["allocations"][0]["amountCents"] == 808);
     CHECK(q["allocations"][1]["chargeId"] == jan);
     // A charge not yet due before a due one needs the syndicate's consent.
-    const auto dec = fx.charge(fx.u101, "2026-12-01", 40000, 0, "contribution", "2026-11-20");
+    const auto dec = fx.charge(fx.u101, "2026-12-01", 40000, 0, "contribution", "2026-11-01");
     CHECK_REFUSED(fx, "CHARGE_NOT_DUE", "record_payment",
                   (json{{"unitId", fx.u101["id"]}, {"amountCents", 100}, {"receivedOn", "2026-11-03"}, {"method", "cash"},
                         {"designatedChargeIds", {dec}}}));
@@ -356,6 +378,115 @@ TEST_CASE("get_owner_statement: lines with a running balance, an opening balance
               .code() == "VALIDATION_FAILED");  // not a bank account
     // Another syndicate's unit is not found.
     CHECK_REFUSED_AS(fx, fx.other_admin, "UNIT_NOT_FOUND", "get_owner_statement", (json{{"unitId", fx.u101["id"]}}));
+}
+
+TEST_CASE("a payment pays only what was owed on the day it was received; later charges take its credit on their day") {
+    Books fx;
+    const auto june = fx.charge(fx.u101, "2026-06-01", 100000);
+    fx.call("apply_late_interest", {{"asOf", "2026-09-01"}, {"dryRun", false}});
+    // The cheque came on July 1 and is entered now: the September interest did not exist then.
+    const auto p = fx.pay(fx.u101, 100000, "2026-07-01");
+    REQUIRE(p["allocations"].size() == 1);
+    CHECK(p["allocations"][0]["chargeId"] == june);
+    CHECK(p["standingAfter"]["overdueSince"].is_null());
+    CHECK(p["standingAfter"]["overdueCents"] == 1260);  // the interest charged on 2026-09-01 is still owed
+    // A payment received before a charge was posted is credit, and meets the charge on its day.
+    const auto later = fx.charge(fx.u102, "2026-12-01", 40000, 0, "contribution", "2026-11-01");
+    const auto q = fx.pay(fx.u102, 40000, "2026-10-15");
+    REQUIRE(q["allocations"].size() == 1);
+    CHECK(q["allocations"][0]["chargeId"] == later);
+    CHECK(q["allocations"][0]["appliedOn"] == "2026-11-01");
+    for (const auto* day : {"2026-07-01", "2026-09-01", "2026-10-20", "2026-11-01", "2026-11-21"}) fx.check_books_on(day);
+    fx.check_funds_balance();
+}
+
+TEST_CASE("credit meets a debt only once the payment is received; a reversal never precedes what it undoes") {
+    Books fx;
+    fx.call("update_declaration", {{"nsfFeeCents", 4500}});
+    const auto p0 = fx.pay(fx.u101, 10000, "2026-01-10");
+    const auto p1 = fx.pay(fx.u101, 20000, "2026-03-01");
+    // P0 bounces on 2026-02-01 with a fee: P1's credit (received 2026-03-01) pays it on 2026-03-01, not before.
+    const auto r = fx.call("reverse_payment", {{"id", p0["id"]}, {"reason", "nsf"}, {"reversedOn", "2026-02-01"}, {"chargeNsfFee", true}});
+    const auto after = fx.call("reverse_payment", {{"id", p1["id"]}, {"reason", "error"}, {"reversedOn", "2026-03-01"}});
+    (void)r;
+    (void)after;
+    for (const auto* day : {"2026-01-10", "2026-02-01", "2026-02-15", "2026-03-01", "2026-11-21"}) fx.check_books_on(day);
+    Books gx;
+    gx.call("update_declaration", {{"nsfFeeCents", 4500}});
+    const auto g0 = gx.pay(gx.u101, 10000, "2026-01-10");
+    const auto g1 = gx.pay(gx.u101, 5000, "2026-01-05");
+    gx.call("reverse_payment", {{"id", g1["id"]}, {"reason", "nsf"}, {"reversedOn", "2026-03-01"}, {"chargeNsfFee", true}});
+    const auto g0_now = gx.call("get_owner_statement", {{"unitId", gx.u101["id"]}});
+    CHECK(g0_now["standing"]["creditCents"] == 5500);  // G0's 100.00 less the 45.00 fee it paid on 2026-03-01
+    // Reversing G0 before 2026-03-01 would undo an imputation before it was made.
+    CHECK(gx.error("reverse_payment", {{"id", g0["id"]}, {"reason", "error"}, {"reversedOn", "2026-02-01"}}).code() == "VALIDATION_FAILED");
+    gx.call("reverse_payment", {{"id", g0["id"]}, {"reason", "error"}, {"reversedOn", "2026-03-01"}});
+    for (const auto* day : {"2026-01-10", "2026-02-15", "2026-03-01", "2026-11-21"}) gx.check_books_on(day);
+    gx.check_funds_balance();
+    fx.check_funds_balance();
+}
+
+TEST_CASE("a person's arrears run over all their lots: one lot's debt paid after another's fell due does not break it") {
+    Books fx;
+    fx.call("create_co_owner", {{"unitId", fx.u102["id"]}, {"firstName", "Émilie"}, {"lastName", "Bélanger"},
+                                {"samePersonAs", fx.emilie["id"]}, {"fractionPercent", 0}});
+    fx.charge(fx.u101, "2026-08-01", 40000);
+    fx.charge(fx.u102, "2026-09-10", 40000);
+    fx.pay(fx.u101, 40000, "2026-09-20");
+    // The lot of 102 alone: overdue since 2026-09-10, not 3 months yet.
+    CHECK(fx.statement(fx.u102)["standing"]["votingSuspended"] == false);
+    // Émilie, the person: overdue without a break since 2026-08-01, suspended since 2026-11-02.
+    const auto m = fx.call("create_meeting", {{"title", "AGA"}, {"type", "aga"}, {"scheduledAt", "2026-12-15T19:00:00-05:00"},
+                                              {"location", "Salle communautaire"}});
+    const auto roll = fx.call("get_voting_roll", {{"meetingId", m["id"]}});
+    for (const auto& e : roll["entries"]) {
+        CAPTURE(e["name"]);
+        if (e["coOwnerId"] == fx.marc["id"]) CHECK(e["status"] == "entitled");
+        else CHECK(e["status"] == "suspended-arrears");
+    }
+}
+
+TEST_CASE("a payment designating another lot's charge shows on both lots' statements; a deposit in another fund's bank balances") {
+    Books fx;
+    fx.call("create_co_owner", {{"unitId", fx.u102["id"]}, {"firstName", "Émilie"}, {"lastName", "Bélanger"},
+                                {"samePersonAs", fx.emilie["id"]}, {"fractionPercent", 0}});
+    fx.charge(fx.u101, "2026-10-01", 30000, 10000);
+    const auto other = fx.charge(fx.u102, "2026-10-01", 25000);
+    const auto chart = fx.call("list_accounts", {{"fund", "contingency"}, {"pageSize", 200}});
+    std::string contingency_bank;
+    for (const auto& a : chart["data"])
+        if (a["role"] == "bank") contingency_bank = a["id"];
+    const auto p = fx.pay(fx.u101, 70000, "2026-11-01",
+                          {{"payerCoOwnerId", fx.emilie["id"]}, {"designatedChargeIds", {other}}, {"depositAccountId", contingency_bank}});
+    CHECK(imputed(p)[other] == 25000);
+    CHECK(p["unappliedCents"] == 5000);
+    const auto s101 = fx.statement(fx.u101);
+    const auto s102 = fx.statement(fx.u102);
+    CHECK(s101["closingBalanceCents"] == s101["standing"]["balanceCents"]);
+    CHECK(s101["closingBalanceCents"] == -5000);
+    CHECK(s102["closingBalanceCents"] == 0);
+    CHECK(s102["closingBalanceCents"] == s102["standing"]["balanceCents"]);
+    // Marc is no payer of 101: a payer holds the lot.
+    CHECK(fx.error("record_payment", {{"unitId", fx.u101["id"]}, {"amountCents", 100}, {"receivedOn", "2026-11-01"}, {"method", "cash"},
+                                      {"payerCoOwnerId", fx.marc["id"]}})
+              .code() == "VALIDATION_FAILED");
+    fx.call("reverse_payment", {{"id", p["id"]}, {"reason", "error"}, {"reversedOn", "2026-11-02"}});
+    CHECK(fx.statement(fx.u102)["closingBalanceCents"] == 25000);
+    fx.check_funds_balance();
+    for (const auto* day : {"2026-11-01", "2026-11-21"}) fx.check_books_on(day);
+}
+
+TEST_CASE("late interest charged every day adds up to the exact interest, not to its roundings") {
+    Books fx;
+    fx.charge(fx.u101, "2026-01-01", 1000);  // 10.00
+    for (int d = 2; d <= 31; ++d) {
+        const auto day = std::string("2026-01-") + (d < 10 ? "0" : "") + std::to_string(d);
+        fx.call("apply_late_interest", {{"asOf", day}, {"dryRun", false}});
+    }
+    SQLite::Statement q(fx.db->sql(), "SELECT coalesce(sum(amount_cents), 0) FROM charges WHERE kind = 'interest'");
+    q.executeStep();
+    // 30 days on 10.00 at 5 %: 4.11 cents.
+    CHECK(q.getColumn(0).getInt64() == 4);
 }
 
 }  // TEST_SUITE
