@@ -99,6 +99,52 @@ void require_not_future(const std::string& day, const std::string& today, const 
                                                         " is after today, " + today + ".");
 }
 
+// The NSF fee to charge: none unless chargeNsfFee; then only for reason nsf (VALIDATION_FAILED) and
+// only when the declaration sets one (NSF_FEE_NOT_SET).
+std::optional<std::int64_t> nsf_fee_of(const ToolCall& call, const Arguments& a, const std::string& reason) {
+    const bool nsf_fee = a.flag("chargeNsfFee", false);
+    std::optional<std::int64_t> fee;
+    if (nsf_fee) {
+        if (reason != "nsf")
+            throw invalid_argument("/chargeNsfFee", "is for a payment returned NSF",
+                                   "An NSF fee is charged only for a payment the bank returned (reason nsf).");
+        fee = declaration::arrears_parameters(call.db, call.caller.syndicate_id).nsf_fee_cents;
+        if (!fee || *fee <= 0)
+            throw DomainError(codes::nsf_fee_not_set,
+                              "The declaration sets no NSF fee (nsfFeeCents): none can be charged. Record it with update_declaration "
+                              "if the declaration provides one, or reverse without chargeNsfFee.")
+                .at("/chargeNsfFee");
+    }
+    return fee;
+}
+
+// Posts the counter-entry of every entry the payment posted (its receipt, its credit applied
+// later), dated `reversed_on`; returns the lots whose charges it paid, its own first.
+std::vector<std::string> undo_payment_entries(const ToolCall& call, const std::string& id, const std::string& unit_id, const std::string& root,
+                                              const std::string& reversed_on, const std::string& reason, const std::string& now) {
+    const auto& syndicate = call.caller.syndicate_id;
+    // The lots whose charges the payment paid: their credit may pay what reopens.
+    std::vector<std::string> lots{root};
+    auto touched = call.db.prepare(
+        "SELECT DISTINCT c.unit_id FROM payment_allocations a JOIN charges c ON c.id = a.charge_id WHERE a.payment_id = ?");
+    bind_parameters(*touched, id);
+    while (touched->executeStep()) {
+        auto lot = lot_root(call.db, syndicate, touched->getColumn(0).getString());
+        if (std::find(lots.begin(), lots.end(), lot) == lots.end()) lots.push_back(std::move(lot));
+    }
+    std::vector<std::string> entries;
+    auto e = call.db.prepare(
+        "SELECT entry_id FROM payments WHERE id = ?1 UNION SELECT DISTINCT entry_id FROM payment_allocations WHERE payment_id = ?1");
+    bind_parameters(*e, id);
+    while (e->executeStep()) entries.push_back(e->getColumn(0).getString());
+    const std::string label = reason == "nsf" ? "Paiement retourné (sans provision)" : reason == "error" ? "Paiement annulé (saisi par erreur)"
+                                                                                                      : "Paiement annulé";
+    for (const auto& entry : entries)
+        post_counter_entry(call.db, syndicate, entry, reversed_on, label + " — unité " + unit_number(call.db, unit_id), "reversal",
+                           "/reversedOn", now);
+    return lots;
+}
+
 }  // namespace
 
 json record_payment(const ToolCall& call) {
@@ -179,43 +225,12 @@ json reverse_payment(const ToolCall& call) {
         throw invalid_argument("/reversedOn", "is before part of the payment was applied",
                                "Part of the payment's credit paid a charge on " + last->getColumn(0).getString() +
                                    ": the payment is reversed on that day or later.");
-    const bool nsf_fee = a.flag("chargeNsfFee", false);
-    std::optional<std::int64_t> fee;
-    if (nsf_fee) {
-        if (reason != "nsf")
-            throw invalid_argument("/chargeNsfFee", "is for a payment returned NSF",
-                                   "An NSF fee is charged only for a payment the bank returned (reason nsf).");
-        fee = declaration::arrears_parameters(call.db, syndicate).nsf_fee_cents;
-        if (!fee || *fee <= 0)
-            throw DomainError(codes::nsf_fee_not_set,
-                              "The declaration sets no NSF fee (nsfFeeCents): none can be charged. Record it with update_declaration "
-                              "if the declaration provides one, or reverse without chargeNsfFee.")
-                .at("/chargeNsfFee");
-    }
+    const auto fee = nsf_fee_of(call, a, reason);
     require_open_period(call.db, syndicate, reversed_on, "/reversedOn");
     const auto root = lot_root(call.db, syndicate, unit_id);
     const auto before = lot_standing(call.db, syndicate, root, today);
     const auto now = to_utc_iso(call.clock.now());
-    // The lots whose charges the payment paid: their credit may pay what reopens.
-    std::vector<std::string> lots{root};
-    auto touched = call.db.prepare(
-        "SELECT DISTINCT c.unit_id FROM payment_allocations a JOIN charges c ON c.id = a.charge_id WHERE a.payment_id = ?");
-    bind_parameters(*touched, id);
-    while (touched->executeStep()) {
-        auto lot = lot_root(call.db, syndicate, touched->getColumn(0).getString());
-        if (std::find(lots.begin(), lots.end(), lot) == lots.end()) lots.push_back(std::move(lot));
-    }
-    // Every entry the payment posted (its receipt, its credit applied later), undone.
-    std::vector<std::string> entries;
-    auto e = call.db.prepare(
-        "SELECT entry_id FROM payments WHERE id = ?1 UNION SELECT DISTINCT entry_id FROM payment_allocations WHERE payment_id = ?1");
-    bind_parameters(*e, id);
-    while (e->executeStep()) entries.push_back(e->getColumn(0).getString());
-    const std::string label = reason == "nsf" ? "Paiement retourné (sans provision)" : reason == "error" ? "Paiement annulé (saisi par erreur)"
-                                                                                                      : "Paiement annulé";
-    for (const auto& entry : entries)
-        post_counter_entry(call.db, syndicate, entry, reversed_on, label + " — unité " + unit_number(call.db, unit_id), "reversal",
-                           "/reversedOn", now);
+    const auto lots = undo_payment_entries(call, id, unit_id, root, reversed_on, reason, now);
     auto mark = call.db.prepare("UPDATE payments SET status = 'reversed', reversed_on = ?, reversal_reason = ? WHERE id = ?");
     bind_parameters(*mark, reversed_on, reason, id);
     mark->exec();
