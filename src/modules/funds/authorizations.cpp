@@ -1,0 +1,78 @@
+// authorize_fund_use (catalogue §4.6, arts. 1071, 1071.1, link L14): the board authorises spending
+// from the contingency fund on a major repair or replacement of common portions, or from the
+// self-insurance fund on a deductible or uninsured damage, by a passed board resolution, within
+// what the fund holds less what it has already authorised. The ledger keeps the authorisation and
+// lets money out under it (accounting/fund_use.hpp).
+#include <SQLiteCpp/Statement.h>
+
+#include <string>
+
+#include "core/error.hpp"
+#include "modules/accounting/fund_use.hpp"
+#include "modules/accounting/ledger.hpp"
+#include "modules/common.hpp"
+#include "modules/funds/tools.hpp"
+#include "modules/governance/authorisation.hpp"
+#include "modules/record_table.hpp"
+#include "storage/database.hpp"
+
+namespace syndic::funds {
+
+using nlohmann::json;
+
+json authorization_json(const accounting::FundUseAuthorization& a) {
+    return {{"id", a.id},
+            {"fund", a.fund},
+            {"amountCents", a.amount_cents},
+            {"purpose", a.purpose},
+            {"use", a.use_kind},
+            {"projectId", a.project_id ? json(*a.project_id) : json(nullptr)},
+            {"insuranceClaimId", a.insurance_claim_id ? json(*a.insurance_claim_id) : json(nullptr)},
+            {"resolutionId", a.resolution_id},
+            {"status", a.status},
+            {"usedCents", a.used_cents},
+            {"remainingCents", a.remaining_cents()},
+            {"createdAt", to_montreal_iso(stored_instant(a.created_at))}};
+}
+
+json authorize_fund_use(const ToolCall& call) {
+    const auto a = call.arguments();
+    const auto& syndicate = call.caller.syndicate_id;
+    accounting::FundUseAuthorization draft;
+    draft.fund = a.text("fund");
+    draft.use_kind = a.text("use");
+    draft.purpose = a.nonblank("purpose");
+    draft.amount_cents = a.integer("amountCents");
+    draft.resolution_id = a.text("resolutionId");
+    governance::require_resolution_exists(call, draft.resolution_id, "/resolutionId");
+    const bool contingency_use = draft.use_kind == "major-repair" || draft.use_kind == "replacement";
+    if ((draft.fund == "contingency") != contingency_use)
+        throw DomainError("FUND_USE_NOT_ALLOWED",
+                          draft.fund == "contingency"
+                              ? "The contingency fund pays only major repairs and replacements of common portions (art. 1071), never "
+                                "maintenance nor a deductible: use major-repair or replacement, or the self-insurance fund."
+                              : "The self-insurance fund pays only a claim's deductible or damage to property the syndicate has an "
+                                "insurable interest in that insurance or the contingency fund cannot cover (art. 1071.1): use deductible "
+                                "or uninsured-damage.")
+            .at("/use")
+            .with("fund", draft.fund);
+    const auto decision = governance::require_passed_resolution(call, draft.resolution_id, governance::DecisionBody::board, "simple",
+                                                                "/resolutionId");
+    const auto day = today(call);
+    const auto held = accounting::fund_balances(call.db, syndicate, draft.fund, day).net_assets_cents;
+    const auto available = held - accounting::authorized_unused(call.db, syndicate, draft.fund);
+    if (draft.amount_cents > available)
+        throw DomainError("FUND_INSUFFICIENT", "The " + draft.fund + " fund holds " + std::to_string(held) +
+                                                   " cents, of which " + std::to_string(std::max<std::int64_t>(available, 0)) +
+                                                   " are not yet authorised for another use: less than the " +
+                                                   std::to_string(draft.amount_cents) + " asked.")
+            .at("/amountCents")
+            .with("availableCents", available);
+    const auto id = accounting::record_authorization(call.db, syndicate, draft, to_utc_iso(call.clock.now()));
+    call.name_event("fund_use.authorized", "fund-use-authorization", id);
+    auto out = authorization_json(accounting::require_authorization(call.db, syndicate, id, "/id"));
+    out["decidedOn"] = decision.decided_on;
+    return out;
+}
+
+}  // namespace syndic::funds

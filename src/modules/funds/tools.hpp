@@ -1,0 +1,31 @@
+// The funds module's tool handlers (catalogue §4.6), one file per part: budgets.cpp (the forecast),
+// adoption.cpp (consultation and adoption), variance.cpp, position.cpp (fund position and the
+// self-insurance requirement), studies.cpp (contingency fund studies), authorizations.cpp (fund
+// use); funds.cpp binds them.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "modules/accounting/fund_use.hpp"
+#include "tools/registry.hpp"
+
+namespace syndic::funds {
+
+nlohmann::json list_budgets(const ToolCall& call);
+nlohmann::json get_budget(const ToolCall& call);
+nlohmann::json create_budget(const ToolCall& call);
+nlohmann::json update_budget(const ToolCall& call);
+nlohmann::json record_budget_consultation(const ToolCall& call);
+nlohmann::json adopt_budget(const ToolCall& call);
+nlohmann::json get_budget_variance(const ToolCall& call);
+nlohmann::json get_fund_position(const ToolCall& call);
+nlohmann::json get_self_insurance_requirement(const ToolCall& call);
+nlohmann::json record_fund_study(const ToolCall& call);
+nlohmann::json authorize_fund_use(const ToolCall& call);
+
+// A fund study and an authorisation as the tools show them.
+nlohmann::json fund_study_json(Database& db, const std::string& syndicate_id, const std::string& id);
+nlohmann::json authorization_json(const accounting::FundUseAuthorization& a);
+
+}  // namespace syndic::funds
