@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/ids.hpp"
 #include "modules/accounting/codes.hpp"
@@ -65,13 +66,14 @@ FundUseAuthorization require_authorization(Database& db, const std::string& synd
     return a;
 }
 
-std::int64_t authorized_unused(Database& db, const std::string& syndicate_id, const std::string& fund,
-                               const std::optional<std::string>& except_id) {
+std::int64_t authorized_unused(Database& db, const std::string& syndicate_id, const std::string& fund, const std::string& as_of) {
+    const auto end = montreal_day_start(as_of, 1);
+    const auto before = end ? to_utc_iso(*end) : as_of;  // the first instant after the day
     auto q = db.prepare(
-        "SELECT coalesce(sum(a.amount_cents - coalesce((SELECT sum(u.cents) FROM fund_use_authorization_uses u "
-        "WHERE u.authorization_id = a.id), 0)), 0) FROM fund_use_authorizations a WHERE a.syndicate_id = ?1 AND a.fund = ?2 "
-        "AND a.status = 'authorized' AND (?3 IS NULL OR a.id <> ?3)");
-    bind_parameters(*q, syndicate_id, fund, except_id);
+        "SELECT coalesce(sum(a.amount_cents - coalesce((SELECT sum(u.cents) FROM fund_use_authorization_uses u JOIN journal_entries e "
+        "ON e.id = u.entry_id WHERE u.authorization_id = a.id AND e.entry_date <= ?3), 0)), 0) FROM fund_use_authorizations a "
+        "WHERE a.syndicate_id = ?1 AND a.fund = ?2 AND a.status <> 'cancelled' AND a.created_at < ?4");
+    bind_parameters(*q, syndicate_id, fund, as_of, before);
     q->executeStep();
     return q->getColumn(0).getInt64();
 }

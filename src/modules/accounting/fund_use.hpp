@@ -27,9 +27,9 @@ struct FundUseAuthorization {
 FundUseAuthorization require_authorization(Database& db, const std::string& syndicate_id, const std::string& id,
                                            const std::string& field);
 
-// What the fund's authorisations still allow, over those in force (the "authorised unused uses").
-std::int64_t authorized_unused(Database& db, const std::string& syndicate_id, const std::string& fund,
-                               const std::optional<std::string>& except_id = std::nullopt);
+// What the fund's authorisations still allowed at the end of the Montreal day `as_of` (those given by
+// then, less the uses posted by then): the "authorised unused uses".
+std::int64_t authorized_unused(Database& db, const std::string& syndicate_id, const std::string& fund, const std::string& as_of);
 
 // Records an authorisation the board gave (its checks are the caller's); returns its id.
 std::string record_authorization(Database& db, const std::string& syndicate_id, const FundUseAuthorization& draft,

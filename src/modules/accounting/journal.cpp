@@ -48,6 +48,26 @@ void require_manual_lines_allowed(const std::vector<Line>& lines, const std::str
     }
 }
 
+// Opening balances state what the books held when they start here: balance-sheet accounts only
+// (assets, liabilities, fund balances), dated no later than the first entry of any other kind, so
+// an "opening" entry cannot spend (money leaving a protected fund goes through an authorisation).
+void require_opening_allowed(Database& db, const std::string& syndicate_id, const EntryDraft& draft) {
+    if (draft.source != "opening") return;
+    for (std::size_t i = 0; i < draft.lines.size(); ++i) {
+        const auto& type = draft.lines[i].account.type;
+        if (type == "income" || type == "expense")
+            throw invalid_argument("/lines/" + std::to_string(i) + "/accountId", "is not a balance-sheet account",
+                                   "Opening balances go to asset, liability and fund-balance accounts; " + draft.lines[i].account.code +
+                                       " is an " + type + " account (an income or expense is an adjustment).");
+    }
+    auto q = db.prepare("SELECT min(entry_date) FROM journal_entries WHERE syndicate_id = ? AND source <> 'opening'");
+    bind_parameters(*q, syndicate_id);
+    if (q->executeStep() && !q->getColumn(0).isNull() && draft.date > q->getColumn(0).getString())
+        throw invalid_argument("/date", "is after the books started",
+                               "The books hold entries from " + q->getColumn(0).getString() +
+                                   ": opening balances are dated on or before it (a later correction is an adjustment).");
+}
+
 // A list's from/to on a column of days (catalogue §0: a day or an instant): the day given, or the
 // Montreal day of the date-time given; nullopt when absent.
 std::optional<std::string> day_bound(const Arguments& args, const char* key) {
@@ -96,6 +116,7 @@ json record_journal_entry(const ToolCall& call) {
     require_open_period(call.db, syndicate, draft.date, "/date");
     require_balanced(draft.lines);
     require_manual_lines_allowed(draft.lines, draft.source);
+    require_opening_allowed(call.db, syndicate, draft);
     const auto used = require_fund_use_allowed(call.db, syndicate, draft, authorization, "/fundUseAuthorizationId");
     const auto now = to_utc_iso(call.clock.now());
     const auto id = post_entry(call.db, syndicate, draft, now);

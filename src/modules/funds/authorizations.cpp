@@ -11,9 +11,11 @@
 #include "modules/accounting/fund_use.hpp"
 #include "modules/accounting/ledger.hpp"
 #include "modules/common.hpp"
+#include "modules/funds/self_insurance.hpp"
 #include "modules/funds/tools.hpp"
 #include "modules/governance/authorisation.hpp"
 #include "modules/record_table.hpp"
+#include "storage/bind.hpp"
 #include "storage/database.hpp"
 
 namespace syndic::funds {
@@ -58,20 +60,28 @@ json authorize_fund_use(const ToolCall& call) {
             .with("fund", draft.fund);
     const auto decision = governance::require_passed_resolution(call, draft.resolution_id, governance::DecisionBody::board, "simple",
                                                                 "/resolutionId");
+    // What the fund can pay: its cash (bank accounts), less what it already authorised.
     const auto day = today(call);
-    const auto held = accounting::fund_balances(call.db, syndicate, draft.fund, day).net_assets_cents;
-    const auto available = held - accounting::authorized_unused(call.db, syndicate, draft.fund);
+    const auto cash = accounting::fund_balances(call.db, syndicate, draft.fund, day).cash_cents;
+    const auto available = cash - accounting::authorized_unused(call.db, syndicate, draft.fund, day);
     if (draft.amount_cents > available)
-        throw DomainError("FUND_INSUFFICIENT", "The " + draft.fund + " fund holds " + std::to_string(held) +
-                                                   " cents, of which " + std::to_string(std::max<std::int64_t>(available, 0)) +
-                                                   " are not yet authorised for another use: less than the " +
-                                                   std::to_string(draft.amount_cents) + " asked.")
+        throw DomainError("FUND_INSUFFICIENT", "The " + draft.fund + " fund has " + dollars(cash) + " in its bank accounts, of which " +
+                                                   dollars(std::max<std::int64_t>(available, 0)) + " are not yet authorised for another use: less than the " +
+                                                   dollars(draft.amount_cents) + " asked.")
             .at("/amountCents")
-            .with("availableCents", available);
+            .with("availableCents", available)
+            .with("cashCents", cash);
+    json warnings = json::array();
+    auto reused = call.db.prepare("SELECT purpose FROM fund_use_authorizations WHERE syndicate_id = ? AND resolution_id = ?");
+    bind_parameters(*reused, syndicate, draft.resolution_id);
+    while (reused->executeStep())
+        warnings.push_back("This resolution already authorised another use (" + reused->getColumn(0).getString() +
+                           "): check that it decided this one too.");
     const auto id = accounting::record_authorization(call.db, syndicate, draft, to_utc_iso(call.clock.now()));
     call.name_event("fund_use.authorized", "fund-use-authorization", id);
     auto out = authorization_json(accounting::require_authorization(call.db, syndicate, id, "/id"));
     out["decidedOn"] = decision.decided_on;
+    out["warnings"] = warnings;
     return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include <SQLiteCpp/Statement.h>
 
+#include <algorithm>
 #include <map>
 
 #include "core/error.hpp"
@@ -17,7 +18,7 @@ namespace {
 
 constexpr const char* budget_columns =
     "id, status, created_at, updated_at, fiscal_year, consultation_meeting_id, consulted_on, adopted_on, resolution_id, "
-    "contingency_justification, notes";
+    "contingency_justification, notes, coalesce(lines_changed_at, created_at)";
 
 Budget read_budget(Database& db, SQLite::Statement& q) {
     Budget b;
@@ -32,6 +33,7 @@ Budget read_budget(Database& db, SQLite::Statement& q) {
     b.resolution_id = optional_text(q, 8);
     b.contingency_justification = optional_text(q, 9);
     b.notes = optional_text(q, 10);
+    b.lines_changed_at = q.getColumn(11).getString();
     auto lines = db.prepare(
         "SELECT id, fund, kind, label, account_id, common_portion_id, amount_cents FROM budget_lines WHERE budget_id = ? ORDER BY line_no");
     bind_parameters(*lines, b.id);
@@ -67,37 +69,36 @@ std::optional<Budget> budget_of_year(Database& db, const std::string& syndicate_
     return read_budget(db, *q);
 }
 
-Contributions contributions_of(const Budget& budget) {
-    Contributions c;
-    for (const auto& l : budget.lines) {
-        if (l.fund == "operating") c.operating += l.kind == "expense" ? l.amount_cents : l.kind == "income" ? -l.amount_cents : 0;
-        else if (l.kind == "contribution") (l.fund == "contingency" ? c.contingency : c.self_insurance) += l.amount_cents;
-    }
-    c.operating = std::max<std::int64_t>(0, c.operating);
-    return c;
-}
-
-std::vector<Pool> pools_of(Database& db, const std::string& syndicate_id, const Budget& budget) {
-    std::map<std::string, std::int64_t> general;
-    std::vector<Pool> restricted;
+std::vector<Pool> pools_of(Database& db, const std::string& syndicate_id, const Budget& budget, std::vector<std::string>* warnings) {
+    // Pools by (fund, restricted portion or ""), the general ones first, then in the order met.
+    std::map<std::pair<std::string, std::string>, std::int64_t> cents;
+    std::vector<std::pair<std::string, std::string>> order;
+    for (const char* fund : {"operating", "contingency", "self-insurance"}) order.emplace_back(fund, "");
     for (const auto& l : budget.lines) {
         const bool counts = l.fund == "operating" ? l.kind != "contribution" : l.kind == "contribution";
         if (!counts) continue;
-        const auto signed_cents = l.kind == "income" ? -l.amount_cents : l.amount_cents;
-        if (l.common_portion_id && l.kind != "income" && to_users(db, syndicate_id, *l.common_portion_id, l.fund))
-            restricted.push_back({l.fund, signed_cents, l.common_portion_id});
-        else
-            general[l.fund] += signed_cents;
+        std::string portion;
+        if (l.common_portion_id && to_users(db, syndicate_id, *l.common_portion_id, l.fund)) portion = *l.common_portion_id;
+        const std::pair<std::string, std::string> key{l.fund, portion};
+        if (std::find(order.begin(), order.end(), key) == order.end()) order.push_back(key);
+        cents[key] += l.kind == "income" ? -l.amount_cents : l.amount_cents;
     }
     std::vector<Pool> pools;
-    for (const char* fund : {"operating", "contingency", "self-insurance"}) {
-        auto cents = general[fund];
-        // Other income beyond the general expenses lowers what the restricted portions' users pay
-        // no further: the general pool never goes below 0.
-        if (cents > 0) pools.push_back({fund, cents, std::nullopt});
+    for (const auto& key : order) {
+        const auto total = cents[key];
+        if (total < 0 && warnings)
+            warnings->push_back("The " + key.first + " fund's other income" + (key.second.empty() ? "" : " of a restricted common portion") +
+                                " exceeds its expenses by " + dollars(-total) + ": the co-owners are asked nothing for it, and the surplus is not shared.");
+        if (total > 0) pools.push_back({key.first, total, key.second.empty() ? std::nullopt : std::optional<std::string>(key.second)});
     }
-    for (auto& p : restricted) pools.push_back(std::move(p));
     return pools;
+}
+
+Contributions contributions_of(Database& db, const std::string& syndicate_id, const Budget& budget, std::vector<std::string>* warnings) {
+    Contributions c;
+    for (const auto& p : pools_of(db, syndicate_id, budget, warnings))
+        (p.fund == "operating" ? c.operating : p.fund == "contingency" ? c.contingency : c.self_insurance) += p.cents;
+    return c;
 }
 
 std::optional<StudyRecommendation> study_recommendation(Database& db, const std::string& syndicate_id, int fiscal_year,
@@ -105,19 +106,20 @@ std::optional<StudyRecommendation> study_recommendation(Database& db, const std:
     auto q = db.prepare(
         "SELECT s.id, s.received_on, r.fiscal_year, r.contribution_cents FROM fund_studies s JOIN fund_study_recommendations r "
         "ON r.study_id = s.id WHERE s.id = (SELECT id FROM fund_studies WHERE syndicate_id = ?1 AND received_on <= ?2 "
-        "ORDER BY received_on DESC, created_at DESC LIMIT 1) ORDER BY (r.fiscal_year = ?3) DESC, r.fiscal_year DESC LIMIT 1");
+        "ORDER BY received_on DESC, created_at DESC LIMIT 1) "
+        "ORDER BY (r.fiscal_year = ?3) DESC, (r.fiscal_year < ?3) DESC, abs(r.fiscal_year - ?3) LIMIT 1");
     bind_parameters(*q, syndicate_id, day, static_cast<std::int64_t>(fiscal_year));
     if (!q->executeStep()) return std::nullopt;
     StudyRecommendation r{q->getColumn(0).getString(), q->getColumn(1).getString(), q->getColumn(3).getInt64(), q->getColumn(2).getInt()};
     if (r.fiscal_year != fiscal_year)
         warnings.push_back("The fund study received on " + r.received_on + " recommends nothing for " + std::to_string(fiscal_year) +
-                           ": its last year's recommendation (" + std::to_string(r.fiscal_year) + ") is used.");
+                           ": its recommendation for " + std::to_string(r.fiscal_year) + " is used.");
     return r;
 }
 
 Checks checks_of(Database& db, const std::string& syndicate_id, const Budget& budget, const std::string& as_of) {
     Checks c;
-    const auto contributions = contributions_of(budget);
+    const auto contributions = contributions_of(db, syndicate_id, budget, &c.warnings);
     c.study = study_recommendation(db, syndicate_id, budget.fiscal_year, as_of, c.warnings);
     if (c.study) {
         c.contingency_basis = "fund-study";
@@ -135,8 +137,8 @@ Checks checks_of(Database& db, const std::string& syndicate_id, const Budget& bu
     return c;
 }
 
-json budget_json(const Budget& b, const Checks& checks) {
-    const auto c = contributions_of(b);
+json budget_json(Database& db, const std::string& syndicate_id, const Budget& b, const Checks& checks) {
+    const auto c = contributions_of(db, syndicate_id, b);
     json lines = json::array();
     for (const auto& l : b.lines)
         lines.push_back({{"id", l.id},

@@ -29,6 +29,7 @@ struct Budget {
     std::string id, status, created_at, updated_at;
     int fiscal_year = 0;
     std::optional<std::string> consultation_meeting_id, consulted_on, adopted_on, resolution_id, contingency_justification, notes;
+    std::string lines_changed_at;  // UTC instant: a meeting before it was not consulted on these lines
     std::vector<BudgetLine> lines;
 };
 
@@ -37,17 +38,19 @@ Budget require_budget(Database& db, const std::string& syndicate_id, const std::
 // The budget of a fiscal year, if one exists.
 std::optional<Budget> budget_of_year(Database& db, const std::string& syndicate_id, int fiscal_year);
 
-// What the co-owners are asked, by fund: operating = its expenses less its other income (never
-// below 0); contingency and self-insurance = their contribution lines.
+// The pools the budget's contributions are shared in: per fund the general lines together, and
+// apart the lines of each restricted common portion whose costs go to its users (art. 1064); the
+// operating fund's expenses less its other income, the protected funds' contribution lines. A pool
+// whose income exceeds its expenses asks nothing (a warning in `warnings`).
+std::vector<Pool> pools_of(Database& db, const std::string& syndicate_id, const Budget& budget, std::vector<std::string>* warnings = nullptr);
+
+// What the co-owners are asked, by fund: the sum of the fund's pools, exactly what the notices bill.
 struct Contributions {
     std::int64_t operating = 0, contingency = 0, self_insurance = 0;
     std::int64_t total() const { return operating + contingency + self_insurance; }
 };
-Contributions contributions_of(const Budget& budget);
-
-// The pools the budget's contributions are shared in: per fund the general lines together, and
-// apart the lines of a restricted common portion whose costs go to its users (art. 1064).
-std::vector<Pool> pools_of(Database& db, const std::string& syndicate_id, const Budget& budget);
+Contributions contributions_of(Database& db, const std::string& syndicate_id, const Budget& budget,
+                               std::vector<std::string>* warnings = nullptr);
 
 // The contingency fund study's recommendation for a year.
 struct StudyRecommendation {
@@ -55,8 +58,8 @@ struct StudyRecommendation {
     std::int64_t contribution_cents = 0;
     int fiscal_year = 0;  // the year recommended for: another year's when the study stops earlier
 };
-// The latest study received on or before `day`: its recommendation for `fiscal_year`, else for its
-// last year (with a warning added to `warnings`).
+// The latest study received on or before `day`: its recommendation for `fiscal_year`, else for the
+// nearest year before it, else for its first year (with a warning added to `warnings`).
 std::optional<StudyRecommendation> study_recommendation(Database& db, const std::string& syndicate_id, int fiscal_year,
                                                         const std::string& day, std::vector<std::string>& warnings);
 
@@ -72,6 +75,6 @@ struct Checks {
 Checks checks_of(Database& db, const std::string& syndicate_id, const Budget& budget, const std::string& as_of);
 
 // The budget as the tools show it.
-nlohmann::json budget_json(const Budget& budget, const Checks& checks);
+nlohmann::json budget_json(Database& db, const std::string& syndicate_id, const Budget& budget, const Checks& checks);
 
 }  // namespace syndic::funds

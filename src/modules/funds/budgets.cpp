@@ -127,7 +127,7 @@ json list_budgets(const ToolCall& call) {
     json data = json::array();
     for (const auto& id : ids) {
         const auto b = require_budget(call.db, call.caller.syndicate_id, id, "/id");
-        data.push_back(budget_json(b, checks_of(call.db, call.caller.syndicate_id, b, check_day(b, call))));
+        data.push_back(budget_json(call.db, call.caller.syndicate_id, b, checks_of(call.db, call.caller.syndicate_id, b, check_day(b, call))));
     }
     return page_envelope(std::move(data), page, total);
 }
@@ -136,7 +136,7 @@ json get_budget(const ToolCall& call) {
     const auto a = call.arguments();
     const auto& syndicate = call.caller.syndicate_id;
     const auto b = require_budget(call.db, syndicate, a.text("id"), "/id");
-    auto out = budget_json(b, checks_of(call.db, syndicate, b, check_day(b, call)));
+    auto out = budget_json(call.db, syndicate, b, checks_of(call.db, syndicate, b, check_day(b, call)));
     if (a.flag("previewUnits", false)) out["preview"] = preview(call.db, syndicate, b);
     return out;
 }
@@ -165,13 +165,14 @@ json create_budget(const ToolCall& call) {
     }
     const auto id = new_record_id();
     const auto now = to_utc_iso(call.clock.now());
-    auto q = call.db.prepare("INSERT INTO budgets (id, syndicate_id, fiscal_year, created_at, updated_at) VALUES (?, ?, ?, ?, ?)");
-    bind_parameters(*q, id, syndicate, static_cast<std::int64_t>(year), now, now);
+    auto q = call.db.prepare(
+        "INSERT INTO budgets (id, syndicate_id, fiscal_year, created_at, updated_at, lines_changed_at) VALUES (?, ?, ?, ?, ?, ?)");
+    bind_parameters(*q, id, syndicate, static_cast<std::int64_t>(year), now, now, now);
     q->exec();
     write_lines(call.db, syndicate, id, lines);
     call.name_event("budget.created", "budget", id);
     const auto b = require_budget(call.db, syndicate, id, "/id");
-    auto out = budget_json(b, checks_of(call.db, syndicate, b, today(call)));
+    auto out = budget_json(call.db, syndicate, b, checks_of(call.db, syndicate, b, today(call)));
     for (const auto& w : warnings) out["warnings"].push_back(w);
     return out;
 }
@@ -203,11 +204,13 @@ json update_budget(const ToolCall& call) {
     auto q = call.db.prepare(
         "UPDATE budgets SET notes = CASE WHEN ?2 THEN nullif(?3, '') ELSE notes END, status = CASE WHEN ?4 THEN 'draft' ELSE status END, "
         "consultation_meeting_id = CASE WHEN ?4 THEN NULL ELSE consultation_meeting_id END, "
-        "consulted_on = CASE WHEN ?4 THEN NULL ELSE consulted_on END, updated_at = ?5 WHERE id = ?1");
-    bind_parameters(*q, b.id, static_cast<std::int64_t>(notes.has_value()), notes.value_or(""), static_cast<std::int64_t>(back_to_draft), now);
+        "consulted_on = CASE WHEN ?4 THEN NULL ELSE consulted_on END, updated_at = ?5, "
+        "lines_changed_at = CASE WHEN ?6 THEN ?5 ELSE lines_changed_at END WHERE id = ?1");
+    bind_parameters(*q, b.id, static_cast<std::int64_t>(notes.has_value()), notes.value_or(""), static_cast<std::int64_t>(back_to_draft), now,
+                    static_cast<std::int64_t>(changes && !minor));
     q->exec();
     b = require_budget(call.db, syndicate, b.id, "/id");
-    auto out = budget_json(b, checks_of(call.db, syndicate, b, today(call)));
+    auto out = budget_json(call.db, syndicate, b, checks_of(call.db, syndicate, b, today(call)));
     if (back_to_draft)
         out["warnings"].push_back("The budget changed after the general meeting was consulted on it: it is a draft again, to be presented "
                                   "to a meeting (art. 1072), unless the change is minor (minorChange with a note).");

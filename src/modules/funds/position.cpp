@@ -46,7 +46,7 @@ json contingency_position(Database& db, const std::string& syndicate_id, const s
     const auto recommendation = study_recommendation(db, syndicate_id, fiscal_year, as_of, warnings);
     if (recommendation) out["recommendationCents"] = recommendation->contribution_cents;
     if (const auto budget = budget_of_year(db, syndicate_id, fiscal_year); budget && budget->status == "adopted") {
-        const auto adopted = contributions_of(*budget).contingency;
+        const auto adopted = contributions_of(db, syndicate_id, *budget).contingency;
         out["adoptedContributionCents"] = adopted;
         if (recommendation) out["shortfallCents"] = std::max<std::int64_t>(0, recommendation->contribution_cents - adopted);
     }
@@ -64,10 +64,10 @@ json get_fund_position(const ToolCall& call) {
     json funds = json::object();
     for (const char* fund : accounting::funds) {
         const auto balances = accounting::fund_balances(call.db, syndicate, fund, as_of);
-        const auto unused = std::string(fund) == "operating" ? 0 : accounting::authorized_unused(call.db, syndicate, fund);
+        const auto unused = std::string(fund) == "operating" ? 0 : accounting::authorized_unused(call.db, syndicate, fund, as_of);
         funds[fund] = {{"balanceCents", balances.net_assets_cents}, {"cashCents", balances.cash_cents},
                        {"interfundCents", balances.interfund_cents}, {"authorizedUnusedCents", unused},
-                       {"availableCents", balances.net_assets_cents - unused}};
+                       {"availableCents", balances.cash_cents - unused}};
         if (const auto w = accounting::own_bank_warning(call.db, syndicate, fund)) warnings.push_back(*w);
     }
     funds["contingency"].update(contingency_position(call.db, syndicate, as_of, year.year, warnings));

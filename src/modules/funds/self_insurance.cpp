@@ -20,7 +20,7 @@ constexpr std::int64_t capitalisation_floor_cents = 10'000'000;  // $100,000 (O.
 std::pair<std::int64_t, std::optional<json>> highest_deductible(Database& db, const std::string& syndicate_id, const std::string& day) {
     auto q = db.prepare(
         "SELECT p.id, p.insurer, p.policy_number, c.value ->> '$.peril', c.value ->> '$.deductibleCents' FROM insurance_policies p, "
-        "json_each(p.coverages) c WHERE p.syndicate_id = ? AND p.deleted_at IS NULL AND p.start_date <= ?2 AND p.end_date >= ?2 "
+        "json_each(p.coverages) c WHERE p.syndicate_id = ? AND p.deleted_at IS NULL AND p.start_date <= ?2 AND p.end_date > ?2 "
         "ORDER BY p.id");
     bind_parameters(*q, syndicate_id, day);
     std::int64_t best = 0;
@@ -39,7 +39,7 @@ std::pair<std::int64_t, std::optional<json>> highest_deductible(Database& db, co
 
 bool any_policy_in_force(Database& db, const std::string& syndicate_id, const std::string& day) {
     auto q = db.prepare(
-        "SELECT 1 FROM insurance_policies WHERE syndicate_id = ?1 AND deleted_at IS NULL AND start_date <= ?2 AND end_date >= ?2");
+        "SELECT 1 FROM insurance_policies WHERE syndicate_id = ?1 AND deleted_at IS NULL AND start_date <= ?2 AND end_date > ?2");
     bind_parameters(*q, syndicate_id, day);
     return q->executeStep();
 }
@@ -83,12 +83,12 @@ SelfInsuranceRequirement self_insurance_requirement(Database& db, const std::str
                           ": the highest deductible of the policies in force on " + day + ", earthquake and flood excluded (r. 4.1 s. 2).");
     }
     r.balance_cents = hypothetical_balance.value_or(accounting::fund_balances(db, syndicate_id, "self-insurance", as_of).net_assets_cents);
-    r.authorized_unused_cents = accounting::authorized_unused(db, syndicate_id, "self-insurance");
+    r.authorized_unused_cents = accounting::authorized_unused(db, syndicate_id, "self-insurance", as_of);
     r.capitalisation_cents = r.balance_cents - r.authorized_unused_cents;
     r.steps.push_back("Capitalisation = " + dollars(r.capitalisation_cents) + ": the fund's balance on " + as_of + " (" +
                       dollars(r.balance_cents) + ") less authorised unused uses (" + dollars(r.authorized_unused_cents) + ").");
     const auto half = (r.deductible_cents + 1) / 2;  // F/2, up to the cent
-    if (r.capitalisation_cents <= half) {
+    if (2 * r.capitalisation_cents <= r.deductible_cents) {
         r.rule = "half";
         r.formula_cents = half;
         r.steps.push_back("Capitalisation ≤ F/2: the contribution is at least F/2 = " + dollars(half) + ".");

@@ -38,15 +38,21 @@ std::string name_key(const std::string& name) {
 
 // Who the preparer must not be (Reg. 991-2025): a director in office, the manager under a mandate
 // in force, a co-owner. Names compared by name_key.
-std::optional<std::string> conflict_of(Database& db, const std::string& syndicate_id, const std::string& name, const std::string& day) {
+std::optional<std::string> conflict_of(Database& db, const std::string& syndicate_id, const std::string& name,
+                                       const std::optional<std::string>& firm, const std::string& day) {
     const auto folded = name_key(name);
+    const auto firm_key = firm ? name_key(*firm) : std::string();
     for (const auto& d : governance::directors_in_office(db, syndicate_id, day))
         if (name_key(d.name) == folded) return "a director in office";
     auto m = db.prepare(
-        "SELECT manager_name FROM management_mandates WHERE syndicate_id = ?1 AND start_on <= ?2 AND (end_on IS NULL OR end_on >= ?2)");
+        "SELECT manager_name, firm FROM management_mandates WHERE syndicate_id = ?1 AND start_on <= ?2 AND (end_on IS NULL OR end_on >= ?2)");
     bind_parameters(*m, syndicate_id, day);
-    while (m->executeStep())
+    while (m->executeStep()) {
         if (name_key(m->getColumn(0).getString()) == folded) return "the syndicate's manager";
+        const auto manager_firm = m->getColumn(1).isNull() ? std::string() : name_key(m->getColumn(1).getString());
+        if (!firm_key.empty() && (manager_firm == firm_key || name_key(m->getColumn(0).getString()) == firm_key))
+            return "of the manager's firm";
+    }
     auto c = db.prepare("SELECT first_name || ' ' || last_name FROM co_owners WHERE syndicate_id = ? AND deleted_at IS NULL");
     bind_parameters(*c, syndicate_id);
     while (c->executeStep())
@@ -75,7 +81,7 @@ json record_fund_study(const ToolCall& call) {
         throw DomainError("PREPARER_NOT_INDEPENDENT", "The preparer must attest being independent of the syndicate (Reg. 991-2025): "
                                                       "independenceAttested true.")
             .at("/independenceAttested");
-    if (const auto conflict = conflict_of(call.db, syndicate, name, received_on))
+    if (const auto conflict = conflict_of(call.db, syndicate, name, preparer.optional_nonblank("firm"), received_on))
         throw DomainError("PREPARER_NOT_INDEPENDENT", name + " is " + *conflict + ": the study's preparer must be independent of the "
                                                               "syndicate (Reg. 991-2025).")
             .at("/preparer/name")

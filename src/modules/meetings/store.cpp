@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "core/ids.hpp"
 #include "modules/common.hpp"
+#include "modules/outbox_queue.hpp"
 #include "modules/documents/filing.hpp"
 #include "modules/governance/in_office.hpp"
 #include "modules/governance/quorum_snapshot.hpp"
@@ -316,14 +317,10 @@ std::vector<Recipient> directors_in_office(Database& db, const std::string& synd
 }
 
 void queue_message(Database& db, const std::string& syndicate_id, const OutboxMessage& message, const std::string& now) {
-    auto q = db.prepare(
-        "INSERT INTO outbox (id, syndicate_id, meeting_id, co_owner_id, channel, recipient, language, subject, body, "
-        "created_at, updated_at, related_type, related_id, attachments) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11, coalesce(?12, ?3), ?13)");
-    bind_parameters(*q, new_record_id(), syndicate_id, nonempty_text(message.meeting_id), nonempty_text(message.co_owner_id),
-                    message.channel, message.recipient, message.language, message.subject, message.body, now,
-                    message.related_type, nonempty_text(message.related_id), message.attachments);
-    q->exec();
+    queue_outbox_message(db, syndicate_id,
+                         {message.co_owner_id, message.channel, message.recipient, message.language, message.subject, message.body,
+                          message.related_type, message.related_id, message.meeting_id, message.attachments},
+                         now);
 }
 
 void insert_minutes(Database& db, const std::string& syndicate_id, const Meeting& m, const MinutesRecord& record,

@@ -209,6 +209,20 @@ TEST_CASE("fiscal years by the declaration's start: a year is named by the calen
     CHECK(syndic::accounting::fiscal_year_of(*fx.db, fx.syndicate, "2024-12-31").ends_on == "2025-02-28");
 }
 
+TEST_CASE("opening balances: balance-sheet accounts only, dated no later than the books' first other entry") {
+    Fixture fx;
+    const auto ids = chart(fx);
+    const auto ct = [&](const char* code) { return ids.at({"contingency", code}); };
+    const auto op = [&](const char* code) { return ids.at({"operating", code}); };
+    // An "opening" that spends the contingency fund: an expense is no opening balance.
+    CHECK_REFUSED(fx, "VALIDATION_FAILED", "record_journal_entry",
+                  entry("2026-01-01", "opening", {line(ct("5100"), 400000, 0), line(ct("1010"), 0, 400000)}));
+    fx.call("record_journal_entry", entry("2026-03-01", "adjustment", {line(op("5300"), 1000, 0), line(op("2100"), 0, 1000)}));
+    CHECK_REFUSED(fx, "VALIDATION_FAILED", "record_journal_entry",
+                  entry("2026-03-02", "opening", {line(ct("1010"), 100, 0), line(ct("3000"), 0, 100)}));
+    fx.call("record_journal_entry", entry("2026-03-01", "opening", {line(ct("1010"), 100, 0), line(ct("3000"), 0, 100)}));
+}
+
 TEST_CASE("record_journal_entry: receivables only as an opening balance, a fund's bank by transfers too") {
     Fixture fx;
     const auto ids = chart(fx);

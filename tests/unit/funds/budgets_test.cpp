@@ -48,14 +48,14 @@ struct Funds : DeclarationFixture {
         if (self_insurance) lines.push_back(line("self-insurance", "contribution", "Fonds d'autoassurance", self_insurance));
         return call("update_budget", {{"id", b["id"]}, {"lines", lines}});
     }
-    // A held annual meeting (2026-12-15) whose agenda names the budget.
-    json consulted_meeting() {
-        const auto m = call("create_meeting", {{"title", "AGA 2026"}, {"type", "aga"}, {"scheduledAt", "2026-12-15T19:00:00-05:00"},
+    // A held annual meeting (on `day`, 2026-12-15 by default) whose agenda names the budget of `year`.
+    json consulted_meeting(const std::string& year = "2027", const std::string& day = "2026-12-15") {
+        const auto m = call("create_meeting", {{"title", "AGA"}, {"type", "aga"}, {"scheduledAt", day + "T19:00:00-05:00"},
                                                {"location", "Salle communautaire"},
-                                               {"agenda", json::array({"Ouverture", "Consultation sur le budget 2027"})}});
+                                               {"agenda", json::array({"Ouverture", "Consultation sur le budget " + year})}});
         call("send_meeting_notice", {{"meetingId", m["id"]}});
         const auto before = clock.now();
-        clock.set(*syndic::parse_iso_instant("2026-12-15T21:00:00-05:00"));
+        clock.set(*syndic::parse_iso_instant(day + "T21:00:00-05:00"));
         call("update_meeting", {{"id", m["id"]}, {"status", "held"}});
         clock.set(before);
         return m;
@@ -127,9 +127,63 @@ TEST_CASE("consultation at a held general meeting (art. 1072), then adoption by 
     CHECK(adopted["adoptedOn"] == "2026-12-15");
     CHECK(adopted["resolutionId"] == board);
     CHECK_REFUSED(fx, "BUDGET_LOCKED", "update_budget", (json{{"id", b["id"]}, {"notes", "x"}}));
-    CHECK_REFUSED(fx, "BUDGET_LOCKED", "adopt_budget", (json{{"id", b["id"]}, {"resolutionId", board}}));
+    CHECK_REFUSED(fx, "INVALID_STATUS_TRANSITION", "adopt_budget", (json{{"id", b["id"]}, {"resolutionId", board}}));
+    CHECK_REFUSED(fx, "INVALID_STATUS_TRANSITION", "record_budget_consultation", (json{{"id", b["id"]}, {"meetingId", m["id"]}}));
+    // One decision adopts one budget.
+    const auto next = fx.call("create_budget", {{"fiscalYear", 2028}, {"copyFrom", "previous-budget"}});
+    const auto m2028 = fx.consulted_meeting("2028");
+    fx.call("record_budget_consultation", {{"id", next["id"]}, {"meetingId", m2028["id"]}});
+    CHECK_REFUSED(fx, "VALIDATION_FAILED", "adopt_budget", (json{{"id", next["id"]}, {"resolutionId", board}}));
+    // A board decision taken before the meeting was consulted does not fix the contributions (art. 1072).
+    const auto later = fx.call("create_budget", {{"fiscalYear", 2029}, {"copyFrom", "previous-budget"}});
+    const auto m2029 = fx.consulted_meeting("2029", "2026-12-16");
+    fx.call("record_budget_consultation", {{"id", later["id"]}, {"meetingId", m2029["id"]}});
+    const auto e = fx.error("adopt_budget", {{"id", later["id"]}, {"resolutionId", fx.resolution_id("simple", "passed", "board")}});
+    CHECK(e.code() == "BUDGET_NOT_CONSULTED");
+    CHECK(text_of(e, "consultedOn") == "2026-12-16");
     CHECK(fx.call("list_budgets", {{"status", "adopted"}})["pagination"]["total"] == 1);
     CHECK(fx.call_as(fx.other_admin, "list_budgets")["data"].empty());
+}
+
+TEST_CASE("the consultation is on this budget: its year on the agenda, held after its lines last changed") {
+    Funds fx;
+    const auto b = fx.budget();
+    const auto other_year = fx.consulted_meeting("2028");
+    CHECK_REFUSED(fx, "VALIDATION_FAILED", "record_budget_consultation", (json{{"id", b["id"]}, {"meetingId", other_year["id"]}}));
+    const auto m = fx.consulted_meeting();
+    fx.call("record_budget_consultation", {{"id", b["id"]}, {"meetingId", m["id"]}});
+    // Changed after the meeting (the clock after it): a draft again, and that meeting no longer consults it.
+    fx.clock.set(*syndic::parse_iso_instant("2026-12-17T10:00:00-05:00"));
+    json lines = fx.call("get_budget", {{"id", b["id"]}})["lines"];
+    for (auto& l : lines) {
+        l.erase("id");
+        if (l["accountId"].is_null()) l.erase("accountId");
+        if (l["commonPortionId"].is_null()) l.erase("commonPortionId");
+    }
+    lines[0]["amountCents"] = 9000000;
+    CHECK(fx.call("update_budget", {{"id", b["id"]}, {"lines", lines}})["status"] == "draft");
+    CHECK_REFUSED(fx, "VALIDATION_FAILED", "record_budget_consultation", (json{{"id", b["id"]}, {"meetingId", m["id"]}}));
+}
+
+TEST_CASE("contributions are what the notices bill: a restricted portion's costs apart, other income never below zero") {
+    Funds fx;
+    const auto garage = fx.call("set_common_portion", {{"name", "Garage"}, {"kind", "restricted"}, {"initial", true},
+                                                       {"majorCostsTo", "users"}, {"unitIds", {fx.u101["id"], fx.u102["id"]}}});
+    const auto b = fx.call("create_budget", {{"fiscalYear", 2027}});
+    auto garage_line = fx.line("operating", "expense", "Entretien du garage", 500000, "5300");
+    garage_line["commonPortionId"] = garage["id"];
+    const auto u = fx.call("update_budget", {{"id", b["id"]}, {"lines", {fx.line("operating", "expense", "Assurances", 100000, "5100"),
+                                                                         fx.line("operating", "income", "Réservations", 300000, "4300"), garage_line}}});
+    CHECK(u["contributionsCents"]["operating"] == 500000);  // the garage alone: the general income exceeds the general expenses
+    bool warned = false;
+    for (const auto& w : u["warnings"]) warned = warned || w.get<std::string>().find("exceeds its expenses") != std::string::npos;
+    CHECK(warned);
+    const auto preview = fx.call("get_budget", {{"id", b["id"]}, {"previewUnits", true}})["preview"];
+    std::int64_t billed = 0;
+    for (const auto& unit : preview["units"]) billed += unit["yearlyCents"].get<std::int64_t>();
+    CHECK(billed == 500000);
+    CHECK(preview["units"][2]["yearlyCents"] == 0);  // 201 uses no garage
+    CHECK(u["checks"]["contingencyMinimumCents"] == 25000);
 }
 
 TEST_CASE("a consulted budget that changes is a draft again, unless the change is minor and noted") {
@@ -173,6 +227,12 @@ TEST_CASE("fund studies: a qualified and independent preparer, recommendations b
     wrong = study;
     wrong["preparer"]["name"] = "Emilie  BELANGER";
     CHECK_REFUSED(fx, "PREPARER_NOT_INDEPENDENT", "record_fund_study", wrong);  // a co-owner, however written
+    // Nor of the manager's firm.
+    fx.call("set_management_mandate", {{"managerName", "Paul Riverin"}, {"firm", "Gestion Riverin inc."}, {"startOn", "2026-01-01"},
+                                       {"delegatedPowers", json::array()}, {"resolutionId", fx.resolution_id("simple", "passed", "board")}});
+    wrong = study;
+    wrong["preparer"]["firm"] = "Gestion Riverin inc.";
+    CHECK_REFUSED(fx, "PREPARER_NOT_INDEPENDENT", "record_fund_study", wrong);
     const auto recorded = fx.call("record_fund_study", study);
     CHECK(recorded["nextDueOn"] == "2031-10-01");
     CHECK(recorded["recommendations"].size() == 2);
@@ -215,6 +275,10 @@ TEST_CASE("the self-insurance minimum: F from the policies in force on the year'
     CHECK(r["formula"] == "difference");
     CHECK(r["requiredCents"] == 500000);
     CHECK(fx.call("get_self_insurance_requirement", {{"fiscalYear", 2027}, {"hypotheticalBalanceCents", 2500000}})["requiredCents"] == 0);
+    // F/2 compared exactly: F 10.01, a capitalisation of 5.01 is above F/2, so F less it: 5.00.
+    r = fx.call("get_self_insurance_requirement", {{"hypotheticalDeductibleCents", 1001}, {"hypotheticalBalanceCents", 501}});
+    CHECK(r["formula"] == "difference");
+    CHECK(r["requiredCents"] == 500);
     // The $100,000 floor: a formula above what keeps the capitalisation at $100,000 is lowered to it.
     r = fx.call("get_self_insurance_requirement", {{"hypotheticalDeductibleCents", 30000000}, {"hypotheticalBalanceCents", 9000000}});
     CHECK(r["formulaCents"] == 15000000);
@@ -278,11 +342,18 @@ TEST_CASE("get_budget_variance: each line against the ledger, and the year elaps
     fx.call("record_journal_entry", {{"date", "2026-03-01"}, {"description", "Entretien"}, {"source", "adjustment"},
                                      {"lines", {{{"accountId", fx.account("operating", "5300")}, {"debitCents", 250000}},
                                                 {{"accountId", fx.account("operating", "2100")}, {"creditCents", 250000}}}}});
-    const auto v = fx.call("get_budget_variance", {{"budgetId", b["id"]}, {"asOf", "2026-07-02"}});
+    auto v = fx.call("get_budget_variance", {{"budgetId", b["id"]}, {"asOf", "2026-07-02"}});
     CHECK(v["lines"][0]["actualCents"] == 250000);
     CHECK(v["lines"][0]["varianceCents"] == -750000);
     CHECK(v["lines"][0]["percentUsed"] == 25);
     CHECK(v["percentOfYearElapsed"] == 50.1);  // 183 of 365 days
+    // Two lines on one account share its actual by their budgets: counted once.
+    fx.call("update_budget", {{"id", b["id"]}, {"lines", {fx.line("operating", "expense", "Entretien", 750000, "5300"),
+                                                          fx.line("operating", "expense", "Peinture", 250000, "5300")}}});
+    v = fx.call("get_budget_variance", {{"budgetId", b["id"]}, {"asOf", "2026-07-02"}});
+    CHECK(v["lines"][0]["actualCents"] == 187500);
+    CHECK(v["lines"][1]["actualCents"] == 62500);
+    CHECK(v["totals"]["operating"]["expenseActualCents"] == 250000);
     CHECK_REFUSED(fx, "BUDGET_NOT_FOUND", "get_budget_variance", (json{{"budgetId", "3f1c2a4e-9b7d-4e21-8a55-0d6f3b2c1e99"}}));
 }
 
