@@ -95,7 +95,12 @@ std::string resolved_text(const std::string& text, const Context& at) {
 }
 
 json resolved(const json& value, const Context& at) {
-    if (value.is_string()) return resolved_text(value.get<std::string>(), at);
+    if (value.is_string()) {
+        // A whole "@year±N" is a number (a fiscal year); inside a text ("{@year+0}-01-01"), text.
+        const auto& text = value.get<std::string>();
+        if (const auto e = clock_expression(text); e && e->first == "year") return std::stoi(resolved_text(text, at));
+        return resolved_text(text, at);
+    }
     if (!value.is_structured()) return value;
     json out = value;
     for (auto& item : out) item = resolved(item, at);

@@ -69,6 +69,8 @@ const std::map<std::string, Hints> by_verb = {
     {"adopt", {false, true, true, false}},
     // A new authorisation each call (to use a fund).
     {"authorize", {false, false, false, false}},
+    // Notices issued: charges posted, PDFs filed, mail queued; again, refused (only drafts are issued).
+    {"issue", {false, true, true, true}},
     // Sending: the meeting moves on (notice-sent, minutes-sent) and mail is queued to everyone;
     // again, refused or sent again.
     {"send", {false, true, false, true}},
@@ -87,6 +89,7 @@ const std::map<std::string, Exception> by_tool = {
      {{false, false, true, false}, "the same file attached to the same record again is the same document and link (reused)"}},
     {"add_agenda_item", {{false, false, false, true}, "queues a supplementary notice to every co-owner (art. 1088)"}},
     {"record_interest_disclosure", {{false, false, false, false}, "adds a declaration of interest; nothing recorded changes"}},
+    {"generate_assessment_notices", {{false, true, true, false}, "replaces the fiscal year's drafts: again, the same drafts"}},
     {"record_fund_study", {{false, false, false, false}, "each call records another study; none recorded changes"}},
     {"record_payment", {{false, false, false, false}, "each call records another payment; a posted payment is never re-imputed (art. 1571)"}},
     {"record_journal_entry", {{false, false, false, false}, "each call posts another entry; nothing posted changes (a correction is another entry)"}},

@@ -1,0 +1,188 @@
+// issue_assessment_notices (catalogue §4.5, links L2, L3, L25): drafts issued — each instalment of
+// each unit posted as a charge of the ledger dated its due date (the lot's credit takes it at once),
+// the notice rendered as a PDF in each addressee's language and kept as a protected document, and
+// queued by e-mail to the addressees with the PDF attached. Issued amounts never change.
+#include <SQLiteCpp/Statement.h>
+
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "auth/credentials.hpp"
+#include "core/clock.hpp"
+#include "core/error.hpp"
+#include "core/ids.hpp"
+#include "modules/accounting/receivable_views.hpp"
+#include "modules/accounting/receivables.hpp"
+#include "modules/assessment_notices/notice_pdf.hpp"
+#include "modules/assessment_notices/notice_store.hpp"
+#include "modules/assessment_notices/tools.hpp"
+#include "modules/common.hpp"
+#include "modules/documents/filing.hpp"
+#include "modules/outbox_queue.hpp"
+#include "modules/record_table.hpp"
+#include "storage/bind.hpp"
+#include "storage/database.hpp"
+#include "storage/durable_file.hpp"
+#include "storage/settings.hpp"
+
+namespace syndic::assessment_notices {
+
+using nlohmann::json;
+
+namespace {
+
+// The notices to issue: those named (each a draft), or the drafts of a fiscal year and kind.
+std::vector<Notice> notices_to_issue(const ToolCall& call, const Arguments& a) {
+    const auto& syndicate = call.caller.syndicate_id;
+    std::vector<Notice> out;
+    if (a.given("ids")) {
+        const auto ids = a.texts("ids");
+        for (std::size_t i = 0; i < ids.size(); ++i) {
+            auto n = require_notice(call.db, syndicate, ids[i], "/ids/" + std::to_string(i));
+            if (n.status != "draft")
+                throw DomainError(codes::invalid_status_transition, "The notice " + n.number + " is " + n.status + ": only a draft is issued.")
+                    .at("/ids/" + std::to_string(i))
+                    .with("status", n.status);
+            out.push_back(std::move(n));
+        }
+        return out;
+    }
+    if (!a.given("fiscalYear"))
+        throw invalid_argument("/fiscalYear", "is required without ids", "Name the notices (ids), or the fiscal year whose drafts to issue.");
+    auto q = call.db.prepare(
+        "SELECT id FROM assessment_notices WHERE syndicate_id = ? AND fiscal_year = ? AND kind = ? AND status = 'draft' ORDER BY number");
+    bind_parameters(*q, syndicate, a.integer("fiscalYear"), a.text_or("kind", "regular"));
+    while (q->executeStep()) out.push_back(require_notice(call.db, syndicate, q->getColumn(0).getString(), "/fiscalYear"));
+    return out;
+}
+
+// Posts a charge per instalment and unit; returns how many.
+std::int64_t post_charges(Database& db, const std::string& syndicate_id, const Notice& n, const std::string& now) {
+    struct Group {
+        std::string due_on;
+        std::vector<accounting::FundShare> funds;
+    };
+    std::map<std::pair<std::int64_t, std::string>, Group> groups;  // (number, unit)
+    auto q = db.prepare(
+        "SELECT number, unit_id, fund, due_on, amount_cents FROM assessment_notice_instalments WHERE notice_id = ? AND amount_cents > 0 "
+        "ORDER BY number, unit_id, CASE fund WHEN 'operating' THEN 0 WHEN 'contingency' THEN 1 ELSE 2 END");
+    bind_parameters(*q, n.id);
+    while (q->executeStep()) {
+        auto& g = groups[{q->getColumn(0).getInt64(), q->getColumn(1).getString()}];
+        g.due_on = q->getColumn(3).getString();
+        g.funds.push_back({q->getColumn(2).getString(), q->getColumn(4).getInt64()});
+    }
+    auto link = db.prepare("UPDATE assessment_notice_instalments SET charge_id = ? WHERE notice_id = ? AND number = ? AND unit_id = ?");
+    const std::string kind = n.kind == "special" ? "special" : "contribution";
+    for (const auto& [key, g] : groups) {
+        accounting::ChargeDraft d;
+        d.unit_id = key.second;
+        d.kind = kind;
+        d.description = (n.kind == "special" ? "Cotisation spéciale — avis " : "Cotisation " + std::to_string(n.fiscal_year) + " — avis ") + n.number +
+                        ", versement " + std::to_string(key.first) + " — unité " + accounting::unit_number(db, key.second);
+        d.posted_on = g.due_on;
+        d.due_on = g.due_on;
+        d.entry_source = "assessment";
+        d.source_type = "assessment-notice";
+        d.source_id = n.id;
+        d.assessment_notice_id = n.id;
+        d.funds = g.funds;
+        const auto charge = accounting::create_charge(db, syndicate_id, d, now);
+        link->reset();
+        bind_parameters(*link, charge, n.id, key.first, key.second);
+        link->exec();
+    }
+    return static_cast<std::int64_t>(groups.size());
+}
+
+// Renders the notice in `language`, stages its file and records it as a protected document
+// attached to the notice; returns the document's id.
+std::string file_pdf(Database& db, const std::string& syndicate_id, const Notice& n, const std::string& language, Instant now,
+                     const std::string& uploaded_by) {
+    const auto notice = notice_json(db, syndicate_id, n.id);
+    const auto address = get_setting(db, syndicate_id, "address");
+    const auto pdf = render_pdf(notice_document(notice, syndicate_name(db, syndicate_id), address.is_string() ? address.get<std::string>() : "",
+                                                language, montreal_date(now)));
+    documents::NewDocument d;
+    d.id = new_record_id();
+    d.kind = "assessment-notice";
+    d.title = (language == "en" ? "Notice of assessment " : "Avis de cotisation ") + n.number;
+    d.file_name = "avis-" + n.number + "-" + language + "-" + d.id.substr(d.id.size() - 8) + ".pdf";
+    d.mime_type = "application/pdf";
+    d.path = (std::filesystem::path(db.data_dir()) / "exports" / d.file_name).string();
+    const auto staged = stage_file_durably(d.path, pdf.bytes, FileCheck::pdf, "exports/" + d.file_name);
+    db.publish_on_commit(staged.temporary, staged.final_path);
+    d.sha256 = staged.written.sha256;
+    d.size_bytes = staged.written.size;
+    d.pages = pdf.pages;
+    d.visibility = "board";  // a unit's amounts are its co-owners' and the board's, not every co-owner's
+    d.uploaded_by = uploaded_by;
+    d.created_at = to_utc_iso(now);
+    d.certified_by = "syndic-mcp";
+    d.language = language;
+    documents::insert_document(db, syndicate_id, d);
+    documents::attach(db, syndicate_id, d.id, "assessment-notice", n.id, d.created_at);
+    return d.id;
+}
+
+}  // namespace
+
+json issue_assessment_notices(const ToolCall& call) {
+    const auto a = call.arguments();
+    const auto& syndicate = call.caller.syndicate_id;
+    const auto notices = notices_to_issue(call, a);
+    const auto now = call.clock.now();
+    const auto now_text = to_utc_iso(now);
+    const auto fallback = get_setting(call.db, syndicate, "defaultLanguage").get<std::string>();
+    const auto name = syndicate_name(call.db, syndicate);
+    std::int64_t charges = 0, queued = 0;
+    json issued = json::array(), without_addressee = json::array(), without_email = json::array();
+    for (std::size_t k = 0; k < notices.size(); ++k) {
+        call.report_progress(static_cast<double>(k), static_cast<double>(notices.size()));
+        const auto& n = notices[k];
+        charges += post_charges(call.db, syndicate, n, now_text);
+        std::map<std::string, std::string> document_of;  // language -> document
+        std::set<std::string> languages;
+        for (const auto& ad : n.addressees) languages.insert(ad["language"].get<std::string>());
+        if (languages.empty()) languages.insert(n.language.empty() ? fallback : n.language);
+        for (const auto& language : languages) document_of[language] = file_pdf(call.db, syndicate, n, language, now, call.caller.api_key_id);
+        json documents = json::array();
+        for (const auto& [_, id] : document_of) documents.push_back(id);
+        auto mark = call.db.prepare(
+            "UPDATE assessment_notices SET status = 'issued', issued_at = ?, document_ids = ?, updated_at = ? WHERE id = ?");
+        bind_parameters(*mark, now_text, documents.dump(), now_text, n.id);
+        mark->exec();
+        call.name_event("assessment_notice.issued", "assessment-notice", n.id);
+        if (n.addressees.empty()) without_addressee.push_back({{"noticeId", n.id}, {"number", n.number}, {"unitNumber", accounting::unit_number(call.db, n.unit_id)}});
+        for (const auto& ad : n.addressees) {
+            if (!ad["email"].is_string()) {
+                without_email.push_back({{"noticeId", n.id}, {"coOwnerId", ad["coOwnerId"]}, {"name", ad["name"]}});
+                continue;
+            }
+            const auto language = ad["language"].get<std::string>();
+            const bool en = language == "en";
+            const auto who = ad["name"].get<std::string>();
+            const std::string subject = (en ? "Notice of assessment " : "Avis de cotisation ") + n.number + " — " + name;
+            const std::string body = en ? "Dear " + who + ",\n\nPlease find attached your notice of assessment " + n.number + " for " +
+                                              std::to_string(n.fiscal_year) + ": " + money(n.total_cents, language) +
+                                              ", payable in the instalments it lists.\n\n" + name + "\n"
+                                        : "Bonjour " + who + ",\n\nVous trouverez ci-joint votre avis de cotisation " + n.number + " pour " +
+                                              std::to_string(n.fiscal_year) + " : " + money(n.total_cents, language) +
+                                              ", payable selon les versements qu'il indique.\n\n" + name + "\n";
+            queue_outbox_message(call.db, syndicate,
+                                 {ad["coOwnerId"].get<std::string>(), "email", ad["email"].get<std::string>(), language, subject, body,
+                                  "assessment-notice", n.id, "", json::array({document_of.at(language)}).dump()},
+                                 now_text);
+            ++queued;
+        }
+        issued.push_back({{"id", n.id}, {"number", n.number}, {"totalCents", n.total_cents}, {"documentIds", documents}});
+    }
+    call.report_progress(static_cast<double>(notices.size()), static_cast<double>(notices.size()));
+    return {{"issued", issued.size()}, {"notices", std::move(issued)}, {"charges", charges},
+            {"queued", queued}, {"withoutAddressee", std::move(without_addressee)}, {"withoutEmail", std::move(without_email)}};
+}
+
+}  // namespace syndic::assessment_notices

@@ -1,0 +1,97 @@
+#include "modules/assessment_notices/notice_pdf.hpp"
+
+#include <array>
+
+namespace syndic::assessment_notices {
+
+using nlohmann::json;
+
+namespace {
+
+std::string grouped(std::int64_t whole, const std::string& separator) {
+    auto digits = std::to_string(whole);
+    std::string out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += separator;
+        out += digits[i];
+    }
+    return out;
+}
+
+// "2027-03-01" as "1er mars 2027" or "March 1, 2027".
+std::string long_date(const std::string& day, const std::string& language) {
+    static const std::array<const char*, 12> fr{"janvier", "février", "mars", "avril", "mai", "juin",
+                                                "juillet", "août", "septembre", "octobre", "novembre", "décembre"};
+    static const std::array<const char*, 12> en{"January", "February", "March", "April", "May", "June",
+                                                "July", "August", "September", "October", "November", "December"};
+    const int month = std::stoi(day.substr(5, 2)), d = std::stoi(day.substr(8, 2));
+    if (language == "en") return std::string(en[static_cast<std::size_t>(month - 1)]) + " " + std::to_string(d) + ", " + day.substr(0, 4);
+    return (d == 1 ? std::string("1er") : std::to_string(d)) + " " + fr[static_cast<std::size_t>(month - 1)] + " " + day.substr(0, 4);
+}
+
+std::string fund_label(const std::string& fund, bool en) {
+    if (fund == "operating") return en ? "Operating fund" : "Fonds d'exploitation";
+    if (fund == "contingency") return en ? "Contingency fund" : "Fonds de prévoyance";
+    return en ? "Self-insurance fund" : "Fonds d'autoassurance";
+}
+
+}  // namespace
+
+std::string money(std::int64_t cents, const std::string& language) {
+    const auto magnitude = cents < 0 ? -cents : cents;
+    auto part = std::to_string(magnitude % 100);
+    if (part.size() < 2) part = "0" + part;
+    const std::string sign = cents < 0 ? "-" : "";
+    if (language == "en") return sign + "$" + grouped(magnitude / 100, ",") + "." + part;
+    return sign + grouped(magnitude / 100, "\u00a0") + "," + part + "\u00a0$";
+}
+
+PdfDocument notice_document(const json& notice, const std::string& syndicate, const std::string& address, const std::string& language,
+                            const std::string& issued_on) {
+    const bool en = language == "en";
+    const auto year = std::to_string(notice["fiscalYear"].get<std::int64_t>());
+    const bool special = notice["kind"] == "special";
+    PdfDocument doc;
+    doc.pdf_title = (en ? (special ? "Notice of special assessment " : "Notice of assessment ") : (special ? "Avis de cotisation spéciale " : "Avis de cotisation ")) +
+                    year + " — " + notice["number"].get<std::string>();
+    doc.pdf_subject = syndicate;
+    doc.footer = syndicate + " — " + (en ? "Notice " : "Avis ") + notice["number"].get<std::string>();
+    doc.page_label = [en](int page, int pages) { return "Page " + std::to_string(page) + (en ? " of " : " de ") + std::to_string(pages); };
+    auto add = [&](PdfBlock::Kind kind, std::string text) { doc.blocks.push_back({kind, std::move(text), false}); };
+    add(PdfBlock::Kind::title, en ? (special ? "Notice of special assessment" : "Notice of assessment " + year)
+                                  : (special ? "Avis de cotisation spéciale" : "Avis de cotisation " + year));
+    add(PdfBlock::Kind::subtitle, bidi_isolate(syndicate));
+    if (!address.empty()) add(PdfBlock::Kind::paragraph, bidi_isolate(address));
+    add(PdfBlock::Kind::paragraph, (en ? "Notice no. " : "Avis no ") + notice["number"].get<std::string>() + (en ? ", issued " : ", émis le ") +
+                                       long_date(issued_on, language) + ".");
+    doc.blocks.push_back({PdfBlock::Kind::heading, en ? "Addressed to" : "Destinataires", true});
+    if (notice["addressees"].empty())
+        add(PdfBlock::Kind::paragraph, en ? "No co-owner of the lot is recorded; the contribution attaches to the fraction (arts. 1064, 1069 C.C.Q.)."
+                                          : "Aucun copropriétaire du lot n'est inscrit; la contribution se rattache à la fraction (art. 1064, 1069 C.c.Q.).");
+    for (const auto& a : notice["addressees"]) add(PdfBlock::Kind::item, bidi_isolate(a["name"].get<std::string>()));
+    doc.blocks.push_back({PdfBlock::Kind::heading, en ? "Contributions of the year" : "Contributions de l'exercice", true});
+    for (const auto& l : notice["lines"]) {
+        const auto basis = l["basis"] == "restricted-users" ? (en ? " (restricted common portion, its users)" : " (partie commune à usage restreint, ses usagers)")
+                                                            : std::string();
+        add(PdfBlock::Kind::item, (en ? "Unit " : "Unité ") + bidi_isolate(l["unitNumber"].get<std::string>()) + " — " +
+                                      fund_label(l["fund"].get<std::string>(), en) + basis + " : " + money(l["amountCents"].get<std::int64_t>(), language));
+    }
+    add(PdfBlock::Kind::paragraph, (en ? "Total for the year: " : "Total de l'exercice : ") + money(notice["totalCents"].get<std::int64_t>(), language));
+    doc.blocks.push_back({PdfBlock::Kind::heading, en ? "Instalments" : "Versements", true});
+    const auto count = notice["installments"].size();
+    for (const auto& i : notice["installments"])
+        add(PdfBlock::Kind::item, (en ? "Instalment " : "Versement ") + std::to_string(i["number"].get<std::int64_t>()) + (en ? " of " : " de ") +
+                                      std::to_string(count) + (en ? ", due " : ", payable le ") + long_date(i["dueOn"].get<std::string>(), language) +
+                                      " : " + money(i["amountCents"].get<std::int64_t>(), language));
+    doc.blocks.push_back({PdfBlock::Kind::heading, en ? "Please note" : "À noter", true});
+    add(PdfBlock::Kind::paragraph,
+        en ? "Each instalment is due on its date. Unpaid amounts bear interest at the rate the declaration of co-ownership sets. A co-owner "
+             "who has not paid their share of the common expenses for more than three months is deprived of their right to vote at "
+             "general meetings until it is paid (art. 1094 C.C.Q.)."
+           : "Chaque versement est exigible à sa date. Les sommes impayées portent intérêt au taux prévu par la déclaration de copropriété. "
+             "Le copropriétaire qui, depuis plus de trois mois, n'a pas acquitté sa quote-part des charges communes est privé de son droit "
+             "de vote aux assemblées jusqu'au paiement (art. 1094 C.c.Q.).");
+    return doc;
+}
+
+}  // namespace syndic::assessment_notices
