@@ -82,18 +82,20 @@ def mailboxes(data, header):
 
 
 def outbox(db):
-    """The meeting notices in the outbox (the demo's history, its board's resolutions sent last year, left out)."""
+    """The notices of the meeting to come in the outbox (the demo's history left out: its board's resolutions
+    sent last year, the notice of its budget meeting held this year)."""
     with sqlite3.connect(db) as c:
         return [dict(zip(("recipient", "language", "status", "attempts", "error", "sent_at"), row)) for row in
                 c.execute("SELECT recipient, language, status, attempts, error, sent_at FROM outbox "
-                          "WHERE related_type = 'meeting' ORDER BY recipient")]
+                          "WHERE related_type = 'meeting' AND related_id IN (SELECT id FROM meetings WHERE status <> 'held') "
+                          "ORDER BY recipient")]
 
 
 def notices_queued(folder, name, title=None):
     db = os.path.join(folder, name + ".db")
     env = dict(os.environ, SYNDIC_DB=db)
     key = run(env, "demo").stdout.strip()
-    meeting = call(env, key, "list_meetings", {})["data"][0]
+    meeting = [m for m in call(env, key, "list_meetings", {})["data"] if m["status"] == "draft"][0]  # the annual meeting to come
     if title:
         call(env, key, "update_meeting", {"id": meeting["id"], "title": title})
     sent = call(env, key, "send_meeting_notice", {"meetingId": meeting["id"]})

@@ -58,6 +58,7 @@ PdfDocument notice_document(const json& notice, const std::string& syndicate, co
     doc.footer = syndicate + " — " + (en ? "Notice " : "Avis ") + notice["number"].get<std::string>();
     doc.page_label = [en](int page, int pages) { return "Page " + std::to_string(page) + (en ? " of " : " de ") + std::to_string(pages); };
     auto add = [&](PdfBlock::Kind kind, std::string text) { doc.blocks.push_back({kind, std::move(text), false}); };
+    const std::string colon = en ? ": " : "\u00a0: ";  // French sets a space before the colon
     add(PdfBlock::Kind::title, en ? (special ? "Notice of special assessment" : "Notice of assessment " + year)
                                   : (special ? "Avis de cotisation spéciale" : "Avis de cotisation " + year));
     add(PdfBlock::Kind::subtitle, bidi_isolate(syndicate));
@@ -74,15 +75,15 @@ PdfDocument notice_document(const json& notice, const std::string& syndicate, co
         const auto basis = l["basis"] == "restricted-users" ? (en ? " (restricted common portion, its users)" : " (partie commune à usage restreint, ses usagers)")
                                                             : std::string();
         add(PdfBlock::Kind::item, (en ? "Unit " : "Unité ") + bidi_isolate(l["unitNumber"].get<std::string>()) + " — " +
-                                      fund_label(l["fund"].get<std::string>(), en) + basis + " : " + money(l["amountCents"].get<std::int64_t>(), language));
+                                      fund_label(l["fund"].get<std::string>(), en) + basis + colon + money(l["amountCents"].get<std::int64_t>(), language));
     }
-    add(PdfBlock::Kind::paragraph, (en ? "Total for the year: " : "Total de l'exercice : ") + money(notice["totalCents"].get<std::int64_t>(), language));
+    add(PdfBlock::Kind::paragraph, (en ? "Total for the year: " : "Total de l'exercice\u00a0: ") + money(notice["totalCents"].get<std::int64_t>(), language));
     doc.blocks.push_back({PdfBlock::Kind::heading, en ? "Instalments" : "Versements", true});
     const auto count = notice["installments"].size();
     for (const auto& i : notice["installments"])
         add(PdfBlock::Kind::item, (en ? "Instalment " : "Versement ") + std::to_string(i["number"].get<std::int64_t>()) + (en ? " of " : " de ") +
                                       std::to_string(count) + (en ? ", due " : ", payable le ") + long_date(i["dueOn"].get<std::string>(), language) +
-                                      " : " + money(i["amountCents"].get<std::int64_t>(), language));
+                                      colon + money(i["amountCents"].get<std::int64_t>(), language));
     doc.blocks.push_back({PdfBlock::Kind::heading, en ? "Please note" : "À noter", true});
     add(PdfBlock::Kind::paragraph,
         en ? "Each instalment is due on its date. Unpaid amounts bear interest at the rate the declaration of co-ownership sets. A co-owner "

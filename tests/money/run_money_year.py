@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""The syndicate's money through the real executable, its clock moved by Debian's faketime as the
+months pass (issue 29): the demo's budget of year Y (the year 180 days ago: consulted, adopted by
+the board, its notices drafted) is issued; three months and a day after an instalment falls due
+unpaid, the lot's votes are suspended (art. 1094), not on the day before; paying the oldest
+instalment alone leaves them suspended, paying everything owed restores them (votingRestored), a
+cheque returned NSF suspends them again at once; late interest for a day is charged once, and the
+books balance within each fund after every step.
+
+usage: run_money_year.py SYNDIC_MCP"""
+import datetime
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from checks import check, finish  # noqa: E402
+
+BIN = os.path.abspath(sys.argv[1])
+
+
+def call(env, tool, arguments, clock=None):
+    """One tools/call through `serve`, its clock at `clock` ("YYYY-MM-DD HH:MM:SS" UTC) when given."""
+    request = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": tool, "arguments": arguments}})
+    prefix = ["faketime", clock] if clock else []
+    out = subprocess.run(prefix + [BIN, "serve", "--modules", "all", "--log-level", "warn"], env=env, input=request + "\n",
+                         capture_output=True, text=True, timeout=120).stdout
+    answer = json.loads(out.splitlines()[0])
+    if "result" not in answer:
+        raise RuntimeError(f"{tool} refused: {json.dumps(answer.get('error'))[:400]}")
+    return answer["result"]["structuredContent"]
+
+
+def funds_balance(db):
+    with sqlite3.connect(db) as c:
+        return c.execute("SELECT fund, sum(debit_cents) - sum(credit_cents) FROM journal_lines GROUP BY fund "
+                         "HAVING sum(debit_cents) <> sum(credit_cents)").fetchall()
+
+
+def main():
+    folder = tempfile.mkdtemp(prefix="syndic-money-")
+    db = os.path.join(folder, "syndic.db")
+    env = dict(os.environ, SYNDIC_DB=db)
+    env.pop("SYNDIC_API_KEY", None)
+    key = subprocess.run([BIN, "demo"], env=env, capture_output=True, text=True, check=True).stdout.strip()
+    env["SYNDIC_API_KEY"] = key
+    year = (datetime.date.today() - datetime.timedelta(days=180)).year
+
+    budget = call(env, "list_budgets", {"fiscalYear": year})["data"][0]
+    check("the demo's budget is consulted at a held meeting and adopted by the board",
+          budget["status"] == "adopted" and budget["consultation"] is not None, json.dumps(budget)[:300])
+    issued = call(env, "issue_assessment_notices", {"fiscalYear": year})
+    notices = call(env, "list_assessment_notices", {"fiscalYear": year, "pageSize": 100})["data"]
+    check("the notices add up to the budget's contributions to the cent",
+          sum(n["totalCents"] for n in notices) == budget["contributionsCents"]["total"],
+          f'{sum(n["totalCents"] for n in notices)} vs {budget["contributionsCents"]["total"]}')
+    check("issuing posts a charge per instalment and unit, and queues the PDFs by e-mail",
+          issued["issued"] == len(notices) and issued["charges"] > 0 and issued["queued"] > 0, json.dumps(issued)[:300])
+    check("each fund balances after issuing", funds_balance(db) == [], str(funds_balance(db)))
+
+    lot = next(n for n in notices if n["unitNumber"] == "301")
+    first, second = lot["installments"][0], lot["installments"][1]
+    due = datetime.date.fromisoformat(first["dueOn"])
+    # Art. 1094: more than three months after the due date, not on the day three months after.
+    three_months = due.replace(month=due.month + 3) if due.month <= 9 else due.replace(year=due.year + 1, month=due.month - 9)
+    on_day = call(env, "get_owner_statement", {"unitId": lot["unitId"]}, clock=f"{three_months} 17:00:00")["standing"]
+    after = call(env, "get_owner_statement", {"unitId": lot["unitId"]},
+                 clock=f"{three_months + datetime.timedelta(days=1)} 17:00:00")["standing"]
+    check(f"on {three_months}, three months after {due}, the vote is not yet suspended",
+          on_day["votingSuspended"] is False and on_day["overdueSince"] == first["dueOn"], json.dumps(on_day))
+    check("the day after, it is (art. 1094), and the lot is eligible for the legal hypothec (art. 2729)",
+          after["votingSuspended"] is True and after["hypothecEligible"] is True, json.dumps(after))
+
+    later = f"{three_months + datetime.timedelta(days=5)} 17:00:00"
+    received = str(three_months + datetime.timedelta(days=5))
+    arrears = call(env, "list_arrears", {"votingSuspended": True}, clock=later)
+    check("list_arrears names the lot, suspended", any(r["unitNumber"] == "301" for r in arrears["data"]),
+          json.dumps([r["unitNumber"] for r in arrears["data"]]))
+    partial = call(env, "record_payment", {"unitId": lot["unitId"], "amountCents": first["amountCents"], "receivedOn": received,
+                                           "method": "cheque", "reference": "chèque 78"}, clock=later)
+    check("paying the oldest instalment alone leaves the vote suspended: a later one is unpaid since its day",
+          partial["votingRestored"] is False and partial["standingAfter"]["votingSuspended"] is True
+          and partial["allocations"][0]["dueOn"] == first["dueOn"], json.dumps(partial["standingAfter"]))
+    owed = partial["standingAfter"]["overdueCents"]
+    full = call(env, "record_payment", {"unitId": lot["unitId"], "amountCents": owed, "receivedOn": received,
+                                        "method": "cheque", "reference": "chèque 79"}, clock=later)
+    check("paying everything owed restores the vote (votingRestored)",
+          full["votingRestored"] is True and full["standingAfter"]["overdueSince"] is None, json.dumps(full["standingAfter"]))
+    returned = call(env, "reverse_payment", {"id": full["id"], "reason": "nsf", "reversedOn": received}, clock=later)
+    # The run of overdue days never broke: the first instalment was paid on a day the second was
+    # already overdue, so it still opens on the first's due date.
+    check("the cheque returned NSF suspends the vote again at once, overdue since the first instalment",
+          returned["votingSuspended"] is True and returned["standingAfter"]["overdueSince"] == first["dueOn"]
+          and returned["standingAfter"]["overdueCents"] == second["amountCents"],
+          json.dumps(returned["standingAfter"]))
+    interest_day = str(three_months + datetime.timedelta(days=5))
+    once = call(env, "apply_late_interest", {"asOf": interest_day, "dryRun": False}, clock=later)
+    twice = call(env, "apply_late_interest", {"asOf": interest_day, "dryRun": False}, clock=later)
+    check("late interest for a day is charged once", once["totalCents"] > 0 and twice["totalCents"] == 0,
+          f'{once["totalCents"]} then {twice["totalCents"]}')
+    check("each fund balances after payments, a reversal and interest", funds_balance(db) == [], str(funds_balance(db)))
+    finish()
+
+
+if __name__ == "__main__":
+    main()
