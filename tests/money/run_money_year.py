@@ -52,7 +52,8 @@ def main():
     budget = call(env, "list_budgets", {"fiscalYear": year})["data"][0]
     check("the demo's budget is consulted at a held meeting and adopted by the board",
           budget["status"] == "adopted" and budget["consultation"] is not None, json.dumps(budget)[:300])
-    issued = call(env, "issue_assessment_notices", {"fiscalYear": year})
+    # Issued before the first instalment falls due (February 1): the board mails them in January.
+    issued = call(env, "issue_assessment_notices", {"fiscalYear": year}, clock=f"{year}-01-31 17:00:00")
     notices = call(env, "list_assessment_notices", {"fiscalYear": year, "pageSize": 100})["data"]
     check("the notices add up to the budget's contributions to the cent",
           sum(n["totalCents"] for n in notices) == budget["contributionsCents"]["total"],

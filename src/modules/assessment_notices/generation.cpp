@@ -5,6 +5,7 @@
 #include <SQLiteCpp/Statement.h>
 
 #include <map>
+#include <set>
 #include <tuple>
 #include <string>
 #include <vector>
@@ -147,31 +148,41 @@ json generate_assessment_notices(const ToolCall& call) {
             .at("/fiscalYear");
     const int count = count_of(call.db, syndicate, a);
     const auto dues = due_dates(first_due_on(call.db, syndicate, a, year), count);
+    const auto fiscal = accounting::fiscal_year_of(call.db, syndicate, std::to_string(year) + "-" + declaration::fiscal_year_start(call.db, syndicate));
+    if (dues.front() < fiscal.starts_on || dues.back() > fiscal.ends_on)
+        throw invalid_argument(a.given("firstDueOn") ? "/firstDueOn" : "/fiscalYear", "puts instalments outside the fiscal year",
+                               "The instalments would fall from " + dues.front() + " to " + dues.back() + ", outside the fiscal year " +
+                                   std::to_string(year) + " (" + fiscal.starts_on + " to " + fiscal.ends_on + "): its contributions are "
+                                   "billed within it. Choose an earlier firstDueOn or fewer instalments.");
     const auto shares = funds::apportion(call.db, syndicate, funds::pools_of(call.db, syndicate, *budget), "/fiscalYear");
     const auto replaced = delete_drafts(call.db, syndicate, year);
-    // The lots, and those whose notice of the year is issued already (left as they are).
+    // The units a regular notice of the year already bills (issued: left as they are), then the
+    // lots of the others.
+    std::set<std::string> billed;
+    auto issued = call.db.prepare(
+        "SELECT DISTINCT l.unit_id FROM assessment_notice_lines l JOIN assessment_notices n ON n.id = l.notice_id WHERE n.syndicate_id = ? "
+        "AND n.fiscal_year = ? AND n.kind = 'regular' AND n.status = 'issued'");
+    bind_parameters(*issued, syndicate, static_cast<std::int64_t>(year));
+    while (issued->executeStep()) billed.insert(issued->getColumn(0).getString());
     std::map<std::string, std::vector<const funds::UnitShare*>> lots;
     std::vector<std::string> order;
+    json warnings = json::array();
     for (const auto& u : shares) {
         if (u.lines.empty()) continue;
+        if (billed.count(u.unit_id)) {
+            warnings.push_back("Unit " + u.number + " is billed by a notice of " + std::to_string(year) +
+                               " issued already: it stays as it is (cancel and reissue to change it).");
+            continue;
+        }
         const auto root = accounting::lot_root(call.db, syndicate, u.unit_id);
         if (!lots.count(root)) order.push_back(root);
         lots[root].push_back(&u);
     }
-    auto issued = call.db.prepare(
-        "SELECT 1 FROM assessment_notices WHERE syndicate_id = ? AND fiscal_year = ? AND kind = 'regular' AND unit_id = ? AND status = 'issued'");
     const auto now = to_utc_iso(call.clock.now());
     const auto fallback = get_setting(call.db, syndicate, "defaultLanguage").get<std::string>();
-    json notices = json::array(), warnings = json::array();
+    json notices = json::array();
     std::int64_t total = 0;
     for (const auto& root : order) {
-        issued->reset();
-        bind_parameters(*issued, syndicate, static_cast<std::int64_t>(year), root);
-        if (issued->executeStep()) {
-            warnings.push_back("Unit " + accounting::unit_number(call.db, root) + "'s notice of " + std::to_string(year) +
-                               " is issued already: it stays as it is (cancel and reissue to change it).");
-            continue;
-        }
         const auto addressees = addressees_of(call.db, syndicate, accounting::lot_units(call.db, syndicate, root));
         const auto language = addressees.empty() ? fallback : addressees[0]["language"].get<std::string>();
         const auto [id, number, notice_total] =

@@ -4,6 +4,7 @@
 // queued by e-mail to the addressees with the PDF attached. Issued amounts never change.
 #include <SQLiteCpp/Statement.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -20,7 +21,12 @@
 #include "modules/assessment_notices/notice_store.hpp"
 #include "modules/assessment_notices/tools.hpp"
 #include "modules/common.hpp"
+#include "modules/declaration/parameters.hpp"
+#include "modules/funds/apportionment.hpp"
+#include "modules/funds/budget_model.hpp"
+#include "modules/accounting/ledger.hpp"
 #include "modules/documents/filing.hpp"
+#include "modules/list_query.hpp"
 #include "modules/outbox_queue.hpp"
 #include "modules/record_table.hpp"
 #include "storage/bind.hpp"
@@ -60,7 +66,9 @@ std::vector<Notice> notices_to_issue(const ToolCall& call, const Arguments& a) {
 }
 
 // Posts a charge per instalment and unit; returns how many.
-std::int64_t post_charges(Database& db, const std::string& syndicate_id, const Notice& n, const std::string& now) {
+std::int64_t post_charges(const ToolCall& call, const Notice& n, const std::string& now) {
+    auto& db = call.db;
+    const auto& syndicate_id = call.caller.syndicate_id;
     struct Group {
         std::string due_on;
         std::vector<accounting::FundShare> funds;
@@ -91,6 +99,7 @@ std::int64_t post_charges(Database& db, const std::string& syndicate_id, const N
         d.assessment_notice_id = n.id;
         d.funds = g.funds;
         const auto charge = accounting::create_charge(db, syndicate_id, d, now);
+        call.name_event("charge.created", "charge", charge);
         link->reset();
         bind_parameters(*link, charge, n.id, key.first, key.second);
         link->exec();
@@ -103,9 +112,19 @@ std::int64_t post_charges(Database& db, const std::string& syndicate_id, const N
 std::string file_pdf(Database& db, const std::string& syndicate_id, const Notice& n, const std::string& language, Instant now,
                      const std::string& uploaded_by) {
     const auto notice = notice_json(db, syndicate_id, n.id);
-    const auto address = get_setting(db, syndicate_id, "address");
+    // The address the syndicate's settings give, else the declaration's; the declaration's rate,
+    // else the legal 5 % (as apply_late_interest charges).
+    auto address = get_setting(db, syndicate_id, "address");
+    if (!address.is_string()) {
+        auto d = db.prepare("SELECT address FROM declarations WHERE syndicate_id = ?");
+        bind_parameters(*d, syndicate_id);
+        if (d->executeStep() && !d->getColumn(0).isNull()) address = d->getColumn(0).getString();
+    }
+    const auto rate = declaration::arrears_parameters(db, syndicate_id).interest_rate.value_or(Fraction::percent(5));
+    auto rate_text = percent(rate).dump();
+    if (language == "fr") std::replace(rate_text.begin(), rate_text.end(), '.', ',');
     const auto pdf = render_pdf(notice_document(notice, syndicate_name(db, syndicate_id), address.is_string() ? address.get<std::string>() : "",
-                                                language, montreal_date(now)));
+                                                language, montreal_date(now), rate_text + (language == "fr" ? "\u00a0%" : "%")));
     documents::NewDocument d;
     d.id = new_record_id();
     d.kind = "assessment-notice";
@@ -128,13 +147,69 @@ std::string file_pdf(Database& db, const std::string& syndicate_id, const Notice
     return d.id;
 }
 
+// What a notice must still be on the day it is issued: its instalments not yet due (a co-owner is
+// not in default for what no notice told them of), in an open fiscal year, and its lines what the
+// budget's apportionment gives its lot's units today (fractions, lots and the budget unchanged
+// since the draft). Refusals name the notice at `field`.
+void require_issuable(Database& db, const std::string& syndicate_id, const Notice& n, const std::string& today, const std::string& field,
+                      std::map<std::string, std::vector<funds::UnitShare>>& shares_of_budget) {
+    auto dues = db.prepare("SELECT DISTINCT due_on FROM assessment_notice_instalments WHERE notice_id = ? ORDER BY due_on");
+    bind_parameters(*dues, n.id);
+    while (dues->executeStep()) {
+        const auto due = dues->getColumn(0).getString();
+        if (due < today)
+            throw invalid_argument(field, "has an instalment already due",
+                                   "Notice " + n.number + " has an instalment due on " + due + ", before today (" + today +
+                                       "): a co-owner is not late for what no notice told them. Draft the notices again with a firstDueOn "
+                                       "on or after today (generate_assessment_notices).");
+        accounting::require_open_period(db, syndicate_id, due, field);
+    }
+    if (n.kind != "regular") return;
+    auto b = db.prepare("SELECT budget_id FROM assessment_notices WHERE id = ?");
+    bind_parameters(*b, n.id);
+    b->executeStep();
+    const auto budget_id = b->getColumn(0).getString();
+    auto it = shares_of_budget.find(budget_id);
+    if (it == shares_of_budget.end()) {
+        const auto budget = funds::require_budget(db, syndicate_id, budget_id, field);
+        it = shares_of_budget.emplace(budget_id, funds::apportion(db, syndicate_id, funds::pools_of(db, syndicate_id, budget), field)).first;
+    }
+    std::map<std::pair<std::string, std::string>, std::int64_t> now, drafted;  // (unit, fund) -> cents
+    for (const auto& unit : accounting::lot_units(db, syndicate_id, n.unit_id))
+        for (const auto& u : it->second)
+            if (u.unit_id == unit)
+                for (const auto& [fund, cents] : u.by_fund) now[{unit, fund}] = cents;
+    auto lines = db.prepare("SELECT unit_id, fund, sum(amount_cents) FROM assessment_notice_lines WHERE notice_id = ? GROUP BY unit_id, fund");
+    bind_parameters(*lines, n.id);
+    while (lines->executeStep()) drafted[{lines->getColumn(0).getString(), lines->getColumn(1).getString()}] = lines->getColumn(2).getInt64();
+    if (now != drafted)
+        throw invalid_argument(field, "no longer matches the budget's shares",
+                               "Notice " + n.number + " was drafted before the units' fractions, the lot or the budget changed: draft "
+                               "the year's notices again (generate_assessment_notices), then issue them.");
+}
+
+// The lot's addressees as the register holds them now (co-owners come and go between the draft
+// and the issue), written back to the notice with its language.
+Notice refresh_addressees(Database& db, const std::string& syndicate_id, Notice n, const std::string& fallback) {
+    n.addressees = addressees_of(db, syndicate_id, accounting::lot_units(db, syndicate_id, n.unit_id));
+    n.language = n.addressees.empty() ? fallback : n.addressees[0]["language"].get<std::string>();
+    auto q = db.prepare("UPDATE assessment_notices SET addressees = ?, language = ? WHERE id = ?");
+    bind_parameters(*q, n.addressees.dump(), n.language, n.id);
+    q->exec();
+    return n;
+}
+
 }  // namespace
 
 json issue_assessment_notices(const ToolCall& call) {
     const auto a = call.arguments();
     const auto& syndicate = call.caller.syndicate_id;
-    const auto notices = notices_to_issue(call, a);
+    auto notices = notices_to_issue(call, a);
     const auto now = call.clock.now();
+    const auto today = montreal_date(now);
+    std::map<std::string, std::vector<funds::UnitShare>> shares;
+    for (std::size_t k = 0; k < notices.size(); ++k)
+        require_issuable(call.db, syndicate, notices[k], today, a.given("ids") ? "/ids/" + std::to_string(k) : "/fiscalYear", shares);
     const auto now_text = to_utc_iso(now);
     const auto fallback = get_setting(call.db, syndicate, "defaultLanguage").get<std::string>();
     const auto name = syndicate_name(call.db, syndicate);
@@ -142,8 +217,8 @@ json issue_assessment_notices(const ToolCall& call) {
     json issued = json::array(), without_addressee = json::array(), without_email = json::array();
     for (std::size_t k = 0; k < notices.size(); ++k) {
         call.report_progress(static_cast<double>(k), static_cast<double>(notices.size()));
-        const auto& n = notices[k];
-        charges += post_charges(call.db, syndicate, n, now_text);
+        const auto n = refresh_addressees(call.db, syndicate, notices[k], fallback);
+        charges += post_charges(call, n, now_text);
         std::map<std::string, std::string> document_of;  // language -> document
         std::set<std::string> languages;
         for (const auto& ad : n.addressees) languages.insert(ad["language"].get<std::string>());

@@ -30,9 +30,9 @@ std::string long_date(const std::string& day, const std::string& language) {
 }
 
 std::string fund_label(const std::string& fund, bool en) {
-    if (fund == "operating") return en ? "Operating fund" : "Fonds d'exploitation";
+    if (fund == "operating") return en ? "Operating fund" : "Fonds d’exploitation";
     if (fund == "contingency") return en ? "Contingency fund" : "Fonds de prévoyance";
-    return en ? "Self-insurance fund" : "Fonds d'autoassurance";
+    return en ? "Self-insurance fund" : "Fonds d’autoassurance";
 }
 
 }  // namespace
@@ -47,7 +47,7 @@ std::string money(std::int64_t cents, const std::string& language) {
 }
 
 PdfDocument notice_document(const json& notice, const std::string& syndicate, const std::string& address, const std::string& language,
-                            const std::string& issued_on) {
+                            const std::string& issued_on, const std::string& interest_rate) {
     const bool en = language == "en";
     const auto year = std::to_string(notice["fiscalYear"].get<std::int64_t>());
     const bool special = notice["kind"] == "special";
@@ -63,21 +63,24 @@ PdfDocument notice_document(const json& notice, const std::string& syndicate, co
                                   : (special ? "Avis de cotisation spéciale" : "Avis de cotisation " + year));
     add(PdfBlock::Kind::subtitle, bidi_isolate(syndicate));
     if (!address.empty()) add(PdfBlock::Kind::paragraph, bidi_isolate(address));
-    add(PdfBlock::Kind::paragraph, (en ? "Notice no. " : "Avis no ") + notice["number"].get<std::string>() + (en ? ", issued " : ", émis le ") +
+    add(PdfBlock::Kind::paragraph, (en ? "Notice no. " : "Avis nº ") + notice["number"].get<std::string>() + (en ? ", issued " : ", émis le ") +
                                        long_date(issued_on, language) + ".");
     doc.blocks.push_back({PdfBlock::Kind::heading, en ? "Addressed to" : "Destinataires", true});
     if (notice["addressees"].empty())
         add(PdfBlock::Kind::paragraph, en ? "No co-owner of the lot is recorded; the contribution attaches to the fraction (arts. 1064, 1069 C.C.Q.)."
-                                          : "Aucun copropriétaire du lot n'est inscrit; la contribution se rattache à la fraction (art. 1064, 1069 C.c.Q.).");
+                                          : "Aucun copropriétaire du lot n’est inscrit ; la contribution se rattache à la fraction (art. 1064 et 1069 C.c.Q.).");
     for (const auto& a : notice["addressees"]) add(PdfBlock::Kind::item, bidi_isolate(a["name"].get<std::string>()));
-    doc.blocks.push_back({PdfBlock::Kind::heading, en ? "Contributions of the year" : "Contributions de l'exercice", true});
+    doc.blocks.push_back({PdfBlock::Kind::heading, en ? "Contributions of the year" : "Contributions de l’exercice", true});
     for (const auto& l : notice["lines"]) {
         const auto basis = l["basis"] == "restricted-users" ? (en ? " (restricted common portion, its users)" : " (partie commune à usage restreint, ses usagers)")
                                                             : std::string();
         add(PdfBlock::Kind::item, (en ? "Unit " : "Unité ") + bidi_isolate(l["unitNumber"].get<std::string>()) + " — " +
                                       fund_label(l["fund"].get<std::string>(), en) + basis + colon + money(l["amountCents"].get<std::int64_t>(), language));
     }
-    add(PdfBlock::Kind::paragraph, (en ? "Total for the year: " : "Total de l'exercice\u00a0: ") + money(notice["totalCents"].get<std::int64_t>(), language));
+    add(PdfBlock::Kind::paragraph, (en ? "Total for the year: " : "Total de l’exercice\u00a0: ") + money(notice["totalCents"].get<std::int64_t>(), language));
+    if (const auto paid = notice["paidCents"].get<std::int64_t>(); paid > 0)
+        add(PdfBlock::Kind::paragraph, (en ? "Already received (credit applied): " : "Déjà reçu (crédit appliqué)\u00a0: ") + money(paid, language) +
+                                           (en ? "; balance: " : "\u00a0; solde\u00a0: ") + money(notice["totalCents"].get<std::int64_t>() - paid, language));
     doc.blocks.push_back({PdfBlock::Kind::heading, en ? "Instalments" : "Versements", true});
     const auto count = notice["installments"].size();
     for (const auto& i : notice["installments"])
@@ -86,12 +89,12 @@ PdfDocument notice_document(const json& notice, const std::string& syndicate, co
                                       colon + money(i["amountCents"].get<std::int64_t>(), language));
     doc.blocks.push_back({PdfBlock::Kind::heading, en ? "Please note" : "À noter", true});
     add(PdfBlock::Kind::paragraph,
-        en ? "Each instalment is due on its date. Unpaid amounts bear interest at the rate the declaration of co-ownership sets. A co-owner "
+        en ? "Each instalment is due on its date. Unpaid amounts bear interest at " + interest_rate + " a year. A co-owner "
              "who has not paid their share of the common expenses for more than three months is deprived of their right to vote at "
              "general meetings until it is paid (art. 1094 C.C.Q.)."
-           : "Chaque versement est exigible à sa date. Les sommes impayées portent intérêt au taux prévu par la déclaration de copropriété. "
-             "Le copropriétaire qui, depuis plus de trois mois, n'a pas acquitté sa quote-part des charges communes est privé de son droit "
-             "de vote aux assemblées jusqu'au paiement (art. 1094 C.c.Q.).");
+           : "Chaque versement est exigible à sa date. Les sommes impayées portent intérêt au taux de " + interest_rate + " par année. "
+             "Le copropriétaire qui, depuis plus de trois mois, n’a pas acquitté sa quote-part des charges communes est privé de son droit "
+             "de vote aux assemblées jusqu’au paiement (art. 1094 C.c.Q.).");
     return doc;
 }
 

@@ -135,6 +135,41 @@ TEST_CASE("issuing posts a charge per instalment and unit, files a PDF per langu
     CHECK_REFUSED_AS(fx, fx.other_admin, "ASSESSMENT_NOTICE_NOT_FOUND", "get_assessment_notice", (json{{"id", n101["id"]}}));
 }
 
+TEST_CASE("what is issued is what holds on the day: addressees then, shares unchanged, nothing already due; per unit on regenerating") {
+    Notices fx;
+    fx.adopted_budget();
+    // Instalments outside the fiscal year are refused.
+    CHECK_REFUSED(fx, "VALIDATION_FAILED", "generate_assessment_notices", (json{{"fiscalYear", 2027}, {"firstDueOn", "2027-12-01"}}));
+    fx.call("generate_assessment_notices", {{"fiscalYear", 2027}});
+    // 102 changes hands before the issue: the new co-owner gets the notice, not the seller.
+    fx.call("delete_co_owner", {{"id", fx.luc["id"]}});
+    const auto buyer = fx.co_owner(fx.u102["id"], "Paul", "Nouveau", {{"email", "paul@example.ca"}});
+    // A notice whose instalments have come due is not issued: nobody is late for what no notice said.
+    fx.clock.set(*syndic::parse_iso_instant("2027-01-02T15:00:00Z"));
+    CHECK_REFUSED(fx, "VALIDATION_FAILED", "issue_assessment_notices", (json{{"fiscalYear", 2027}}));
+    fx.clock.set(*syndic::parse_iso_instant("2026-12-20T15:00:00Z"));
+    // The fractions changed since the draft: draft again.
+    fx.call("update_unit", {{"id", fx.u102["id"]}, {"fractionPercent", 30.4}});
+    fx.call("update_unit", {{"id", fx.u201["id"]}, {"fractionPercent", 24.6}});
+    CHECK_REFUSED(fx, "VALIDATION_FAILED", "issue_assessment_notices", (json{{"fiscalYear", 2027}}));
+    fx.call("generate_assessment_notices", {{"fiscalYear", 2027}});
+    const auto issued = fx.call("issue_assessment_notices", {{"fiscalYear", 2027}});
+    CHECK(issued["issued"] == 3);
+    const auto n102 = fx.call("list_assessment_notices", {{"unitId", fx.u102["id"]}})["data"][0];
+    CHECK(n102["addressees"].size() == 1);
+    CHECK(n102["addressees"][0]["coOwnerId"] == buyer["id"]);
+    CHECK(n102["language"] == "fr");
+    SQLite::Statement events(fx.db->sql(), "SELECT count(*) FROM events WHERE type = 'charge.created'");
+    events.executeStep();
+    CHECK(events.getColumn(0).getInt64() == issued["charges"]);
+    // P-1 gets a co-owner of its own: it is a lot of its own, but already billed on 101's issued
+    // notice, so regenerating bills it no second time.
+    fx.co_owner(fx.p1["id"], "Pierre", "Garage");
+    const auto again = fx.call("generate_assessment_notices", {{"fiscalYear", 2027}});
+    CHECK(again["generated"] == 0);
+    CHECK(again["warnings"].size() >= 1);
+}
+
 }  // TEST_SUITE
 
 }  // namespace assessment_notices_test
