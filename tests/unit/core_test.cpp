@@ -16,6 +16,7 @@
 
 #include "core/base64url.hpp"
 #include "core/clock.hpp"
+#include "core/largest_remainder.hpp"
 #include "core/fraction.hpp"
 #include "core/ids.hpp"
 #include "core/json_parse.hpp"
@@ -190,6 +191,15 @@ TEST_CASE("parse_iso_instant accepts Z and offsets and nothing without an offset
         CHECK_FALSE(parse_iso_instant(broken).has_value());
     // Offsets can carry an instant across the year limits: 9999-12-31T23:00-05:00 is year 10000 UTC.
     CHECK_FALSE(parse_iso_instant("9999-12-31T23:00-05:00").has_value());
+}
+
+TEST_CASE("largest remainder: shares add up to the total exactly, the cent to the largest remainder, the first among equals") {
+    CHECK(syndic::largest_remainder(10000, {20001, 10000}) == std::vector<std::int64_t>{6667, 3333});
+    CHECK(syndic::largest_remainder(2, {1, 1, 1}) == std::vector<std::int64_t>{1, 1, 0});
+    CHECK(syndic::largest_remainder(100, {0, 0}) == std::vector<std::int64_t>{0, 0});
+    // 10^14 cents by millionths: the products need 128 bits.
+    const auto big = syndic::largest_remainder(100000000000000, {33333333, 33333333, 33333334});
+    CHECK(big[0] + big[1] + big[2] == 100000000000000);
 }
 
 TEST_CASE("calendar days are added and counted on the calendar, leap days and years included") {

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "core/error.hpp"
+#include "core/largest_remainder.hpp"
 #include "modules/accounting/codes.hpp"
 #include "storage/bind.hpp"
 #include "storage/database.hpp"
@@ -15,25 +16,6 @@
 namespace syndic::accounting {
 
 namespace {
-
-// `total` shared in proportion to `weights` (their sum above `total`, or equal), each share rounded
-// down and the cents left given one by one to the largest remainders, the first among equals.
-std::vector<std::int64_t> pro_rata(std::int64_t total, const std::vector<std::int64_t>& weights) {
-    const __int128 sum = std::accumulate(weights.begin(), weights.end(), __int128{0});
-    std::vector<std::int64_t> shares(weights.size(), 0);
-    if (sum == 0) return shares;
-    std::vector<std::pair<__int128, std::size_t>> remainders;
-    std::int64_t given = 0;
-    for (std::size_t i = 0; i < weights.size(); ++i) {
-        const __int128 product = static_cast<__int128>(total) * weights[i];
-        shares[i] = static_cast<std::int64_t>(product / sum);
-        given += shares[i];
-        remainders.emplace_back(product % sum, i);
-    }
-    std::stable_sort(remainders.begin(), remainders.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-    for (std::size_t k = 0; given < total && k < remainders.size(); ++k, ++given) ++shares[remainders[k].second];
-    return shares;
-}
 
 class Planner {
 public:
@@ -48,7 +30,7 @@ public:
         std::vector<std::int64_t> owed;
         for (auto* d : owing) owed.push_back(d->outstanding());
         const auto total = std::accumulate(owed.begin(), owed.end(), std::int64_t{0});
-        const auto shares = total <= left_ ? owed : pro_rata(left_, owed);
+        const auto shares = total <= left_ ? owed : largest_remainder(left_, owed);
         for (std::size_t i = 0; i < owing.size(); ++i) pay(*owing[i], shares[i]);
     }
 
@@ -76,7 +58,7 @@ private:
                 funds.push_back(it->first);
                 unpaid.push_back(it->second);
             }
-        const auto shares = cents >= d.outstanding() ? unpaid : pro_rata(cents, unpaid);
+        const auto shares = cents >= d.outstanding() ? unpaid : largest_remainder(cents, unpaid);
         for (std::size_t i = 0; i < funds.size(); ++i) {
             if (shares[i] == 0) continue;
             allocations.push_back({d.id, d.unit_id, funds[i], shares[i]});

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "core/largest_remainder.hpp"
+
 namespace syndic {
 class Database;
 }
@@ -42,10 +44,6 @@ struct UnitShare {
 // A restricted pool whose portion has no user with a relative value is VALIDATION_FAILED at `field`.
 std::vector<UnitShare> apportion(Database& db, const std::string& syndicate_id, const std::vector<Pool>& pools,
                                  const std::string& field);
-
-// `total` shared by `weights`, each share rounded down and the cents left given one by one to the
-// largest remainders (the first among equals): the shares add up to `total`.
-std::vector<std::int64_t> largest_remainder(std::int64_t total, const std::vector<std::int64_t>& weights);
 
 // `yearly` cut into `count` instalments, the remainder on the first.
 std::vector<std::int64_t> instalments(std::int64_t yearly, int count);
