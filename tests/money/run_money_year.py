@@ -5,7 +5,10 @@ the board, its notices drafted) is issued; three months and a day after an insta
 unpaid, the lot's votes are suspended (art. 1094), not on the day before; paying the oldest
 instalment alone leaves them suspended, paying everything owed restores them (votingRestored), a
 cheque returned NSF suspends them again at once; late interest for a day is charged once, and the
-books balance within each fund after every step.
+books balance within each fund after every step. Then a special assessment the board decides by a
+written resolution: its notices add up to its total, are issued and read right (pdftotext); a lot
+pays part of one, the notice is cancelled and what was paid pays the lot's other debts; a notice is
+sent again in English.
 
 usage: run_money_year.py SYNDIC_MCP"""
 import datetime
@@ -38,6 +41,56 @@ def funds_balance(db):
     with sqlite3.connect(db) as c:
         return c.execute("SELECT fund, sum(debit_cents) - sum(credit_cents) FROM journal_lines GROUP BY fund "
                          "HAVING sum(debit_cents) <> sum(credit_cents)").fetchall()
+
+
+def pdf_text(db, document_id):
+    with sqlite3.connect(db) as c:
+        path = c.execute("SELECT path FROM documents WHERE id = ?", (document_id,)).fetchone()[0]
+    return subprocess.run(["pdftotext", "-layout", path, "-"], capture_output=True, text=True, check=True).stdout
+
+
+def special_assessment(env, db, day):
+    """The board decides a special contribution on `day`; its notices issued, one cancelled after a
+    partial payment, one sent again in English."""
+    clock = f"{day} 17:00:00"
+    board = call(env, "get_board", {}, clock=clock)
+    signatures = [{"signerId": d["id"], "signedOn": str(day)} for d in board["directors"]]
+    decision = call(env, "record_written_resolution", {
+        "body": "board", "title": "Cotisation spéciale — réfection de la toiture", "majorityRequired": "simple",
+        "text": "Le conseil décide une cotisation spéciale de 24 000,01 $ au fonds de prévoyance, en deux versements.",
+        "signatures": signatures}, clock=clock)
+    first, second = day + datetime.timedelta(days=30), day + datetime.timedelta(days=120)
+    special = call(env, "create_special_assessment", {
+        "title": "Réfection de la toiture", "reason": "Les bardeaux ont atteint la fin de leur vie utile ; l'étude du fonds recommande de les remplacer.",
+        "fund": "contingency", "totalCents": 2400001, "apportionment": "fractions", "resolutionId": decision["id"],
+        "installments": [{"dueOn": str(first), "percent": 50}, {"dueOn": str(second), "percent": 50}]}, clock=clock)
+    check("the special assessment's notices add up to its total to the cent",
+          sum(n["totalCents"] for n in special["notices"]) == 2400001, json.dumps(special["notices"])[:300])
+    issued = call(env, "issue_assessment_notices", {"fiscalYear": special["fiscalYear"], "kind": "special"}, clock=clock)
+    check("its notices are issued and mailed", issued["issued"] == len(special["notices"]) and issued["queued"] > 0, json.dumps(issued)[:300])
+    notice = call(env, "get_assessment_notice", {"id": special["notices"][0]["id"]}, clock=clock)
+    text = pdf_text(db, notice["documentIds"][0])
+    check("its PDF reads as a special assessment: title, reason, the board's decision, the instalments",
+          "cotisation spéciale" in text.lower() and "Réfection de la toiture" in text and "conseil d’administration" in text
+          and "Versement 2 de 2" in text, text[:600])
+    # A lot pays its first special instalment in part, designating it; the notice is then cancelled.
+    paid_on = first + datetime.timedelta(days=1)
+    later = f"{paid_on} 17:00:00"
+    charge = notice["installments"][0]["chargeIds"][0]
+    payment = call(env, "record_payment", {"unitId": notice["unitId"], "amountCents": 10000, "receivedOn": str(paid_on),
+                                           "method": "transfer", "designatedChargeIds": [charge]}, clock=later)
+    check("the payment pays the designated special instalment", payment["allocations"][0]["chargeId"] == charge, json.dumps(payment)[:300])
+    cancelled = call(env, "cancel_assessment_notice", {"id": notice["id"], "reason": "Montant à revoir"}, clock=later)
+    check("cancelling reverses what is unpaid and gives back what was paid",
+          cancelled["status"] == "cancelled" and cancelled["cancellation"]["releasedToCreditCents"] == 10000
+          and cancelled["cancellation"]["unpaidReversedCents"] == notice["totalCents"] - 10000, json.dumps(cancelled["cancellation"]))
+    again = call(env, "get_owner_statement", {"unitId": notice["unitId"]}, clock=later)
+    check("the statement shows the cancellation", any(l["type"] == "cancellation" for l in again["lines"]), "")
+    check("each fund balances after the cancellation", funds_balance(db) == [], str(funds_balance(db)))
+    other = special["notices"][1]
+    resent = call(env, "resend_assessment_notice", {"id": other["id"], "language": "en"}, clock=later)
+    check("a notice sent again in English", resent["queued"] >= 1 and "Notice of special assessment" in pdf_text(db, resent["documentIds"][0]),
+          json.dumps(resent))
 
 
 def main():
@@ -103,6 +156,7 @@ def main():
     check("late interest for a day is charged once", once["totalCents"] > 0 and twice["totalCents"] == 0,
           f'{once["totalCents"]} then {twice["totalCents"]}')
     check("each fund balances after payments, a reversal and interest", funds_balance(db) == [], str(funds_balance(db)))
+    special_assessment(env, db, three_months + datetime.timedelta(days=6))
     finish()
 
 

@@ -71,6 +71,10 @@ const std::map<std::string, Hints> by_verb = {
     {"authorize", {false, false, false, false}},
     // Notices issued: charges posted, PDFs filed, mail queued; again, refused (only drafts are issued).
     {"issue", {false, true, true, true}},
+    // A notice cancelled by counter-entries: again, refused (INVALID_STATUS_TRANSITION).
+    {"cancel", {false, true, true, false}},
+    // A notice rendered and queued again: another PDF and more mail each call.
+    {"resend", {false, true, false, true}},
     // Sending: the meeting moves on (notice-sent, minutes-sent) and mail is queued to everyone;
     // again, refused or sent again.
     {"send", {false, true, false, true}},

@@ -187,7 +187,7 @@ void apply_credit(Database& db, const std::string& syndicate_id, const std::stri
     const auto units = lot_units(db, syndicate_id, root);
     auto q = db.prepare(
         "SELECT p.id, p.unit_id, p.payer_co_owner_id, p.amount_cents - coalesce((SELECT sum(a.amount_cents) FROM payment_allocations a "
-        "WHERE a.payment_id = p.id), 0), (SELECT coalesce(max(a.seq), 0) FROM payment_allocations a WHERE a.payment_id = p.id) "
+        "WHERE a.payment_id = p.id AND (a.released_on IS NULL OR a.released_on > ?3)), 0), (SELECT coalesce(max(a.seq), 0) FROM payment_allocations a WHERE a.payment_id = p.id) "
         "FROM payments p WHERE p.syndicate_id = ?1 AND p.unit_id IN (SELECT value FROM json_each(?2)) AND p.status = 'posted' "
         "AND p.received_on <= ?3 ORDER BY p.received_on, p.created_at, p.id");
     bind_parameters(*q, syndicate_id, id_set(units), day);

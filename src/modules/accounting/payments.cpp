@@ -134,7 +134,8 @@ std::vector<std::string> undo_payment_entries(const ToolCall& call, const std::s
     }
     std::vector<std::string> entries;
     auto e = call.db.prepare(
-        "SELECT entry_id FROM payments WHERE id = ?1 UNION SELECT DISTINCT entry_id FROM payment_allocations WHERE payment_id = ?1");
+        "SELECT entry_id FROM payments WHERE id = ?1 UNION SELECT DISTINCT entry_id FROM payment_allocations WHERE payment_id = ?1 "
+        "UNION SELECT DISTINCT release_entry_id FROM payment_allocations WHERE payment_id = ?1 AND release_entry_id IS NOT NULL");
     bind_parameters(*e, id);
     while (e->executeStep()) entries.push_back(e->getColumn(0).getString());
     const std::string label = reason == "nsf" ? "Paiement retourné (sans provision)" : reason == "error" ? "Paiement annulé (saisi par erreur)"
@@ -219,11 +220,11 @@ json reverse_payment(const ToolCall& call) {
                                "The payment was received on " + received_on + "; it is reversed on that day or later.");
     // A counter-entry never comes before the entry it undoes: the payment's credit applied to a
     // later charge is undone on that day or after.
-    auto last = call.db.prepare("SELECT max(applied_on) FROM payment_allocations WHERE payment_id = ?");
+    auto last = call.db.prepare("SELECT max(max(applied_on, coalesce(released_on, ''))) FROM payment_allocations WHERE payment_id = ?");
     bind_parameters(*last, id);
     if (last->executeStep() && !last->getColumn(0).isNull() && reversed_on < last->getColumn(0).getString())
         throw invalid_argument("/reversedOn", "is before part of the payment was applied",
-                               "Part of the payment's credit paid a charge on " + last->getColumn(0).getString() +
+                               "Part of the payment paid a charge, or was given back by a cancelled charge, on " + last->getColumn(0).getString() +
                                    ": the payment is reversed on that day or later.");
     const auto fee = nsf_fee_of(call, a, reason);
     require_open_period(call.db, syndicate, reversed_on, "/reversedOn");

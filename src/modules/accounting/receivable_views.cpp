@@ -37,7 +37,7 @@ json payment_json(Database& db, const std::string& syndicate_id, const std::stri
     auto q = db.prepare(
         "SELECT p.id, p.unit_id, p.payer_co_owner_id, p.received_on, p.amount_cents, p.method, p.reference, p.deposit_account_id, "
         "p.designated_charge_ids, p.creditor_consent, p.status, p.reversed_on, p.reversal_reason, p.nsf_fee_charge_id, p.entry_id, "
-        "p.created_at, coalesce((SELECT sum(a.amount_cents) FROM payment_allocations a WHERE a.payment_id = p.id), 0) "
+        "p.created_at, coalesce((SELECT sum(a.amount_cents) FROM payment_allocations a WHERE a.payment_id = p.id AND a.released_on IS NULL), 0) "
         "FROM payments p WHERE p.id = ? AND p.syndicate_id = ?");
     bind_parameters(*q, payment_id, syndicate_id);
     if (!q->executeStep()) throw std::logic_error("no payment " + payment_id);
@@ -64,7 +64,7 @@ json payment_json(Database& db, const std::string& syndicate_id, const std::stri
               {"entryId", q->getColumn(14).getString()},
               {"createdAt", shown_time(q->getColumn(15))}};
     auto a = db.prepare(
-        "SELECT a.charge_id, c.unit_id, c.kind, c.description, c.due_on, a.fund, a.amount_cents, a.applied_on, a.seq "
+        "SELECT a.charge_id, c.unit_id, c.kind, c.description, c.due_on, a.fund, a.amount_cents, a.applied_on, a.seq, a.released_on "
         "FROM payment_allocations a JOIN charges c ON c.id = a.charge_id WHERE a.payment_id = ? "
         "ORDER BY a.seq, CASE a.fund WHEN 'operating' THEN 0 WHEN 'contingency' THEN 1 ELSE 2 END");
     bind_parameters(*a, payment_id);
@@ -79,6 +79,7 @@ json payment_json(Database& db, const std::string& syndicate_id, const std::stri
                             {"description", a->getColumn(3).getString()},
                             {"dueOn", a->getColumn(4).getString()},
                             {"appliedOn", a->getColumn(7).getString()},
+                            {"releasedOn", nullable_text(a->getColumn(9))},
                             {"amountCents", 0},
                             {"funds", json::array()}});
         }
@@ -93,7 +94,7 @@ json charge_json(Database& db, const std::string& syndicate_id, const std::strin
     auto q = db.prepare(
         "SELECT c.id, c.unit_id, c.kind, c.assessment_notice_id, c.source_type, c.source_id, c.description, c.posted_on, c.due_on, "
         "c.amount_cents, c.cancelled_on, c.entry_id, c.created_at, coalesce((SELECT sum(a.amount_cents) FROM payment_allocations a "
-        "JOIN payments p ON p.id = a.payment_id WHERE a.charge_id = c.id AND p.status = 'posted'), 0) "
+        "JOIN payments p ON p.id = a.payment_id WHERE a.charge_id = c.id AND p.status = 'posted' AND a.released_on IS NULL), 0) "
         "FROM charges c WHERE c.id = ? AND c.syndicate_id = ?");
     bind_parameters(*q, charge_id, syndicate_id);
     if (!q->executeStep()) throw std::logic_error("no charge " + charge_id);

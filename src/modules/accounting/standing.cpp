@@ -91,7 +91,7 @@ void settle_flags(Standing& s, std::int64_t grace) {
 std::int64_t credit_of(Database& db, const std::string& syndicate_id, const std::vector<std::string>& units, const std::string& as_of) {
     auto q = db.prepare(
         "SELECT coalesce(sum(p.amount_cents - coalesce((SELECT sum(a.amount_cents) FROM payment_allocations a "
-        "WHERE a.payment_id = p.id AND a.applied_on <= ?3), 0)), 0) FROM payments p WHERE p.syndicate_id = ?1 "
+        "WHERE a.payment_id = p.id AND a.applied_on <= ?3 AND (a.released_on IS NULL OR a.released_on > ?3)), 0)), 0) FROM payments p WHERE p.syndicate_id = ?1 "
         "AND p.unit_id IN (SELECT value FROM json_each(?2)) AND p.received_on <= ?3 AND (p.status = 'posted' OR p.reversed_on > ?3)");
     bind_parameters(*q, syndicate_id, id_set(units), as_of);
     q->executeStep();

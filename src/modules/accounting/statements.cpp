@@ -91,6 +91,24 @@ std::vector<Movement> movements(Database& db, const std::string& syndicate_id, c
                             {"description", "Annulation — " + c->getColumn(2).getString()}, {"dueOn", nullptr}},
                            -amount});
     }
+    // What a payment of one lot paid of another's charge and got back when that charge was
+    // cancelled: the paying lot's credit again, no longer the other lot's payment.
+    auto released = db.prepare(
+        "SELECT a.released_on, a.payment_id, c.id, c.description, sum(a.amount_cents), p.unit_id IN (SELECT value FROM json_each(?2)) "
+        "FROM payment_allocations a JOIN payments p ON p.id = a.payment_id JOIN charges c ON c.id = a.charge_id "
+        "WHERE p.syndicate_id = ?1 AND a.released_on <= ?3 AND (p.unit_id IN (SELECT value FROM json_each(?2))) <> "
+        "(c.unit_id IN (SELECT value FROM json_each(?2))) GROUP BY a.released_on, a.payment_id, c.id");
+    bind_parameters(*released, syndicate_id, id_set(units), as_of);
+    std::map<std::string, std::int64_t> released_change;  // by payment
+    while (released->executeStep()) {
+        const bool own = released->getColumn(5).getInt() != 0;
+        out.push_back({released->getColumn(0).getString(), 1,
+                       {{"type", "release"}, {"paymentId", released->getColumn(1).getString()}, {"chargeId", released->getColumn(2).getString()},
+                        {"description", std::string(own ? "Paiement rendu au crédit de ce lot — " : "Paiement rendu au lot qui l'avait fait — ") +
+                                            released->getColumn(3).getString()}},
+                       own ? -released->getColumn(4).getInt64() : released->getColumn(4).getInt64()});
+        released_change[released->getColumn(1).getString()] += out.back().change;
+    }
     // The units' payments, less what they paid of another lot's charges (a designation); and the
     // payments of other lots that paid these units' charges.
     auto p = db.prepare(
@@ -113,16 +131,18 @@ std::vector<Movement> movements(Database& db, const std::string& syndicate_id, c
             outside->executeStep();
             amount = p->getColumn(2).getInt64() - outside->getColumn(0).getInt64();
         }
-        if (amount == 0) continue;
         const auto reference = p->getColumn(4).isNull() ? std::string() : " (" + p->getColumn(4).getString() + ")";
         const auto label = std::string(own ? "Paiement — " : "Paiement d'un autre lot du même copropriétaire — ") + p->getColumn(3).getString() + reference;
-        out.push_back({p->getColumn(1).getString(), 1, {{"type", "payment"}, {"paymentId", p->getColumn(0).getString()}, {"description", label}},
-                       -amount});
-        if (!p->getColumn(5).isNull() && p->getColumn(5).getString() <= as_of)
+        if (amount != 0)
+            out.push_back({p->getColumn(1).getString(), 1, {{"type", "payment"}, {"paymentId", p->getColumn(0).getString()}, {"description", label}},
+                           -amount});
+        // A reversal undoes what the payment and its releases did to these units.
+        const auto undone = amount - released_change[p->getColumn(0).getString()];
+        if (!p->getColumn(5).isNull() && p->getColumn(5).getString() <= as_of && undone != 0)
             out.push_back({p->getColumn(5).getString(), 2,
                            {{"type", "reversal"}, {"paymentId", p->getColumn(0).getString()},
                             {"description", "Paiement retourné — " + p->getColumn(6).getString() + reference}},
-                           amount});
+                           undone});
     }
     std::stable_sort(out.begin(), out.end(), [](const Movement& a, const Movement& b) {
         return a.date != b.date ? a.date < b.date : a.order < b.order;

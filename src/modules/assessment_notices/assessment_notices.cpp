@@ -9,6 +9,9 @@ void register_assessment_notices_module(ToolTable& table) {
     table.bind("get_assessment_notice", assessment_notices::get_assessment_notice);
     table.bind("generate_assessment_notices", assessment_notices::generate_assessment_notices);
     table.bind("issue_assessment_notices", assessment_notices::issue_assessment_notices);
+    table.bind("create_special_assessment", assessment_notices::create_special_assessment);
+    table.bind("cancel_assessment_notice", assessment_notices::cancel_assessment_notice);
+    table.bind("resend_assessment_notice", assessment_notices::resend_assessment_notice);
 }
 
 }  // namespace syndic

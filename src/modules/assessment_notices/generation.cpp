@@ -16,6 +16,7 @@
 #include "modules/accounting/ledger.hpp"
 #include "modules/accounting/receivable_views.hpp"
 #include "modules/accounting/receivables.hpp"
+#include "modules/assessment_notices/drafting.hpp"
 #include "modules/assessment_notices/notice_store.hpp"
 #include "modules/assessment_notices/tools.hpp"
 #include "modules/common.hpp"
@@ -76,59 +77,6 @@ std::int64_t delete_drafts(Database& db, const std::string& syndicate_id, int fi
     return q->exec();
 }
 
-// What a lot's draft is made of.
-struct Draft {
-    const std::string& syndicate;
-    int year;
-    const std::string& budget_id;
-    const std::string& root;
-    const json& addressees;
-    const std::string& language;
-    int count;
-    const std::vector<std::string>& dues;
-    const std::string& now;
-};
-
-// Writes the lot's draft notice: its row, a line per unit and fund share, its instalments per unit
-// and fund. Returns its id, number and total.
-std::tuple<std::string, std::string, std::int64_t> write_draft(Database& db, const Draft& d, const std::vector<const funds::UnitShare*>& units) {
-    std::int64_t notice_total = 0;
-    for (const auto* u : units) notice_total += u->total();
-    const auto id = new_record_id();
-    const auto number = next_number(db, d.syndicate, d.year);
-    auto insert = db.prepare(
-        "INSERT INTO assessment_notices (id, syndicate_id, number, fiscal_year, kind, budget_id, unit_id, addressees, total_cents, "
-        "language, created_at, updated_at) VALUES (?, ?, ?, ?, 'regular', ?, ?, ?, ?, ?, ?, ?)");
-    bind_parameters(*insert, id, d.syndicate, number, static_cast<std::int64_t>(d.year), d.budget_id, d.root, d.addressees.dump(), notice_total,
-                    d.language, d.now, d.now);
-    insert->exec();
-    auto line = db.prepare(
-        "INSERT INTO assessment_notice_lines (notice_id, line_no, unit_id, fund, description, amount_cents, basis, common_portion_id) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
-    auto inst = db.prepare(
-        "INSERT INTO assessment_notice_instalments (notice_id, number, unit_id, fund, due_on, amount_cents) VALUES (?, ?, ?, ?, ?, ?)");
-    std::int64_t n = 0;
-    for (const auto* u : units) {
-        for (const auto& l : u->lines) {
-            line->reset();
-            const auto description = std::string(fund_name(l.fund)) + " " + std::to_string(d.year) +
-                                     (l.common_portion_id ? " — partie commune à usage restreint" : "");
-            bind_parameters(*line, id, ++n, u->unit_id, l.fund, description, l.cents, l.basis, l.common_portion_id);
-            line->exec();
-        }
-        for (const auto& [fund, yearly] : u->by_fund) {
-            const auto parts = funds::instalments(yearly, d.count);
-            for (int k = 0; k < d.count; ++k) {
-                inst->reset();
-                bind_parameters(*inst, id, static_cast<std::int64_t>(k + 1), u->unit_id, fund, d.dues[static_cast<std::size_t>(k)],
-                                parts[static_cast<std::size_t>(k)]);
-                inst->exec();
-            }
-        }
-    }
-    return {id, number, notice_total};
-}
-
 }  // namespace
 
 json generate_assessment_notices(const ToolCall& call) {
@@ -164,8 +112,7 @@ json generate_assessment_notices(const ToolCall& call) {
         "AND n.fiscal_year = ? AND n.kind = 'regular' AND n.status = 'issued'");
     bind_parameters(*issued, syndicate, static_cast<std::int64_t>(year));
     while (issued->executeStep()) billed.insert(issued->getColumn(0).getString());
-    std::map<std::string, std::vector<const funds::UnitShare*>> lots;
-    std::vector<std::string> order;
+    std::vector<const funds::UnitShare*> to_bill;
     json warnings = json::array();
     for (const auto& u : shares) {
         if (u.lines.empty()) continue;
@@ -174,26 +121,17 @@ json generate_assessment_notices(const ToolCall& call) {
                                " issued already: it stays as it is (cancel and reissue to change it).");
             continue;
         }
-        const auto root = accounting::lot_root(call.db, syndicate, u.unit_id);
-        if (!lots.count(root)) order.push_back(root);
-        lots[root].push_back(&u);
+        to_bill.push_back(&u);
     }
-    const auto now = to_utc_iso(call.clock.now());
-    const auto fallback = get_setting(call.db, syndicate, "defaultLanguage").get<std::string>();
-    json notices = json::array();
+    DraftPlan plan{syndicate, "regular", year, budget->id, std::nullopt, dues, std::vector<std::int64_t>(dues.size(), 1),
+                   [year](const funds::UnitLine& l) {
+                       return std::string(fund_name(l.fund)) + " " + std::to_string(year) +
+                              (l.common_portion_id ? " — partie commune à usage restreint" : "");
+                   },
+                   get_setting(call.db, syndicate, "defaultLanguage").get<std::string>(), to_utc_iso(call.clock.now())};
+    auto notices = draft_notices(call.db, plan, to_bill, warnings);
     std::int64_t total = 0;
-    for (const auto& root : order) {
-        const auto addressees = addressees_of(call.db, syndicate, accounting::lot_units(call.db, syndicate, root));
-        const auto language = addressees.empty() ? fallback : addressees[0]["language"].get<std::string>();
-        const auto [id, number, notice_total] =
-            write_draft(call.db, {syndicate, year, budget->id, root, addressees, language, count, dues, now}, lots[root]);
-        if (addressees.empty())
-            warnings.push_back("Unit " + accounting::unit_number(call.db, root) + " has no active co-owner: its notice has no addressee "
-                               "(no-addressee). The contribution attaches to the fraction (arts. 1064, 1069); record its co-owner.");
-        total += notice_total;
-        notices.push_back({{"id", id}, {"number", number}, {"unitId", root}, {"unitNumber", accounting::unit_number(call.db, root)},
-                           {"totalCents", notice_total}, {"addressees", addressees.size()}});
-    }
+    for (const auto& n : notices) total += n["totalCents"].get<std::int64_t>();
     call.name_event("assessment_notices.generated", "budget", budget->id);
     return {{"fiscalYear", year},        {"budgetId", budget->id},     {"installments", count}, {"dueDates", dues},
             {"generated", notices.size()}, {"totalCents", total},       {"replacedDrafts", replaced},

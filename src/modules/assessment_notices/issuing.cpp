@@ -5,7 +5,6 @@
 #include <SQLiteCpp/Statement.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <map>
 #include <set>
 #include <string>
@@ -17,6 +16,7 @@
 #include "core/ids.hpp"
 #include "modules/accounting/receivable_views.hpp"
 #include "modules/accounting/receivables.hpp"
+#include "modules/assessment_notices/delivery.hpp"
 #include "modules/assessment_notices/notice_pdf.hpp"
 #include "modules/assessment_notices/notice_store.hpp"
 #include "modules/assessment_notices/tools.hpp"
@@ -25,13 +25,10 @@
 #include "modules/funds/apportionment.hpp"
 #include "modules/funds/budget_model.hpp"
 #include "modules/accounting/ledger.hpp"
-#include "modules/documents/filing.hpp"
 #include "modules/list_query.hpp"
-#include "modules/outbox_queue.hpp"
 #include "modules/record_table.hpp"
 #include "storage/bind.hpp"
 #include "storage/database.hpp"
-#include "storage/durable_file.hpp"
 #include "storage/settings.hpp"
 
 namespace syndic::assessment_notices {
@@ -105,46 +102,6 @@ std::int64_t post_charges(const ToolCall& call, const Notice& n, const std::stri
         link->exec();
     }
     return static_cast<std::int64_t>(groups.size());
-}
-
-// Renders the notice in `language`, stages its file and records it as a protected document
-// attached to the notice; returns the document's id.
-std::string file_pdf(Database& db, const std::string& syndicate_id, const Notice& n, const std::string& language, Instant now,
-                     const std::string& uploaded_by) {
-    const auto notice = notice_json(db, syndicate_id, n.id);
-    // The address the syndicate's settings give, else the declaration's; the declaration's rate,
-    // else the legal 5 % (as apply_late_interest charges).
-    auto address = get_setting(db, syndicate_id, "address");
-    if (!address.is_string()) {
-        auto d = db.prepare("SELECT address FROM declarations WHERE syndicate_id = ?");
-        bind_parameters(*d, syndicate_id);
-        if (d->executeStep() && !d->getColumn(0).isNull()) address = d->getColumn(0).getString();
-    }
-    const auto rate = declaration::arrears_parameters(db, syndicate_id).interest_rate.value_or(Fraction::percent(5));
-    auto rate_text = percent(rate).dump();
-    if (language == "fr") std::replace(rate_text.begin(), rate_text.end(), '.', ',');
-    const auto pdf = render_pdf(notice_document(notice, syndicate_name(db, syndicate_id), address.is_string() ? address.get<std::string>() : "",
-                                                language, montreal_date(now), rate_text + (language == "fr" ? "\u00a0%" : "%")));
-    documents::NewDocument d;
-    d.id = new_record_id();
-    d.kind = "assessment-notice";
-    d.title = (language == "en" ? "Notice of assessment " : "Avis de cotisation ") + n.number;
-    d.file_name = "avis-" + n.number + "-" + language + "-" + d.id.substr(d.id.size() - 8) + ".pdf";
-    d.mime_type = "application/pdf";
-    d.path = (std::filesystem::path(db.data_dir()) / "exports" / d.file_name).string();
-    const auto staged = stage_file_durably(d.path, pdf.bytes, FileCheck::pdf, "exports/" + d.file_name);
-    db.publish_on_commit(staged.temporary, staged.final_path);
-    d.sha256 = staged.written.sha256;
-    d.size_bytes = staged.written.size;
-    d.pages = pdf.pages;
-    d.visibility = "board";  // a unit's amounts are its co-owners' and the board's, not every co-owner's
-    d.uploaded_by = uploaded_by;
-    d.created_at = to_utc_iso(now);
-    d.certified_by = "syndic-mcp";
-    d.language = language;
-    documents::insert_document(db, syndicate_id, d);
-    documents::attach(db, syndicate_id, d.id, "assessment-notice", n.id, d.created_at);
-    return d.id;
 }
 
 // What a notice must still be on the day it is issued: its instalments not yet due (a co-owner is
@@ -223,7 +180,7 @@ json issue_assessment_notices(const ToolCall& call) {
         std::set<std::string> languages;
         for (const auto& ad : n.addressees) languages.insert(ad["language"].get<std::string>());
         if (languages.empty()) languages.insert(n.language.empty() ? fallback : n.language);
-        for (const auto& language : languages) document_of[language] = file_pdf(call.db, syndicate, n, language, now, call.caller.api_key_id);
+        for (const auto& language : languages) document_of[language] = file_notice_pdf(call.db, syndicate, n, language, now, call.caller.api_key_id);
         json documents = json::array();
         for (const auto& [_, id] : document_of) documents.push_back(id);
         auto mark = call.db.prepare(
@@ -233,25 +190,11 @@ json issue_assessment_notices(const ToolCall& call) {
         call.name_event("assessment_notice.issued", "assessment-notice", n.id);
         if (n.addressees.empty()) without_addressee.push_back({{"noticeId", n.id}, {"number", n.number}, {"unitNumber", accounting::unit_number(call.db, n.unit_id)}});
         for (const auto& ad : n.addressees) {
-            if (!ad["email"].is_string()) {
-                without_email.push_back({{"noticeId", n.id}, {"coOwnerId", ad["coOwnerId"]}, {"name", ad["name"]}});
-                continue;
-            }
             const auto language = ad["language"].get<std::string>();
-            const bool en = language == "en";
-            const auto who = ad["name"].get<std::string>();
-            const std::string subject = (en ? "Notice of assessment " : "Avis de cotisation ") + n.number + " — " + name;
-            const std::string body = en ? "Dear " + who + ",\n\nPlease find attached your notice of assessment " + n.number + " for " +
-                                              std::to_string(n.fiscal_year) + ": " + money(n.total_cents, language) +
-                                              ", payable in the instalments it lists.\n\n" + name + "\n"
-                                        : "Bonjour " + who + ",\n\nVous trouverez ci-joint votre avis de cotisation " + n.number + " pour " +
-                                              std::to_string(n.fiscal_year) + " : " + money(n.total_cents, language) +
-                                              ", payable selon les versements qu'il indique.\n\n" + name + "\n";
-            queue_outbox_message(call.db, syndicate,
-                                 {ad["coOwnerId"].get<std::string>(), "email", ad["email"].get<std::string>(), language, subject, body,
-                                  "assessment-notice", n.id, "", json::array({document_of.at(language)}).dump()},
-                                 now_text);
-            ++queued;
+            if (queue_notice_mail(call.db, syndicate, {n, ad, language, document_of.at(language), name, false}, now_text))
+                ++queued;
+            else
+                without_email.push_back({{"noticeId", n.id}, {"coOwnerId", ad["coOwnerId"]}, {"name", ad["name"]}});
         }
         issued.push_back({{"id", n.id}, {"number", n.number}, {"totalCents", n.total_cents}, {"documentIds", documents}});
     }

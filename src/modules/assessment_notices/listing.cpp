@@ -25,7 +25,7 @@ json list_assessment_notices(const ToolCall& call) {
         "AND (?4 IS NULL OR n.unit_id = ?4 OR EXISTS (SELECT 1 FROM assessment_notice_lines l WHERE l.notice_id = n.id AND l.unit_id = ?4)) "
         "AND (?5 IS NULL OR n.status = ?5) AND (?6 IS NULL OR ?6 = 0 OR (n.status = 'issued' AND n.total_cents > coalesce(("
         "  SELECT sum(x.amount_cents) FROM payment_allocations x JOIN payments p ON p.id = x.payment_id JOIN charges c ON c.id = x.charge_id "
-        "  WHERE c.assessment_notice_id = n.id AND p.status = 'posted'), 0)))";
+        "  WHERE c.assessment_notice_id = n.id AND p.status = 'posted' AND x.released_on IS NULL), 0)))";
     std::vector<std::string> ids;
     const auto unpaid = a.optional_flag("unpaid");
     const auto total = read_page(

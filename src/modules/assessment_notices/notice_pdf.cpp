@@ -70,14 +70,23 @@ PdfDocument notice_document(const json& notice, const std::string& syndicate, co
         add(PdfBlock::Kind::paragraph, en ? "No co-owner of the lot is recorded; the contribution attaches to the fraction (arts. 1064, 1069 C.C.Q.)."
                                           : "Aucun copropriétaire du lot n’est inscrit ; la contribution se rattache à la fraction (art. 1064 et 1069 C.c.Q.).");
     for (const auto& a : notice["addressees"]) add(PdfBlock::Kind::item, bidi_isolate(a["name"].get<std::string>()));
-    doc.blocks.push_back({PdfBlock::Kind::heading, en ? "Contributions of the year" : "Contributions de l’exercice", true});
+    if (special) {
+        const auto& s = notice["specialAssessment"];
+        doc.blocks.push_back({PdfBlock::Kind::heading, bidi_isolate(s["title"].get<std::string>()), true});
+        add(PdfBlock::Kind::paragraph, bidi_isolate(s["reason"].get<std::string>()));
+        add(PdfBlock::Kind::paragraph, (en ? "Decided by the board of directors on " : "Décidée par le conseil d’administration le ") +
+                                           long_date(s["decidedOn"].get<std::string>(), language) + ".");
+    }
+    doc.blocks.push_back({PdfBlock::Kind::heading, special ? (en ? "Your share" : "Votre quote-part") : (en ? "Contributions of the year" : "Contributions de l’exercice"), true});
     for (const auto& l : notice["lines"]) {
         const auto basis = l["basis"] == "restricted-users" ? (en ? " (restricted common portion, its users)" : " (partie commune à usage restreint, ses usagers)")
+                           : l["basis"] == "resolution"     ? (en ? " (share fixed by the general meeting's resolution)" : " (quote-part fixée par la résolution de l’assemblée)")
                                                             : std::string();
         add(PdfBlock::Kind::item, (en ? "Unit " : "Unité ") + bidi_isolate(l["unitNumber"].get<std::string>()) + " — " +
                                       fund_label(l["fund"].get<std::string>(), en) + basis + colon + money(l["amountCents"].get<std::int64_t>(), language));
     }
-    add(PdfBlock::Kind::paragraph, (en ? "Total for the year: " : "Total de l’exercice\u00a0: ") + money(notice["totalCents"].get<std::int64_t>(), language));
+    add(PdfBlock::Kind::paragraph, (special ? (en ? "Total: " : "Total\u00a0: ") : (en ? "Total for the year: " : "Total de l’exercice\u00a0: ")) +
+                                       money(notice["totalCents"].get<std::int64_t>(), language));
     if (const auto paid = notice["paidCents"].get<std::int64_t>(); paid > 0)
         add(PdfBlock::Kind::paragraph, (en ? "Already received (credit applied): " : "Déjà reçu (crédit appliqué)\u00a0: ") + money(paid, language) +
                                            (en ? "; balance: " : "\u00a0; solde\u00a0: ") + money(notice["totalCents"].get<std::int64_t>() - paid, language));

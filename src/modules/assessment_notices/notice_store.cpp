@@ -104,10 +104,19 @@ json notice_json(Database& db, const std::string& syndicate_id, const std::strin
                 if (std::find(i["chargeIds"].begin(), i["chargeIds"].end(), c) == i["chargeIds"].end()) i["chargeIds"].push_back(c);
     }
     for (auto& [_, i] : by_number) n["installments"].push_back(std::move(i));
+    n["specialAssessment"] = nullptr;
+    if (!q->getColumn(5).isNull()) {
+        auto s = db.prepare("SELECT title, reason, fund, decided_on FROM special_assessments WHERE id = ?");
+        bind_parameters(*s, q->getColumn(5).getString());
+        if (s->executeStep())
+            n["specialAssessment"] = {{"id", q->getColumn(5).getString()}, {"title", s->getColumn(0).getString()},
+                                      {"reason", s->getColumn(1).getString()}, {"fund", s->getColumn(2).getString()},
+                                      {"decidedOn", s->getColumn(3).getString()}};
+    }
     // Paid: what posted payments imputed to the notice's charges.
     auto paid = db.prepare(
         "SELECT coalesce(sum(a.amount_cents), 0) FROM payment_allocations a JOIN payments p ON p.id = a.payment_id JOIN charges c "
-        "ON c.id = a.charge_id WHERE c.assessment_notice_id = ? AND p.status = 'posted'");
+        "ON c.id = a.charge_id WHERE c.assessment_notice_id = ? AND p.status = 'posted' AND a.released_on IS NULL");
     bind_parameters(*paid, id);
     paid->executeStep();
     const auto paid_cents = paid->getColumn(0).getInt64();

@@ -19,15 +19,17 @@ class Database;
 
 namespace syndic::funds {
 
-// A pool to share: a fund's cents, among every unit or the users of a common portion.
+// A pool to share: a fund's cents, among every unit, the users of a common portion, or the units a
+// resolution names with its own shares (art. 1097 2°).
 struct Pool {
     std::string fund;
     std::int64_t cents = 0;
     std::optional<std::string> common_portion_id;  // its users only
+    std::map<std::string, std::int64_t> shares;    // unit -> its share in millionths of a percent
 };
 
 struct UnitLine {
-    std::string fund, basis;  // basis: fractions or restricted-users
+    std::string fund, basis;  // basis: fractions, restricted-users or resolution
     std::optional<std::string> common_portion_id;
     std::int64_t cents = 0;
 };
@@ -40,12 +42,16 @@ struct UnitShare {
     std::int64_t total() const;
 };
 
-// The units' shares of the pools, in unit number order (units without a relative value left out).
+// The units' shares of the pools, in unit number order (units without a relative value left out,
+// unless a resolution's shares name them).
 // A restricted pool whose portion has no user with a relative value is VALIDATION_FAILED at `field`.
 std::vector<UnitShare> apportion(Database& db, const std::string& syndicate_id, const std::vector<Pool>& pools,
                                  const std::string& field);
 
 // `yearly` cut into `count` instalments, the remainder on the first.
 std::vector<std::int64_t> instalments(std::int64_t yearly, int count);
+// `total` cut into instalments of the given weights (percents in millionths), each rounded down in
+// 128 bits and the remainder on the first.
+std::vector<std::int64_t> instalments(std::int64_t total, const std::vector<std::int64_t>& weights);
 
 }  // namespace syndic::funds

@@ -89,7 +89,7 @@ std::vector<Pool> pools_of(Database& db, const std::string& syndicate_id, const 
         if (total < 0 && warnings)
             warnings->push_back("The " + key.first + " fund's other income" + (key.second.empty() ? "" : " of a restricted common portion") +
                                 " exceeds its expenses by " + dollars(-total) + ": the co-owners are asked nothing for it, and the surplus is not shared.");
-        if (total > 0) pools.push_back({key.first, total, key.second.empty() ? std::nullopt : std::optional<std::string>(key.second)});
+        if (total > 0) pools.push_back({key.first, total, key.second.empty() ? std::nullopt : std::optional<std::string>(key.second), {}});
     }
     return pools;
 }

@@ -1,11 +1,13 @@
 // A property of the books over random sequences of charges, payments (designated or not, to the
-// operating or the contingency bank, sometimes a lot's other unit) and reversals (NSF with a fee,
-// or errors), with late interest now and then (issue 29): after every step each fund's entries
-// balance, the receivables equal the charges less what posted payments imputed, the credit never
-// goes below zero, and no cent appears or disappears: what the banks received equals what the
+// operating or the contingency bank, sometimes a lot's other unit), reversals (NSF with a fee, or
+// errors) and cancelled charges (what was paid of them released to credit), with late interest now
+// and then (issue 29): after every step each fund's entries balance, the receivables equal the
+// charges not cancelled less what posted payments imputed and still impute, the credit never goes
+// below zero, and no cent appears or disappears: what the banks received equals what the
 // receivables and the credit account took. Fixed seeds: a failure replays.
 #include "fixture.hpp"
 
+#include "modules/accounting/cancellation.hpp"
 #include "modules/accounting/receivables.hpp"
 
 #include <SQLiteCpp/Statement.h>
@@ -36,9 +38,9 @@ void check_books(Fixture& fx, int step) {
     while (funds.executeStep()) CHECK_MESSAGE(funds.getColumn(1).getInt64() == 0, funds.getColumn(0).getString());
     const auto receivables = scalar(fx, "SELECT coalesce(sum(l.debit_cents - l.credit_cents), 0) FROM journal_lines l JOIN accounts a "
                                         "ON a.id = l.account_id WHERE a.role = 'receivables' AND l.syndicate_id = ?1");
-    const auto charged = scalar(fx, "SELECT coalesce(sum(amount_cents), 0) FROM charges WHERE syndicate_id = ?1");
+    const auto charged = scalar(fx, "SELECT coalesce(sum(amount_cents), 0) FROM charges WHERE syndicate_id = ?1 AND cancelled_on IS NULL");
     const auto imputed = scalar(fx, "SELECT coalesce(sum(a.amount_cents), 0) FROM payment_allocations a JOIN payments p ON p.id = a.payment_id "
-                                    "WHERE p.syndicate_id = ?1 AND p.status = 'posted'");
+                                    "WHERE p.syndicate_id = ?1 AND p.status = 'posted' AND a.released_on IS NULL");
     CHECK(receivables == charged - imputed);
     const auto credit = -scalar(fx, "SELECT coalesce(sum(l.debit_cents - l.credit_cents), 0) FROM journal_lines l JOIN accounts a "
                                     "ON a.id = l.account_id WHERE a.role = 'prepayments' AND l.syndicate_id = ?1");
@@ -55,6 +57,7 @@ void check_books(Fixture& fx, int step) {
 TEST_SUITE("accounting-property") {
 
 TEST_CASE("random charges, payments and reversals keep every fund balanced and every cent accounted for") {
+    std::int64_t released = 0;  // the sequences did release paid charges (the case is exercised)
     for (const unsigned seed : {1u, 7u, 2026u}) {
         CAPTURE(seed);
         Fixture fx;
@@ -75,7 +78,7 @@ TEST_CASE("random charges, payments and reversals keep every fund balanced and e
             day = syndic::add_calendar_days(day, 1 + pick(5));
             if (day > "2026-11-20") break;
             const auto& unit = units[static_cast<std::size_t>(pick(3))];
-            switch (pick(6)) {
+            switch (pick(7)) {
                 case 0:
                 case 1: {  // a contribution split between two funds, due now or later
                     accounting::ChargeDraft d;
@@ -108,12 +111,21 @@ TEST_CASE("random charges, payments and reversals keep every fund balanced and e
                     }
                     break;
                 }
+                case 5: {  // a charge cancelled: what was paid of it becomes credit again
+                    if (charges.empty()) break;
+                    const auto id = charges[static_cast<std::size_t>(pick(static_cast<int>(charges.size())))];
+                    accounting::cancel_charges(*fx.db, fx.syndicate, {id}, day, "Annulée", "/id", syndic::to_utc_iso(fx.clock.now()));
+                    break;
+                }
                 default:
                     fx.call("apply_late_interest", {{"asOf", day}, {"dryRun", false}});
             }
             check_books(fx, step);
         }
+        released += scalar(fx, "SELECT count(*) FROM payment_allocations a JOIN payments p ON p.id = a.payment_id "
+                                "WHERE p.syndicate_id = ?1 AND a.released_on IS NOT NULL");
     }
+    CHECK(released > 0);
 }
 
 }  // TEST_SUITE
