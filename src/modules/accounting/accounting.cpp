@@ -14,6 +14,7 @@ void register_accounting_module(ToolTable& table) {
     table.bind("get_owner_statement", accounting::get_owner_statement);
     table.bind("list_arrears", accounting::list_arrears);
     table.bind("apply_late_interest", accounting::apply_late_interest);
+    table.bind("record_expense", accounting::record_expense);
 }
 
 }  // namespace syndic

@@ -1,5 +1,5 @@
 // The accounting module's tool handlers, one file per part of the books (accounts.cpp,
-// journal.cpp, payments.cpp, statements.cpp, interest.cpp); accounting.cpp binds them.
+// journal.cpp, payments.cpp, statements.cpp, interest.cpp, expenses.cpp); accounting.cpp binds them.
 #pragma once
 #include <nlohmann/json.hpp>
 
@@ -16,5 +16,6 @@ nlohmann::json reverse_payment(const ToolCall& call);
 nlohmann::json get_owner_statement(const ToolCall& call);
 nlohmann::json list_arrears(const ToolCall& call);
 nlohmann::json apply_late_interest(const ToolCall& call);
+nlohmann::json record_expense(const ToolCall& call);
 
 }  // namespace syndic::accounting

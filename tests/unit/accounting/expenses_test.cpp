@@ -1,0 +1,115 @@
+// Expenses (catalogue §4.4 record_expense): a supplier's invoice posted to an expense account of
+// its fund against its payables, paid from a bank account of the same fund, never below zero; the
+// contingency and self-insurance funds pay only under the board's authorisation and up to it
+// (arts. 1071, 1071.1); an invoice once per supplier. The fixture's clock makes today 2026-11-21.
+#include "declaration/declaration_fixture.hpp"
+
+#include <SQLiteCpp/Statement.h>
+
+#include <map>
+#include <string>
+
+// Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
+namespace accounting_expenses_test {
+
+using namespace syndic::test;
+
+namespace {
+
+struct Expenses : DeclarationFixture {
+    std::map<std::pair<std::string, std::string>, std::string> chart;
+    Expenses() {
+        const auto accounts = call("list_accounts", {{"pageSize", 200}});
+        for (const auto& a : accounts["data"]) chart[{a["fund"].get<std::string>(), a["code"].get<std::string>()}] = a["id"].get<std::string>();
+    }
+    std::string account(const std::string& fund, const std::string& code) { return chart.at({fund, code}); }
+    // An opening balance of `cents` in the fund's bank.
+    void opening(const std::string& fund, std::int64_t cents) {
+        call("record_journal_entry", {{"date", "2026-01-01"}, {"description", "Solde d'ouverture"}, {"source", "opening"},
+                                      {"lines", {{{"accountId", account(fund, "1010")}, {"debitCents", cents}},
+                                                 {{"accountId", account(fund, "3000")}, {"creditCents", cents}}}}});
+    }
+    std::int64_t balance(const std::string& fund, const std::string& code) {
+        const auto accounts = call("list_accounts", {{"fund", fund}, {"pageSize", 200}});
+        for (const auto& a : accounts["data"])
+            if (a["code"] == code) return a["balanceCents"].get<std::int64_t>();
+        return 0;
+    }
+    json invoice(const std::string& fund, const std::string& code, std::int64_t cents, json extra = json::object()) {
+        json a = {{"payee", "Toitures Laval inc."}, {"invoiceNumber", "T-2026-118"}, {"invoiceDate", "2026-11-10"}, {"fund", fund},
+                  {"accountId", account(fund, code)}, {"amountCents", cents}};
+        a.update(extra);
+        return a;
+    }
+};
+
+}  // namespace
+
+TEST_SUITE("accounting-expenses") {
+
+TEST_CASE("an operating invoice to its payables, paid later from the fund's bank, never below zero; once per supplier") {
+    Expenses fx;
+    CHECK_REFUSED(fx, "VALIDATION_FAILED", "record_expense", (fx.invoice("operating", "1010", 45000)));  // not an expense account
+    CHECK_REFUSED(fx, "VALIDATION_FAILED", "record_expense", (fx.invoice("operating", "5300", 45000, {{"payee", nullptr}})));
+    const auto e = fx.call("record_expense", fx.invoice("operating", "5300", 45000, {{"dueOn", "2026-12-10"}}));
+    CHECK(e["status"] == "unpaid");
+    CHECK(e["accountCode"] == "5300");
+    CHECK(fx.balance("operating", "5300") == 45000);
+    CHECK(fx.balance("operating", "2100") == -45000);  // owed to the supplier
+    CHECK(fx.events_of(e["id"]) == std::vector<std::string>{"expense.recorded"});
+    CHECK_REFUSED(fx, "DUPLICATE_INVOICE", "record_expense", (fx.invoice("operating", "5300", 45000, {{"payee", "TOITURES LAVAL INC."}})));
+    // The operating fund holds nothing yet: paying is refused, from that day on.
+    CHECK_REFUSED(fx, "FUND_INSUFFICIENT", "record_expense", (json{{"id", e["id"]}, {"paidOn", "2026-11-20"}}));
+    fx.opening("operating", 100000);
+    CHECK_REFUSED(fx, "VALIDATION_FAILED", "record_expense", (json{{"id", e["id"]}, {"paidOn", "2026-11-20"}, {"amountCents", 1}}));
+    CHECK_REFUSED(fx, "VALIDATION_FAILED", "record_expense", (json{{"id", e["id"]}, {"paidOn", "2026-11-22"}}));  // tomorrow
+    CHECK_REFUSED(fx, "VALIDATION_FAILED", "record_expense",
+                  (json{{"id", e["id"]}, {"paidOn", "2026-11-20"}, {"bankAccountId", fx.account("contingency", "1010")}}));
+    const auto paid = fx.call("record_expense", {{"id", e["id"]}, {"paidOn", "2026-11-20"}, {"paymentMethod", "transfer"}});
+    CHECK(paid["status"] == "paid");
+    CHECK(paid["paidOn"] == "2026-11-20");
+    CHECK(fx.balance("operating", "2100") == 0);
+    CHECK(fx.balance("operating", "1010") == 55000);
+    CHECK_REFUSED(fx, "INVALID_STATUS_TRANSITION", "record_expense", (json{{"id", e["id"]}, {"paidOn", "2026-11-20"}}));
+    CHECK_REFUSED(fx, "EXPENSE_NOT_FOUND", "record_expense", (json{{"id", "3f1c2a4e-9b7d-4e21-8a55-0d6f3b2c1e99"}, {"paidOn", "2026-11-20"}}));
+    // Paid at once; the cash it leaves must hold on every later day too.
+    CHECK_REFUSED(fx, "FUND_INSUFFICIENT", "record_expense",
+                  (fx.invoice("operating", "5200", 55001, {{"invoiceNumber", "H-1"}, {"payee", "Hydro"}, {"paidOn", "2026-11-21"}})));
+    const auto at_once = fx.call("record_expense", fx.invoice("operating", "5200", 55000, {{"invoiceNumber", "H-1"}, {"payee", "Hydro"},
+                                                                                          {"paidOn", "2026-11-21"}}));
+    CHECK(at_once["status"] == "paid");
+    CHECK(fx.events_of(at_once["id"]) == std::vector<std::string>{"expense.recorded", "expense.paid"});
+    CHECK(fx.balance("operating", "1010") == 0);
+}
+
+TEST_CASE("the contingency and self-insurance funds pay only under an authorisation of their own, up to it") {
+    Expenses fx;
+    fx.opening("contingency", 5000000);
+    const auto board = fx.resolution_id("simple", "passed", "board");
+    const auto roof = fx.call("authorize_fund_use", {{"fund", "contingency"}, {"amountCents", 3000000}, {"use", "replacement"},
+                                                     {"purpose", "Réfection de la toiture"}, {"resolutionId", board}});
+    CHECK_REFUSED(fx, "FUND_USE_NOT_ALLOWED", "record_expense", (fx.invoice("contingency", "5100", 1000000)));
+    CHECK_REFUSED(fx, "VALIDATION_FAILED", "record_expense",
+                  (fx.invoice("operating", "5300", 1000, {{"fundUseAuthorizationId", roof["id"]}})));
+    CHECK_REFUSED(fx, "FUND_USE_NOT_ALLOWED", "record_expense",
+                  (fx.invoice("self-insurance", "5100", 1000, {{"fundUseAuthorizationId", roof["id"]}})));
+    CHECK_REFUSED(fx, "FUND_USE_EXCEEDED", "record_expense",
+                  (fx.invoice("contingency", "5100", 3000001, {{"fundUseAuthorizationId", roof["id"]}})));
+    const auto first = fx.call("record_expense", fx.invoice("contingency", "5100", 2000000, {{"fundUseAuthorizationId", roof["id"]},
+                                                                                              {"paidOn", "2026-11-20"}}));
+    CHECK(first["status"] == "paid");
+    CHECK(fx.balance("contingency", "1010") == 3000000);
+    CHECK_REFUSED(fx, "FUND_USE_EXCEEDED", "record_expense",
+                  (fx.invoice("contingency", "5100", 1000001, {{"invoiceNumber", "T-2026-140"}, {"fundUseAuthorizationId", roof["id"]}})));
+    fx.call("record_expense", fx.invoice("contingency", "5100", 1000000, {{"invoiceNumber", "T-2026-140"}, {"fundUseAuthorizationId", roof["id"]}}));
+    SQLite::Statement q(fx.db->sql(), "SELECT status FROM fund_use_authorizations WHERE id = ?");
+    q.bind(1, roof["id"].get<std::string>());
+    q.executeStep();
+    CHECK(q.getColumn(0).getString() == "used");
+    CHECK_REFUSED(fx, "FUND_USE_EXCEEDED", "record_expense",
+                  (fx.invoice("contingency", "5100", 1, {{"invoiceNumber", "T-2026-141"}, {"fundUseAuthorizationId", roof["id"]}})));
+}
+
+}  // TEST_SUITE
+
+}  // namespace accounting_expenses_test
