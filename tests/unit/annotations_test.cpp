@@ -71,6 +71,8 @@ const std::map<std::string, Hints> by_verb = {
     {"authorize", {false, false, false, false}},
     // Notices issued: charges posted, PDFs filed, mail queued; again, refused (only drafts are issued).
     {"issue", {false, true, true, true}},
+    // A bank account reconciled to a statement's day: again for that day, refused (not after the last).
+    {"reconcile", {false, true, true, false}},
     // A notice cancelled by counter-entries: again, refused (INVALID_STATUS_TRANSITION).
     {"cancel", {false, true, true, false}},
     // A notice rendered and queued again: another PDF and more mail each call.

@@ -15,6 +15,7 @@ void register_accounting_module(ToolTable& table) {
     table.bind("list_arrears", accounting::list_arrears);
     table.bind("apply_late_interest", accounting::apply_late_interest);
     table.bind("record_expense", accounting::record_expense);
+    table.bind("reconcile_bank_account", accounting::reconcile_bank_account);
 }
 
 }  // namespace syndic

@@ -1,5 +1,6 @@
 // The accounting module's tool handlers, one file per part of the books (accounts.cpp,
-// journal.cpp, payments.cpp, statements.cpp, interest.cpp, expenses.cpp); accounting.cpp binds them.
+// journal.cpp, payments.cpp, statements.cpp, interest.cpp, expenses.cpp,
+// reconciliation.cpp); accounting.cpp binds them.
 #pragma once
 #include <nlohmann/json.hpp>
 
@@ -17,5 +18,6 @@ nlohmann::json get_owner_statement(const ToolCall& call);
 nlohmann::json list_arrears(const ToolCall& call);
 nlohmann::json apply_late_interest(const ToolCall& call);
 nlohmann::json record_expense(const ToolCall& call);
+nlohmann::json reconcile_bank_account(const ToolCall& call);
 
 }  // namespace syndic::accounting

@@ -1,7 +1,8 @@
-// Expenses (catalogue §4.4 record_expense): a supplier's invoice posted to an expense account of
-// its fund against its payables, paid from a bank account of the same fund, never below zero; the
-// contingency and self-insurance funds pay only under the board's authorisation and up to it
-// (arts. 1071, 1071.1); an invoice once per supplier. The fixture's clock makes today 2026-11-21.
+// Expenses and bank reconciliations (catalogue §4.4 record_expense, reconcile_bank_account): a
+// supplier's invoice posted to an expense account of its fund against its payables, paid from a
+// bank account of the same fund, never below zero; the contingency and self-insurance funds pay
+// only under the board's authorisation and up to it (arts. 1071, 1071.1); an invoice once per
+// supplier; a bank account matched with its statement. The fixture's clock makes today 2026-11-21.
 #include "declaration/declaration_fixture.hpp"
 
 #include <SQLiteCpp/Statement.h>
@@ -108,6 +109,53 @@ TEST_CASE("the contingency and self-insurance funds pay only under an authorisat
     CHECK(q.getColumn(0).getString() == "used");
     CHECK_REFUSED(fx, "FUND_USE_EXCEEDED", "record_expense",
                   (fx.invoice("contingency", "5100", 1, {{"invoiceNumber", "T-2026-141"}, {"fundUseAuthorizationId", roof["id"]}})));
+}
+
+TEST_CASE("a bank account reconciled with its statement: what the bank cleared named, the rest uncleared, finalised at 0, the next from it") {
+    Expenses fx;
+    fx.opening("operating", 100000);
+    const auto u = fx.unit("101", 100);
+    const auto pay = fx.call("record_payment", {{"unitId", u["id"]}, {"amountCents", 20000}, {"receivedOn", "2026-11-15"}, {"method", "cheque"}});
+    const auto cheque = fx.call("record_expense", fx.invoice("operating", "5300", 45000, {{"paidOn", "2026-11-20"}}));
+    const auto bank = fx.account("operating", "1010");
+    std::string opening_entry;
+    {
+        SQLite::Statement o(fx.db->sql(), "SELECT e.id FROM journal_entries e WHERE e.source = 'opening'");
+        o.executeStep();
+        opening_entry = o.getColumn(0).getString();
+    }
+    CHECK_REFUSED(fx, "NOT_A_BANK_ACCOUNT", "reconcile_bank_account",
+                  (json{{"accountId", fx.account("operating", "5300")}, {"statementDate", "2026-11-20"}, {"statementBalanceCents", 0}}));
+    // The bank shows the opening and the deposit; the cheque is outstanding.
+    const json args = {{"accountId", bank}, {"statementDate", "2026-11-20"}, {"statementBalanceCents", 120000},
+                       {"clearedEntryIds", {opening_entry, pay["entryId"]}}};
+    const auto trial = fx.call("reconcile_bank_account", args);
+    CHECK(trial["bookBalanceCents"] == 75000);
+    CHECK(trial["unclearedCents"] == -45000);
+    CHECK(trial["differenceCents"] == 0);
+    CHECK(trial["finalized"] == false);
+    REQUIRE(trial["unclearedEntries"].size() == 1);
+    CHECK(trial["unclearedEntries"][0]["entryId"] == cheque["paymentEntryId"]);
+    auto off = args;
+    off["statementBalanceCents"] = 119000;
+    off["finalize"] = true;
+    const auto e = fx.error("reconcile_bank_account", off);
+    CHECK(e.code() == "RECONCILIATION_UNBALANCED");
+    CHECK(figure(e, "differenceCents") == -1000);
+    auto done = args;
+    done["finalize"] = true;
+    const auto kept = fx.call("reconcile_bank_account", done);
+    CHECK(kept["finalized"] == true);
+    CHECK(fx.events_of(bank).back() == "bank.reconciled");
+    CHECK_REFUSED(fx, "VALIDATION_FAILED", "reconcile_bank_account", done);  // the same day again
+    // The next statement: the cheque cleared; what the last one cleared is not named again.
+    CHECK_REFUSED(fx, "VALIDATION_FAILED", "reconcile_bank_account",
+                  (json{{"accountId", bank}, {"statementDate", "2026-11-21"}, {"statementBalanceCents", 75000}, {"clearedEntryIds", {opening_entry}}}));
+    const auto next = fx.call("reconcile_bank_account", {{"accountId", bank}, {"statementDate", "2026-11-21"}, {"statementBalanceCents", 75000},
+                                                         {"clearedEntryIds", {cheque["paymentEntryId"]}}, {"finalize", true}});
+    CHECK(next["differenceCents"] == 0);
+    CHECK(next["previous"]["statementDate"] == "2026-11-20");
+    CHECK(next["unclearedEntries"].empty());
 }
 
 }  // TEST_SUITE
