@@ -95,7 +95,8 @@ std::vector<std::string> interest_on(Database& db, const std::string& charge_id)
 // Cancels one charge as the header says; adds to `out` and to the lots whose credit grew (root ->
 // the earliest day it did).
 void cancel_one(Database& db, const std::string& syndicate_id, const ChargeRow& c, const std::string& day, const std::string& label,
-                const std::string& field, const std::string& now, Cancellation& out, std::map<std::string, std::string>& credited) {
+                const std::string& field, const std::string& now, Cancellation& out, std::map<std::string, std::string>& credited,
+                bool interest = false) {
     const auto paid = paid_by_payment(db, c.id);
     auto on = std::max(day, c.posted_on);
     for (const auto& p : paid) on = std::max(on, p.last_applied_on);
@@ -121,12 +122,13 @@ void cancel_one(Database& db, const std::string& syndicate_id, const ChargeRow& 
         bind_parameters(*mark, on, c.id);
         mark->exec();
     }
-    out.cancelled_cents += c.amount_cents;
+    (interest ? out.interest_cents : out.cancelled_cents) += c.amount_cents;
     out.charge_ids.push_back(c.id);
+    if (std::find(out.days.begin(), out.days.end(), on) == out.days.end()) out.days.push_back(on);
     // The interest charged on it goes with it (no query held open across the recursion: the
     // database hands one statement per text).
     for (const auto& id : interest_on(db, c.id))
-        if (const auto row = open_charge(db, syndicate_id, id)) cancel_one(db, syndicate_id, *row, on, label, field, now, out, credited);
+        if (const auto row = open_charge(db, syndicate_id, id)) cancel_one(db, syndicate_id, *row, on, label, field, now, out, credited, true);
 }
 
 }  // namespace
@@ -138,6 +140,7 @@ Cancellation cancel_charges(Database& db, const std::string& syndicate_id, const
     for (const auto& id : charge_ids)
         if (const auto row = open_charge(db, syndicate_id, id)) cancel_one(db, syndicate_id, *row, day, label, field, now, out, credited);
     for (const auto& [root, from] : credited) apply_credit_from(db, syndicate_id, root, from, now);
+    std::sort(out.days.begin(), out.days.end());
     return out;
 }
 

@@ -18,8 +18,10 @@ namespace syndic::accounting {
 
 struct Cancellation {
     std::int64_t cancelled_cents = 0;     // the charges' amounts
-    std::int64_t released_cents = 0;      // what payments had paid of them: their credit again
+    std::int64_t interest_cents = 0;      // the interest charged on them, cancelled with them
+    std::int64_t released_cents = 0;      // what payments had paid of both: their credit again
     std::vector<std::string> charge_ids;  // the charges cancelled, the interest on them included
+    std::vector<std::string> days;        // the days the counter-entries are dated, in order
 };
 
 // Cancels the charges not cancelled yet among `charge_ids` on `day` or later as above, each date in

@@ -187,7 +187,8 @@ void apply_credit(Database& db, const std::string& syndicate_id, const std::stri
     const auto units = lot_units(db, syndicate_id, root);
     auto q = db.prepare(
         "SELECT p.id, p.unit_id, p.payer_co_owner_id, p.amount_cents - coalesce((SELECT sum(a.amount_cents) FROM payment_allocations a "
-        "WHERE a.payment_id = p.id AND (a.released_on IS NULL OR a.released_on > ?3)), 0), (SELECT coalesce(max(a.seq), 0) FROM payment_allocations a WHERE a.payment_id = p.id) "
+        "WHERE a.payment_id = p.id AND (a.released_on IS NULL OR a.released_on > ?3) AND NOT EXISTS (SELECT 1 FROM journal_entries r "
+        "WHERE r.id = a.release_entry_id AND r.reverses_entry_id = a.entry_id)), 0), (SELECT coalesce(max(a.seq), 0) FROM payment_allocations a WHERE a.payment_id = p.id) "
         "FROM payments p WHERE p.syndicate_id = ?1 AND p.unit_id IN (SELECT value FROM json_each(?2)) AND p.status = 'posted' "
         "AND p.received_on <= ?3 ORDER BY p.received_on, p.created_at, p.id");
     bind_parameters(*q, syndicate_id, id_set(units), day);
@@ -223,17 +224,42 @@ void apply_credit(Database& db, const std::string& syndicate_id, const std::stri
 
 namespace syndic::accounting {
 
+void unapply_credit_after(Database& db, const std::string& syndicate_id, const std::string& root, const std::string& day,
+                          const std::string& now) {
+    std::vector<std::pair<std::string, std::string>> applications;  // (entry, day)
+    {
+        auto q = db.prepare(
+            "SELECT DISTINCT a.entry_id, a.applied_on FROM payment_allocations a JOIN payments p ON p.id = a.payment_id "
+            "WHERE p.syndicate_id = ?1 AND p.unit_id IN (SELECT value FROM json_each(?2)) AND p.status = 'posted' "
+            "AND a.applied_on > ?3 AND a.applied_on > p.received_on AND a.released_on IS NULL ORDER BY a.applied_on, a.entry_id");
+        bind_parameters(*q, syndicate_id, id_set(lot_units(db, syndicate_id, root)), day);
+        while (q->executeStep()) applications.emplace_back(q->getColumn(0).getString(), q->getColumn(1).getString());
+    }
+    for (const auto& [entry, on] : applications) {
+        const auto counter = post_counter_entry(db, syndicate_id, entry, on, "Crédit réimputé dans l'ordre des dettes", "reversal", "/date", now);
+        auto q = db.prepare("UPDATE payment_allocations SET released_on = applied_on, release_entry_id = ? WHERE entry_id = ? AND released_on IS NULL");
+        bind_parameters(*q, counter, entry);
+        q->exec();
+    }
+}
+
 void apply_credit_from(Database& db, const std::string& syndicate_id, const std::string& root, const std::string& day,
                        const std::string& now) {
+    unapply_credit_after(db, syndicate_id, root, day, now);
     apply_credit(db, syndicate_id, root, day, now);
-    // The later days a charge was posted or a payment received: the days credit may meet a debt.
-    auto q = db.prepare(
-        "SELECT posted_on FROM charges WHERE syndicate_id = ?1 AND unit_id IN (SELECT value FROM json_each(?2)) "
-        "AND posted_on > ?3 AND cancelled_on IS NULL UNION SELECT received_on FROM payments WHERE syndicate_id = ?1 "
-        "AND unit_id IN (SELECT value FROM json_each(?2)) AND received_on > ?3 AND status = 'posted' ORDER BY 1");
-    bind_parameters(*q, syndicate_id, id_set(lot_units(db, syndicate_id, root)), day);
+    // The later days a charge was posted, a payment received or a cancelled charge gave a payment
+    // back: the days credit may meet a debt.
     std::vector<std::string> days;
-    while (q->executeStep()) days.push_back(q->getColumn(0).getString());
+    {
+        auto q = db.prepare(
+            "SELECT posted_on FROM charges WHERE syndicate_id = ?1 AND unit_id IN (SELECT value FROM json_each(?2)) "
+            "AND posted_on > ?3 AND cancelled_on IS NULL UNION SELECT received_on FROM payments WHERE syndicate_id = ?1 "
+            "AND unit_id IN (SELECT value FROM json_each(?2)) AND received_on > ?3 AND status = 'posted' "
+            "UNION SELECT a.released_on FROM payment_allocations a JOIN payments p ON p.id = a.payment_id WHERE p.syndicate_id = ?1 "
+            "AND p.unit_id IN (SELECT value FROM json_each(?2)) AND p.status = 'posted' AND a.released_on > ?3 ORDER BY 1");
+        bind_parameters(*q, syndicate_id, id_set(lot_units(db, syndicate_id, root)), day);
+        while (q->executeStep()) days.push_back(q->getColumn(0).getString());
+    }
     for (const auto& later : days) apply_credit(db, syndicate_id, root, later, now);
 }
 

@@ -64,8 +64,14 @@ void record_allocations(Database& db, const std::string& payment_id, const Imput
 // debts it owed on `day`; a payment with nothing unapplied is left alone.
 void apply_credit(Database& db, const std::string& syndicate_id, const std::string& root, const std::string& day,
                   const std::string& now);
-// apply_credit on `day`, then on each later day a charge of the lot was posted or a payment
-// received, in order: credit meets each debt on the first day both exist.
+// Undoes what the lot's payments' credit paid after `day` (applied later than received), so that it
+// is planned again in order: each such application's entry countered on its own day and its
+// allocations released that day (they never count at any day).
+void unapply_credit_after(Database& db, const std::string& syndicate_id, const std::string& root, const std::string& day,
+                          const std::string& now);
+// unapply_credit_after `day`, then apply_credit on `day` and on each later day a charge of the lot
+// was posted, a payment received or a cancelled charge gave one back, in order: credit meets each
+// debt on the first day both exist, whatever order the calls came in.
 void apply_credit_from(Database& db, const std::string& syndicate_id, const std::string& root, const std::string& day,
                        const std::string& now);
 

@@ -90,7 +90,8 @@ std::vector<Accrual> accruals_of(Database& db, const std::string& syndicate, con
     bind_parameters(*q, syndicate, as_of, unit ? std::optional<std::string>(id_set(units)) : std::nullopt);
     auto paid = db.prepare(
         "SELECT a.applied_on, sum(a.amount_cents) FROM payment_allocations a JOIN payments p ON p.id = a.payment_id "
-        "WHERE a.charge_id = ? AND p.status = 'posted' GROUP BY a.applied_on ORDER BY a.applied_on");
+        "WHERE a.charge_id = ? AND p.status = 'posted' AND (a.released_on IS NULL OR a.released_on > a.applied_on) "
+        "GROUP BY a.applied_on ORDER BY a.applied_on");
     while (q->executeStep()) {
         const auto id = q->getColumn(0).getString();
         std::map<std::string, std::int64_t> by_day;

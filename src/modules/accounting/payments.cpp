@@ -132,10 +132,14 @@ std::vector<std::string> undo_payment_entries(const ToolCall& call, const std::s
         auto lot = lot_root(call.db, syndicate, touched->getColumn(0).getString());
         if (std::find(lots.begin(), lots.end(), lot) == lots.end()) lots.push_back(std::move(lot));
     }
+    // Its receipt, its credit applied later and given back by cancelled charges; not what was
+    // applied then undone to be planned again in order (an entry and its counter-entry).
     std::vector<std::string> entries;
     auto e = call.db.prepare(
-        "SELECT entry_id FROM payments WHERE id = ?1 UNION SELECT DISTINCT entry_id FROM payment_allocations WHERE payment_id = ?1 "
-        "UNION SELECT DISTINCT release_entry_id FROM payment_allocations WHERE payment_id = ?1 AND release_entry_id IS NOT NULL");
+        "WITH kept AS (SELECT a.* FROM payment_allocations a WHERE a.payment_id = ?1 AND NOT EXISTS (SELECT 1 FROM journal_entries r "
+        "WHERE r.id = a.release_entry_id AND r.reverses_entry_id = a.entry_id)) "
+        "SELECT entry_id FROM payments WHERE id = ?1 UNION SELECT entry_id FROM kept "
+        "UNION SELECT release_entry_id FROM kept WHERE release_entry_id IS NOT NULL");
     bind_parameters(*e, id);
     while (e->executeStep()) entries.push_back(e->getColumn(0).getString());
     const std::string label = reason == "nsf" ? "Paiement retourné (sans provision)" : reason == "error" ? "Paiement annulé (saisi par erreur)"
@@ -218,9 +222,15 @@ json reverse_payment(const ToolCall& call) {
     if (reversed_on < received_on)
         throw invalid_argument("/reversedOn", "is before the payment was received",
                                "The payment was received on " + received_on + "; it is reversed on that day or later.");
-    // A counter-entry never comes before the entry it undoes: the payment's credit applied to a
-    // later charge is undone on that day or after.
-    auto last = call.db.prepare("SELECT max(max(applied_on, coalesce(released_on, ''))) FROM payment_allocations WHERE payment_id = ?");
+    // A counter-entry never comes before the entry it undoes. What the lot's credit paid after the
+    // reversal's day is planned again from that day (it may not be this payment's any more); a
+    // charge cancelled later that gave part of it back is undone on that day or after.
+    const auto root = lot_root(call.db, syndicate, unit_id);
+    const auto now = to_utc_iso(call.clock.now());
+    unapply_credit_after(call.db, syndicate, root, reversed_on, now);
+    auto last = call.db.prepare(
+        "SELECT max(max(a.applied_on, coalesce(a.released_on, ''))) FROM payment_allocations a WHERE a.payment_id = ? AND NOT EXISTS ("
+        "SELECT 1 FROM journal_entries r WHERE r.id = a.release_entry_id AND r.reverses_entry_id = a.entry_id)");
     bind_parameters(*last, id);
     if (last->executeStep() && !last->getColumn(0).isNull() && reversed_on < last->getColumn(0).getString())
         throw invalid_argument("/reversedOn", "is before part of the payment was applied",
@@ -228,9 +238,7 @@ json reverse_payment(const ToolCall& call) {
                                    ": the payment is reversed on that day or later.");
     const auto fee = nsf_fee_of(call, a, reason);
     require_open_period(call.db, syndicate, reversed_on, "/reversedOn");
-    const auto root = lot_root(call.db, syndicate, unit_id);
     const auto before = lot_standing(call.db, syndicate, root, today);
-    const auto now = to_utc_iso(call.clock.now());
     const auto lots = undo_payment_entries(call, id, unit_id, root, reversed_on, reason, now);
     auto mark = call.db.prepare("UPDATE payments SET status = 'reversed', reversed_on = ?, reversal_reason = ? WHERE id = ?");
     bind_parameters(*mark, reversed_on, reason, id);

@@ -65,7 +65,8 @@ json payment_json(Database& db, const std::string& syndicate_id, const std::stri
               {"createdAt", shown_time(q->getColumn(15))}};
     auto a = db.prepare(
         "SELECT a.charge_id, c.unit_id, c.kind, c.description, c.due_on, a.fund, a.amount_cents, a.applied_on, a.seq, a.released_on "
-        "FROM payment_allocations a JOIN charges c ON c.id = a.charge_id WHERE a.payment_id = ? "
+        "FROM payment_allocations a JOIN charges c ON c.id = a.charge_id WHERE a.payment_id = ? AND NOT EXISTS ("
+        "SELECT 1 FROM journal_entries r WHERE r.id = a.release_entry_id AND r.reverses_entry_id = a.entry_id) "
         "ORDER BY a.seq, CASE a.fund WHEN 'operating' THEN 0 WHEN 'contingency' THEN 1 ELSE 2 END");
     bind_parameters(*a, payment_id);
     auto& rows = p["allocations"];

@@ -117,7 +117,7 @@ std::vector<Debt> open_debts(Database& db, const std::string& syndicate_id, cons
     auto q = db.prepare(
         "SELECT c.id, c.unit_id, c.kind, c.due_on, c.description, c.amount_cents, p.id, p.due_on, p.kind, f.fund, f.amount_cents - coalesce(("
         "  SELECT sum(a.amount_cents) FROM payment_allocations a JOIN payments y ON y.id = a.payment_id "
-        "  WHERE a.charge_id = c.id AND a.fund = f.fund AND y.status = 'posted'), 0) "
+        "  WHERE a.charge_id = c.id AND a.fund = f.fund AND y.status = 'posted' AND a.released_on IS NULL), 0) "
         "FROM charges c JOIN charge_fund_lines f ON f.charge_id = c.id "
         "LEFT JOIN charges p ON c.source_type = 'charge' AND p.id = c.source_id "
         "WHERE c.syndicate_id = ?1 AND c.unit_id IN (SELECT value FROM json_each(?2)) AND c.cancelled_on IS NULL AND c.posted_on <= ?3 "

@@ -30,6 +30,7 @@ PaidByDay paid_by_day(Database& db, const std::string& syndicate_id, const std::
         "SELECT a.charge_id, a.applied_on, sum(a.amount_cents) FROM payment_allocations a JOIN payments p ON p.id = a.payment_id "
         "JOIN charges c ON c.id = a.charge_id WHERE c.syndicate_id = ?1 AND c.unit_id IN (SELECT value FROM json_each(?2)) "
         "AND c.kind IN ('contribution', 'special') AND a.applied_on <= ?3 AND (p.status = 'posted' OR p.reversed_on > ?3) "
+        "AND (a.released_on IS NULL OR a.released_on > ?3) "
         "GROUP BY a.charge_id, a.applied_on");
     bind_parameters(*q, syndicate_id, id_set(units), as_of);
     PaidByDay out;
@@ -105,7 +106,7 @@ std::vector<ChargeOnDay> lot_charges(Database& db, const std::string& syndicate_
     auto q = db.prepare(
         "SELECT c.id, c.unit_id, c.kind, c.due_on, c.posted_on, c.description, c.amount_cents, c.amount_cents - coalesce(("
         "  SELECT sum(a.amount_cents) FROM payment_allocations a JOIN payments p ON p.id = a.payment_id WHERE a.charge_id = c.id "
-        "  AND a.applied_on <= ?3 AND (p.status = 'posted' OR p.reversed_on > ?3)), 0) "
+        "  AND a.applied_on <= ?3 AND (p.status = 'posted' OR p.reversed_on > ?3) AND (a.released_on IS NULL OR a.released_on > ?3)), 0) "
         "FROM charges c WHERE c.syndicate_id = ?1 AND c.unit_id IN (SELECT value FROM json_each(?2)) AND c.posted_on <= ?3 "
         "AND (c.cancelled_on IS NULL OR c.cancelled_on > ?3) ORDER BY c.due_on, c.id");
     bind_parameters(*q, syndicate_id, id_set(units), as_of);

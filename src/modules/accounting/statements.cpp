@@ -170,7 +170,7 @@ std::optional<LotArrears> arrears_of(Database& db, const std::string& syndicate,
     auto q = db.prepare(
         "SELECT f.fund, sum(f.amount_cents - coalesce((SELECT sum(x.amount_cents) FROM payment_allocations x JOIN payments p "
         "ON p.id = x.payment_id WHERE x.charge_id = c.id AND x.fund = f.fund AND x.applied_on <= ?3 AND (p.status = 'posted' "
-        "OR p.reversed_on > ?3)), 0)) FROM charges c JOIN charge_fund_lines f ON f.charge_id = c.id WHERE c.syndicate_id = ?1 "
+        "OR p.reversed_on > ?3) AND (x.released_on IS NULL OR x.released_on > ?3)), 0)) FROM charges c JOIN charge_fund_lines f ON f.charge_id = c.id WHERE c.syndicate_id = ?1 "
         "AND c.unit_id IN (SELECT value FROM json_each(?2)) AND c.posted_on <= ?3 AND c.due_on < ?3 "
         "AND (c.cancelled_on IS NULL OR c.cancelled_on > ?3) GROUP BY f.fund");
     bind_parameters(*q, syndicate, id_set(units), as_of);
@@ -266,7 +266,7 @@ json list_arrears(const ToolCall& call) {
         "SELECT DISTINCT c.unit_id FROM charges c WHERE c.syndicate_id = ?1 AND c.posted_on <= ?2 AND c.due_on < ?2 "
         "AND (c.cancelled_on IS NULL OR c.cancelled_on > ?2) AND c.amount_cents > coalesce((SELECT sum(x.amount_cents) "
         "FROM payment_allocations x JOIN payments p ON p.id = x.payment_id WHERE x.charge_id = c.id AND x.applied_on <= ?2 "
-        "AND (p.status = 'posted' OR p.reversed_on > ?2)), 0)");
+        "AND (p.status = 'posted' OR p.reversed_on > ?2) AND (x.released_on IS NULL OR x.released_on > ?2)), 0)");
     bind_parameters(*q, syndicate, as_of);
     std::vector<std::string> roots;
     while (q->executeStep()) {

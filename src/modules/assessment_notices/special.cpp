@@ -154,7 +154,8 @@ std::optional<std::string> consultation_of(const ToolCall& call, const Arguments
         const auto text = fold_for_search(item.get<std::string>());
         for (const char* words : {"cotisation speciale", "contribution speciale", "special assessment", "special contribution"})
             if (text.find(words) != std::string::npos) return meeting;
-        if (!title.empty() && text.find(title) != std::string::npos) return meeting;
+        // The title alone when it says enough (a word like "toiture" would match any item).
+        if (title.size() >= 15 && text.find(title) != std::string::npos) return meeting;
     }
     throw refuse("no item of its agenda presents it (name the special contribution or its title on the agenda).");
 }
@@ -209,7 +210,8 @@ json create_special_assessment(const ToolCall& call) {
                                               "/sharesResolutionId");
     const auto consultation = consultation_of(call, a, decision.decided_on);
     const auto year = accounting::fiscal_year_of(call.db, syndicate, plan_dates.due_dates.front()).year;
-    const auto shares = funds::apportion(call.db, syndicate, {pool}, "/apportionment");
+    const auto shares = funds::apportion(call.db, syndicate, {pool},
+                                         pool.common_portion_id ? "/commonPortionId" : pool.shares.empty() ? "/apportionment" : "/shares");
     const auto id = new_record_id();
     const auto now = to_utc_iso(call.clock.now());
     json stored_shares = nullptr;

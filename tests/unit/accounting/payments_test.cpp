@@ -400,7 +400,7 @@ TEST_CASE("a payment pays only what was owed on the day it was received; later c
     fx.check_funds_balance();
 }
 
-TEST_CASE("credit meets a debt only once the payment is received; a reversal never precedes what it undoes") {
+TEST_CASE("credit meets a debt only once the payment is received; a reversal never precedes what it undoes, credit planned again") {
     Books fx;
     fx.call("update_declaration", {{"nsfFeeCents", 4500}});
     const auto p0 = fx.pay(fx.u101, 10000, "2026-01-10");
@@ -418,9 +418,13 @@ TEST_CASE("credit meets a debt only once the payment is received; a reversal nev
     gx.call("reverse_payment", {{"id", g1["id"]}, {"reason", "nsf"}, {"reversedOn", "2026-03-01"}, {"chargeNsfFee", true}});
     const auto g0_now = gx.call("get_owner_statement", {{"unitId", gx.u101["id"]}});
     CHECK(g0_now["standing"]["creditCents"] == 5500);  // G0's 100.00 less the 45.00 fee it paid on 2026-03-01
-    // Reversing G0 before 2026-03-01 would undo an imputation before it was made.
-    CHECK(gx.error("reverse_payment", {{"id", g0["id"]}, {"reason", "error"}, {"reversedOn", "2026-02-01"}}).code() == "VALIDATION_FAILED");
-    gx.call("reverse_payment", {{"id", g0["id"]}, {"reason", "error"}, {"reversedOn", "2026-03-01"}});
+    // G0 returned on 2026-02-01, before its credit paid the fee on 2026-03-01: that application is
+    // planned again from the return's day (never a counter-entry before what it undoes), and the
+    // fee stays owed.
+    const auto undone = gx.call("reverse_payment", {{"id", g0["id"]}, {"reason", "error"}, {"reversedOn", "2026-02-01"}});
+    CHECK(undone["allocations"].empty());
+    CHECK(undone["standingAfter"]["creditCents"] == 0);
+    CHECK(gx.call("get_owner_statement", {{"unitId", gx.u101["id"]}})["closingBalanceCents"] == 4500);
     for (const auto* day : {"2026-01-10", "2026-02-15", "2026-03-01", "2026-11-21"}) gx.check_books_on(day);
     gx.check_funds_balance();
     fx.check_funds_balance();

@@ -170,6 +170,8 @@ TEST_CASE("an issued notice cancelled: the unpaid reversed, the paid the payer's
     CHECK(c["cancellation"]["chargesCancelled"] == 3);
     CHECK(c["cancellation"]["releasedToCreditCents"] == 50000);
     CHECK(c["cancellation"]["unpaidReversedCents"] == total - 50000);
+    // Today for the instalment due, each later one on its own due date.
+    CHECK(c["cancellation"]["datedOn"] == json::array({"2027-01-15", "2027-04-01", "2027-07-01"}));
     CHECK(fx.fund_imbalance() == 0);
     // The payment is credit again; the lot owes nothing and holds 500.00.
     const auto p = fx.call("get_owner_statement", {{"unitId", fx.u102["id"]}, {"asOf", "2027-12-31"}});
@@ -189,6 +191,36 @@ TEST_CASE("an issued notice cancelled: the unpaid reversed, the paid the payer's
     const auto cd = fx.call("cancel_assessment_notice", {{"id", d["notices"][0]["id"]}, {"reason", "Doublon"}});
     CHECK(cd["cancellation"]["chargesCancelled"] == 0);
     CHECK(cd["status"] == "cancelled");
+}
+
+TEST_CASE("credit paid ahead meets each debt on the first day both exist, whatever order the charges were issued in") {
+    Special fx;
+    const auto a = fx.call("create_special_assessment", fx.args(1000001));
+    fx.call("issue_assessment_notices", {{"fiscalYear", 2027}, {"kind", "special"}});
+    const auto n102 = fx.call("get_assessment_notice", {{"id", a["notices"][1]["id"]}});
+    const auto total = n102["totalCents"].get<std::int64_t>();
+    // 102 pays the whole special assessment ahead: its credit meets each instalment on its day.
+    const auto ahead = fx.call("record_payment", {{"unitId", fx.u102["id"]}, {"amountCents", total}, {"receivedOn", "2026-12-16"}, {"method", "cheque"}});
+    CHECK(ahead["allocations"].size() == 3);
+    // Then the board decides another, due on February 1: the credit there on that day pays it, and
+    // the July instalment, met later, is what stays owed.
+    const auto b = fx.call("create_special_assessment", fx.args(30000, {{"title", "Porte du garage"},
+                                                                         {"installments", {{{"dueOn", "2027-02-01"}, {"percent", 100}}}}}));
+    fx.call("issue_assessment_notices", {{"fiscalYear", 2027}, {"kind", "special"}});
+    const auto b102 = fx.call("get_assessment_notice", {{"id", b["notices"][1]["id"]}});
+    const auto feb = fx.call("get_owner_statement", {{"unitId", fx.u102["id"]}, {"asOf", "2027-02-02"}})["standing"];
+    CHECK(feb["overdueCents"] == 0);
+    const auto july = fx.call("get_owner_statement", {{"unitId", fx.u102["id"]}, {"asOf", "2027-07-02"}})["standing"];
+    CHECK(july["overdueCents"] == b102["totalCents"]);
+    CHECK(july["overdueSince"] == "2027-07-01");
+    CHECK(fx.fund_imbalance() == 0);
+    // The credit's application to April and July was undone on their days and planned again: each
+    // undone entry has its counter-entry on the same day.
+    SQLite::Statement undone(fx.db->sql(), "SELECT count(*) FROM payment_allocations a JOIN journal_entries r ON r.id = a.release_entry_id "
+                                            "WHERE a.payment_id = ? AND r.reverses_entry_id = a.entry_id AND a.released_on = a.applied_on");
+    undone.bind(1, ahead["id"].get<std::string>());
+    undone.executeStep();
+    CHECK(undone.getColumn(0).getInt() > 0);
 }
 
 TEST_CASE("an issued notice sent again in English, to an addressee or the lot's co-owner today; never a draft") {
