@@ -16,6 +16,8 @@ void register_accounting_module(ToolTable& table) {
     table.bind("apply_late_interest", accounting::apply_late_interest);
     table.bind("record_expense", accounting::record_expense);
     table.bind("reconcile_bank_account", accounting::reconcile_bank_account);
+    table.bind("get_financial_statements", [budget = table.question<accounting::BudgetAnswers>(accounting::budget_question)](
+                                               const ToolCall& call) -> ToolResult { return accounting::get_financial_statements(call, *budget); });
 }
 
 }  // namespace syndic

@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "core/clock.hpp"
 #include "modules/accounting/receivables.hpp"
 #include "modules/common.hpp"
 #include "storage/bind.hpp"
@@ -25,6 +26,28 @@ json standing_json(const Standing& s) {
             {"hypothecEligible", s.hypothec_eligible},
             {"goodStanding", s.good_standing},
             {"creditCents", s.credit_cents}};
+}
+
+void Aging::add(int days, std::int64_t cents) {
+    (days <= 30 ? days0to30 : days <= 60 ? days31to60 : days <= 90 ? days61to90 : over90) += cents;
+}
+
+void Aging::add(const Aging& o) {
+    days0to30 += o.days0to30;
+    days31to60 += o.days31to60;
+    days61to90 += o.days61to90;
+    over90 += o.over90;
+}
+
+json Aging::to_json() const {
+    return {{"days0to30", days0to30}, {"days31to60", days31to60}, {"days61to90", days61to90}, {"over90", over90}};
+}
+
+Aging aging_of(const std::vector<ChargeOnDay>& charges, const std::string& as_of) {
+    Aging aging;
+    for (const auto& c : charges)
+        if (c.unpaid_cents > 0 && c.due_on < as_of) aging.add(calendar_days_between(c.due_on, as_of), c.unpaid_cents);
+    return aging;
 }
 
 std::string unit_number(Database& db, const std::string& unit_id) {

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <vector>
 
 #include "modules/accounting/standing.hpp"
 
@@ -21,6 +22,16 @@ nlohmann::json payment_json(Database& db, const std::string& syndicate_id, const
 
 // The Charge record (paidCents and status as the books stand now).
 nlohmann::json charge_json(Database& db, const std::string& syndicate_id, const std::string& charge_id);
+
+// Aging buckets of what is past due by days past its due date (Condo Manager practice).
+struct Aging {
+    std::int64_t days0to30 = 0, days31to60 = 0, days61to90 = 0, over90 = 0;
+    void add(int days, std::int64_t cents);
+    void add(const Aging& o);
+    nlohmann::json to_json() const;
+};
+// The buckets of the charges' unpaid amounts past due on `as_of`.
+Aging aging_of(const std::vector<ChargeOnDay>& charges, const std::string& as_of);
 
 // The unit's number, for the rows that name a unit ("" when none).
 std::string unit_number(Database& db, const std::string& unit_id);

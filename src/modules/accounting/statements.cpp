@@ -26,30 +26,6 @@ using nlohmann::json;
 
 namespace {
 
-// Aging buckets of what is past due by days past its due date (Condo Manager practice).
-struct Aging {
-    std::int64_t days0to30 = 0, days31to60 = 0, days61to90 = 0, over90 = 0;
-    void add(int days, std::int64_t cents) {
-        (days <= 30 ? days0to30 : days <= 60 ? days31to60 : days <= 90 ? days61to90 : over90) += cents;
-    }
-    void add(const Aging& o) {
-        days0to30 += o.days0to30;
-        days31to60 += o.days31to60;
-        days61to90 += o.days61to90;
-        over90 += o.over90;
-    }
-    json to_json() const {
-        return {{"days0to30", days0to30}, {"days31to60", days31to60}, {"days61to90", days61to90}, {"over90", over90}};
-    }
-};
-
-Aging aging_of(const std::vector<ChargeOnDay>& charges, const std::string& as_of) {
-    Aging aging;
-    for (const auto& c : charges)
-        if (c.unpaid_cents > 0 && c.due_on < as_of) aging.add(calendar_days_between(c.due_on, as_of), c.unpaid_cents);
-    return aging;
-}
-
 json units_json(Database& db, const std::vector<std::string>& units) {
     json out = json::array();
     for (const auto& u : units) out.push_back({{"id", u}, {"number", unit_number(db, u)}});

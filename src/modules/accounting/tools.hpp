@@ -1,9 +1,10 @@
 // The accounting module's tool handlers, one file per part of the books (accounts.cpp,
 // journal.cpp, payments.cpp, statements.cpp, interest.cpp, expenses.cpp,
-// reconciliation.cpp); accounting.cpp binds them.
+// reconciliation.cpp, financial_statements.cpp); accounting.cpp binds them.
 #pragma once
 #include <nlohmann/json.hpp>
 
+#include "modules/accounting/budget_questions.hpp"
 #include "tools/registry.hpp"
 
 namespace syndic::accounting {
@@ -19,5 +20,7 @@ nlohmann::json list_arrears(const ToolCall& call);
 nlohmann::json apply_late_interest(const ToolCall& call);
 nlohmann::json record_expense(const ToolCall& call);
 nlohmann::json reconcile_bank_account(const ToolCall& call);
+// The statements ask the funds module for the budget (budget_questions.hpp).
+nlohmann::json get_financial_statements(const ToolCall& call, const BudgetAnswers& budget);
 
 }  // namespace syndic::accounting

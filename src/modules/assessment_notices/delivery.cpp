@@ -3,9 +3,9 @@
 #include <SQLiteCpp/Statement.h>
 
 #include <algorithm>
-#include <filesystem>
 
 #include "auth/credentials.hpp"
+#include "core/reader_format.hpp"
 #include "core/ids.hpp"
 #include "modules/assessment_notices/notice_pdf.hpp"
 #include "modules/common.hpp"
@@ -14,7 +14,6 @@
 #include "modules/outbox_queue.hpp"
 #include "storage/bind.hpp"
 #include "storage/database.hpp"
-#include "storage/durable_file.hpp"
 #include "storage/settings.hpp"
 
 namespace syndic::assessment_notices {
@@ -39,26 +38,14 @@ std::string file_notice_pdf(Database& db, const std::string& syndicate_id, const
     if (language == "fr") std::replace(rate_text.begin(), rate_text.end(), '.', ',');
     const auto pdf = render_pdf(notice_document(notice, syndicate_name(db, syndicate_id), address.is_string() ? address.get<std::string>() : "",
                                                 language, issued_on, rate_text + (language == "fr" ? "\u00a0%" : "%")));
-    documents::NewDocument d;
-    d.id = new_record_id();
-    d.kind = "assessment-notice";
-    d.title = (language == "en" ? "Notice of assessment " : "Avis de cotisation ") + n.number;
-    d.file_name = "avis-" + n.number + "-" + language + "-" + d.id.substr(d.id.size() - 8) + ".pdf";
-    d.mime_type = "application/pdf";
-    d.path = (std::filesystem::path(db.data_dir()) / "exports" / d.file_name).string();
-    const auto staged = stage_file_durably(d.path, pdf.bytes, FileCheck::pdf, "exports/" + d.file_name);
-    db.publish_on_commit(staged.temporary, staged.final_path);
-    d.sha256 = staged.written.sha256;
-    d.size_bytes = staged.written.size;
-    d.pages = pdf.pages;
-    d.visibility = "board";  // a unit's amounts are its co-owners' and the board's, not every co-owner's
-    d.uploaded_by = uploaded_by;
-    d.created_at = to_utc_iso(now);
-    d.certified_by = "syndic-mcp";
-    d.language = language;
-    documents::insert_document(db, syndicate_id, d);
-    documents::attach(db, syndicate_id, d.id, "assessment-notice", n.id, d.created_at);
-    return d.id;
+    const auto id = documents::file_generated_pdf(
+        db, syndicate_id,
+        {"assessment-notice", (language == "en" ? "Notice of assessment " : "Avis de cotisation ") + n.number, "avis-" + n.number + "-" + language,
+         "board",  // a unit's amounts are its co-owners' and the board's, not every co-owner's
+         language, uploaded_by, to_utc_iso(now), std::nullopt},
+        pdf.bytes, pdf.pages);
+    documents::attach(db, syndicate_id, id, "assessment-notice", n.id, to_utc_iso(now));
+    return id;
 }
 
 bool queue_notice_mail(Database& db, const std::string& syndicate_id, const NoticeMail& mail, const std::string& now) {
@@ -76,10 +63,10 @@ bool queue_notice_mail(Database& db, const std::string& syndicate_id, const Noti
                                 n.number + (mail.resent ? (en ? " (copy)" : " (copie)") : "") + " — " + name;
     const std::string body =
         en ? "Dear " + who + ",\n\nPlease find attached your " + what + n.number + (special ? "" : " for " + std::to_string(n.fiscal_year)) +
-                 ": " + money(n.total_cents, mail.language) + ", payable in the instalments it lists" +
+                 ": " + format_money(n.total_cents, mail.language) + ", payable in the instalments it lists" +
                  (mail.resent ? ", with what has been received so far" : "") + ".\n\n" + name + "\n"
            : "Bonjour " + who + ",\n\nVous trouverez ci-joint votre " + what + n.number +
-                 (special ? "" : " pour " + std::to_string(n.fiscal_year)) + " : " + money(n.total_cents, mail.language) +
+                 (special ? "" : " pour " + std::to_string(n.fiscal_year)) + " : " + format_money(n.total_cents, mail.language) +
                  ", payable selon les versements qu'il indique" + (mail.resent ? ", avec ce qui a été reçu à ce jour" : "") + ".\n\n" +
                  name + "\n";
     queue_outbox_message(db, syndicate_id,

@@ -1,33 +1,12 @@
 #include "modules/assessment_notices/notice_pdf.hpp"
 
-#include <array>
+#include "core/reader_format.hpp"
 
 namespace syndic::assessment_notices {
 
 using nlohmann::json;
 
 namespace {
-
-std::string grouped(std::int64_t whole, const std::string& separator) {
-    auto digits = std::to_string(whole);
-    std::string out;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) out += separator;
-        out += digits[i];
-    }
-    return out;
-}
-
-// "2027-03-01" as "1er mars 2027" or "March 1, 2027".
-std::string long_date(const std::string& day, const std::string& language) {
-    static const std::array<const char*, 12> fr{"janvier", "février", "mars", "avril", "mai", "juin",
-                                                "juillet", "août", "septembre", "octobre", "novembre", "décembre"};
-    static const std::array<const char*, 12> en{"January", "February", "March", "April", "May", "June",
-                                                "July", "August", "September", "October", "November", "December"};
-    const int month = std::stoi(day.substr(5, 2)), d = std::stoi(day.substr(8, 2));
-    if (language == "en") return std::string(en[static_cast<std::size_t>(month - 1)]) + " " + std::to_string(d) + ", " + day.substr(0, 4);
-    return (d == 1 ? std::string("1er") : std::to_string(d)) + " " + fr[static_cast<std::size_t>(month - 1)] + " " + day.substr(0, 4);
-}
 
 std::string fund_label(const std::string& fund, bool en) {
     if (fund == "operating") return en ? "Operating fund" : "Fonds d’exploitation";
@@ -36,15 +15,6 @@ std::string fund_label(const std::string& fund, bool en) {
 }
 
 }  // namespace
-
-std::string money(std::int64_t cents, const std::string& language) {
-    const auto magnitude = cents < 0 ? -cents : cents;
-    auto part = std::to_string(magnitude % 100);
-    if (part.size() < 2) part = "0" + part;
-    const std::string sign = cents < 0 ? "-" : "";
-    if (language == "en") return sign + "$" + grouped(magnitude / 100, ",") + "." + part;
-    return sign + grouped(magnitude / 100, "\u00a0") + "," + part + "\u00a0$";
-}
 
 PdfDocument notice_document(const json& notice, const std::string& syndicate, const std::string& address, const std::string& language,
                             const std::string& issued_on, const std::string& interest_rate) {
@@ -83,19 +53,19 @@ PdfDocument notice_document(const json& notice, const std::string& syndicate, co
                            : l["basis"] == "resolution"     ? (en ? " (share fixed by the general meeting's resolution)" : " (quote-part fixée par la résolution de l’assemblée)")
                                                             : std::string();
         add(PdfBlock::Kind::item, (en ? "Unit " : "Unité ") + bidi_isolate(l["unitNumber"].get<std::string>()) + " — " +
-                                      fund_label(l["fund"].get<std::string>(), en) + basis + colon + money(l["amountCents"].get<std::int64_t>(), language));
+                                      fund_label(l["fund"].get<std::string>(), en) + basis + colon + format_money(l["amountCents"].get<std::int64_t>(), language));
     }
     add(PdfBlock::Kind::paragraph, (special ? (en ? "Total: " : "Total\u00a0: ") : (en ? "Total for the year: " : "Total de l’exercice\u00a0: ")) +
-                                       money(notice["totalCents"].get<std::int64_t>(), language));
+                                       format_money(notice["totalCents"].get<std::int64_t>(), language));
     if (const auto paid = notice["paidCents"].get<std::int64_t>(); paid > 0)
-        add(PdfBlock::Kind::paragraph, (en ? "Already received (credit applied): " : "Déjà reçu (crédit appliqué)\u00a0: ") + money(paid, language) +
-                                           (en ? "; balance: " : "\u00a0; solde\u00a0: ") + money(notice["totalCents"].get<std::int64_t>() - paid, language));
+        add(PdfBlock::Kind::paragraph, (en ? "Already received (credit applied): " : "Déjà reçu (crédit appliqué)\u00a0: ") + format_money(paid, language) +
+                                           (en ? "; balance: " : "\u00a0; solde\u00a0: ") + format_money(notice["totalCents"].get<std::int64_t>() - paid, language));
     doc.blocks.push_back({PdfBlock::Kind::heading, en ? "Instalments" : "Versements", true});
     const auto count = notice["installments"].size();
     for (const auto& i : notice["installments"])
         add(PdfBlock::Kind::item, (en ? "Instalment " : "Versement ") + std::to_string(i["number"].get<std::int64_t>()) + (en ? " of " : " de ") +
                                       std::to_string(count) + (en ? ", due " : ", payable le ") + long_date(i["dueOn"].get<std::string>(), language) +
-                                      colon + money(i["amountCents"].get<std::int64_t>(), language));
+                                      colon + format_money(i["amountCents"].get<std::int64_t>(), language));
     doc.blocks.push_back({PdfBlock::Kind::heading, en ? "Please note" : "À noter", true});
     add(PdfBlock::Kind::paragraph,
         en ? "Each instalment is due on its date. Unpaid amounts bear interest at " + interest_rate + " a year. A co-owner "

@@ -12,9 +12,6 @@
 
 namespace syndic::assessment_notices {
 
-// Cents as a reader of `language` writes money: "1 234,56 $" (fr), "$1,234.56" (en).
-std::string money(std::int64_t cents, const std::string& language);
-
 // The document of the notice `notice` (notice_json's shape), for `syndicate` (its name and address),
 // with the arrears interest rate as the reader writes it ("5 %").
 PdfDocument notice_document(const nlohmann::json& notice, const std::string& syndicate, const std::string& address,

@@ -37,6 +37,15 @@ struct NewDocument {
 };
 void insert_document(Database& db, const std::string& syndicate_id, const NewDocument& d);
 
+// A PDF the server wrote (a notice, the statements): staged under the data folder's exports/ as
+// `<file_stem>-<8 characters of its id>.pdf`, published when the transaction commits, and recorded
+// as a document the server certifies (protected when its kind is). Returns its id.
+struct GeneratedPdf {
+    std::string kind, title, file_stem, visibility, language, uploaded_by, created_at;
+    std::optional<std::string> register_item;
+};
+std::string file_generated_pdf(Database& db, const std::string& syndicate_id, const GeneratedPdf& meta, const std::string& bytes, int pages);
+
 // Attaches the document to the record (brings an archived link back); false when it already was.
 bool attach(Database& db, const std::string& syndicate_id, const std::string& document_id, const std::string& record_type,
             const std::string& record_id, const std::string& now);

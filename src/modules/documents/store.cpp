@@ -1,5 +1,7 @@
 #include "modules/documents/store.hpp"
 
+#include <filesystem>
+
 #include "core/error.hpp"
 #include "core/ids.hpp"
 #include "core/text.hpp"
@@ -8,6 +10,7 @@
 #include "modules/record_exists.hpp"
 #include "storage/bind.hpp"
 #include "storage/database.hpp"
+#include "storage/durable_file.hpp"
 
 namespace syndic::documents {
 
@@ -131,6 +134,29 @@ void insert_document(Database& db, const std::string& syndicate_id, const NewDoc
                     d.sha256, d.title, d.file_name, d.mime_type, d.register_item, d.visibility, nonempty_text(d.uploaded_by),
                     fold_for_search(d.title) + "\n" + fold_for_search(d.file_name), d.created_at, nonempty_text(d.certified_by));
     q->exec();
+}
+
+std::string file_generated_pdf(Database& db, const std::string& syndicate_id, const GeneratedPdf& meta, const std::string& bytes, int pages) {
+    NewDocument d;
+    d.id = new_record_id();
+    d.kind = meta.kind;
+    d.title = meta.title;
+    d.file_name = meta.file_stem + "-" + d.id.substr(d.id.size() - 8) + ".pdf";
+    d.mime_type = "application/pdf";
+    d.path = (std::filesystem::path(db.data_dir()) / "exports" / d.file_name).string();
+    const auto staged = stage_file_durably(d.path, bytes, FileCheck::pdf, "exports/" + d.file_name);
+    db.publish_on_commit(staged.temporary, staged.final_path);
+    d.sha256 = staged.written.sha256;
+    d.size_bytes = staged.written.size;
+    d.pages = pages;
+    d.visibility = meta.visibility;
+    d.uploaded_by = meta.uploaded_by;
+    d.created_at = meta.created_at;
+    d.certified_by = "syndic-mcp";
+    d.language = meta.language;
+    d.register_item = meta.register_item;
+    insert_document(db, syndicate_id, d);
+    return d.id;
 }
 
 bool attach(Database& db, const std::string& syndicate_id, const std::string& document_id, const std::string& record_type,

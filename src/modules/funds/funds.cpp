@@ -1,5 +1,6 @@
 #include "modules/funds/funds.hpp"
 
+#include "modules/accounting/budget_questions.hpp"
 #include "modules/funds/tools.hpp"
 
 namespace syndic {
@@ -16,6 +17,7 @@ void register_funds_module(ToolTable& table) {
     table.bind("get_self_insurance_requirement", funds::get_self_insurance_requirement);
     table.bind("record_fund_study", funds::record_fund_study);
     table.bind("authorize_fund_use", funds::authorize_fund_use);
+    *table.question<accounting::BudgetAnswers>(accounting::budget_question) = {funds::budget_comparison, funds::budget_forecast};
 }
 
 }  // namespace syndic

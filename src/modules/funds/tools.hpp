@@ -5,6 +5,7 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 
 #include "modules/accounting/fund_use.hpp"
@@ -23,6 +24,11 @@ nlohmann::json get_fund_position(const ToolCall& call);
 nlohmann::json get_self_insurance_requirement(const ToolCall& call);
 nlohmann::json record_fund_study(const ToolCall& call);
 nlohmann::json authorize_fund_use(const ToolCall& call);
+
+// What the financial statements ask of the budget (accounting/budget_questions.hpp): a year's budget
+// against the actuals to a day (get_budget_variance's figures), a year's forecast.
+std::optional<nlohmann::json> budget_comparison(Database& db, const std::string& syndicate_id, int fiscal_year, const std::string& to);
+std::optional<nlohmann::json> budget_forecast(Database& db, const std::string& syndicate_id, int fiscal_year);
 
 // A fund study and an authorisation as the tools show them.
 nlohmann::json fund_study_json(Database& db, const std::string& syndicate_id, const std::string& id);

@@ -11,6 +11,7 @@
 #include "core/clock.hpp"
 #include "modules/accounting/ledger.hpp"
 #include "modules/common.hpp"
+#include "modules/declaration/parameters.hpp"
 #include "modules/funds/apportionment.hpp"
 #include "modules/funds/budget_model.hpp"
 #include "modules/funds/tools.hpp"
@@ -26,15 +27,8 @@ namespace {
 
 double one_decimal(double v) { return std::round(v * 10.0) / 10.0; }
 
-}  // namespace
-
-json get_budget_variance(const ToolCall& call) {
-    const auto a = call.arguments();
-    const auto& syndicate = call.caller.syndicate_id;
-    const auto b = require_budget(call.db, syndicate, a.text("budgetId"), "/budgetId");
-    const auto year = accounting::fiscal_year_of(call.db, syndicate, std::to_string(b.fiscal_year) + "-" +
-                                                                         accounting::fiscal_year_of(call.db, syndicate, today(call)).starts_on.substr(5));
-    const auto as_of = date_argument(a, "asOf").value_or(today(call));
+json variance_of(Database& db, const std::string& syndicate, const Budget& b, const std::string& as_of) {
+    const auto year = accounting::fiscal_year_of(db, syndicate, std::to_string(b.fiscal_year) + "-" + declaration::fiscal_year_start(db, syndicate));
     const auto to = std::min(as_of, year.ends_on);
     const auto length = calendar_days_between(year.starts_on, year.ends_on) + 1;
     const auto elapsed = to < year.starts_on ? 0 : calendar_days_between(year.starts_on, to) + 1;
@@ -45,13 +39,13 @@ json get_budget_variance(const ToolCall& call) {
     for (std::size_t i = 0; i < b.lines.size(); ++i) {
         const auto& l = b.lines[i];
         account_of[i] = l.account_id;
-        if (!account_of[i] && l.kind == "contribution") account_of[i] = accounting::system_account(call.db, syndicate, l.fund, "contributions").id;
+        if (!account_of[i] && l.kind == "contribution") account_of[i] = accounting::system_account(db, syndicate, l.fund, "contributions").id;
         if (account_of[i]) lines_of[*account_of[i]].push_back(i);
     }
     std::vector<std::optional<std::int64_t>> actual(b.lines.size());
     for (const auto& [account, members] : lines_of) {
         if (to < year.starts_on) continue;
-        const auto net = accounting::account_activity(call.db, account, year.starts_on, to);
+        const auto net = accounting::account_activity(db, account, year.starts_on, to);
         std::vector<std::int64_t> weights;
         for (const auto i : members) weights.push_back(b.lines[i].amount_cents);
         if (std::all_of(weights.begin(), weights.end(), [](std::int64_t w) { return w == 0; })) weights.assign(weights.size(), 1);
@@ -85,6 +79,32 @@ json get_budget_variance(const ToolCall& call) {
             {"percentOfYearElapsed", one_decimal(100.0 * elapsed / length)},
             {"lines", std::move(lines)},
             {"totals", std::move(totals)}};
+}
+
+}  // namespace
+
+json get_budget_variance(const ToolCall& call) {
+    const auto a = call.arguments();
+    const auto b = require_budget(call.db, call.caller.syndicate_id, a.text("budgetId"), "/budgetId");
+    return variance_of(call.db, call.caller.syndicate_id, b, date_argument(a, "asOf").value_or(today(call)));
+}
+
+std::optional<json> budget_comparison(Database& db, const std::string& syndicate_id, int fiscal_year, const std::string& to) {
+    const auto b = budget_of_year(db, syndicate_id, fiscal_year);
+    if (!b) return std::nullopt;
+    auto out = variance_of(db, syndicate_id, *b, to);
+    out["status"] = b->status;
+    return out;
+}
+
+std::optional<json> budget_forecast(Database& db, const std::string& syndicate_id, int fiscal_year) {
+    const auto b = budget_of_year(db, syndicate_id, fiscal_year);
+    if (!b) return std::nullopt;
+    json lines = json::array();
+    for (const auto& l : b->lines) lines.push_back({{"fund", l.fund}, {"kind", l.kind}, {"label", l.label}, {"amountCents", l.amount_cents}});
+    const auto c = contributions_of(db, syndicate_id, *b);
+    return json{{"budgetId", b->id}, {"fiscalYear", b->fiscal_year}, {"status", b->status}, {"lines", std::move(lines)},
+                {"contributionsCents", {{"operating", c.operating}, {"contingency", c.contingency}, {"selfInsurance", c.self_insurance}, {"total", c.total()}}}};
 }
 
 }  // namespace syndic::funds

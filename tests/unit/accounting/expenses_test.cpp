@@ -5,6 +5,8 @@
 // supplier; a bank account matched with its statement. The fixture's clock makes today 2026-11-21.
 #include "declaration/declaration_fixture.hpp"
 
+#include "modules/accounting/receivables.hpp"
+
 #include <SQLiteCpp/Statement.h>
 
 #include <map>
@@ -156,6 +158,49 @@ TEST_CASE("a bank account reconciled with its statement: what the bank cleared n
     CHECK(next["differenceCents"] == 0);
     CHECK(next["previous"]["statementDate"] == "2026-11-20");
     CHECK(next["unclearedEntries"].empty());
+}
+
+TEST_CASE("financial statements: per fund a balance sheet that balances and an income statement; debts and claims, by unit for the board") {
+    Expenses fx;
+    fx.opening("operating", 100000);
+    const auto u = fx.unit("101", 100);
+    fx.co_owner(u["id"], "Émilie", "Bélanger");
+    syndic::accounting::ChargeDraft d;
+    d.unit_id = u["id"];
+    d.kind = "contribution";
+    d.description = "Cotisation";
+    d.posted_on = d.due_on = "2026-06-01";
+    d.entry_source = "assessment";
+    d.funds = {{"operating", 80000}, {"contingency", 20000}};
+    syndic::accounting::create_charge(*fx.db, fx.syndicate, d, "2026-06-01T12:00:00.000Z");
+    fx.call("record_payment", {{"unitId", u["id"]}, {"amountCents", 30000}, {"receivedOn", "2026-07-01"}, {"method", "cheque"}});
+    fx.call("record_expense", fx.invoice("operating", "5300", 45000));  // unpaid
+    const auto s = fx.call("get_financial_statements", {{"fiscalYear", 2026}});
+    CHECK(s["from"] == "2026-01-01");
+    CHECK(s["to"] == "2026-11-21");  // the year runs: to today
+    CHECK(s["wholeYear"] == false);
+    CHECK(s["closed"] == false);
+    const auto& op = s["funds"]["operating"];
+    CHECK(op["balanceSheet"]["balances"] == true);
+    CHECK(s["funds"]["contingency"]["balanceSheet"]["balances"] == true);
+    CHECK(op["incomeStatement"]["totalIncomeCents"] == 80000);
+    CHECK(op["incomeStatement"]["totalExpensesCents"] == 45000);
+    CHECK(op["incomeStatement"]["surplusCents"] == 35000);
+    // Fund balance: the opening 1,000.00 and the year's result 350.00.
+    CHECK(op["balanceSheet"]["fundBalanceCents"] == 135000);
+    CHECK(s["debtsAndClaims"]["receivables"]["totalCents"] == 70000);
+    CHECK(s["debtsAndClaims"]["receivables"]["byBucket"]["over90"] == 70000);
+    CHECK_FALSE(s["debtsAndClaims"]["receivables"].contains("byUnit"));
+    CHECK(s["debtsAndClaims"]["payables"]["totalCents"] == 45000);
+    const auto board = fx.call("get_financial_statements", {{"detail", "by-unit"}});
+    CHECK(board["fiscalYear"] == 2026);
+    CHECK(board["debtsAndClaims"]["receivables"]["byUnit"][0]["coOwners"][0] == "Émilie Bélanger");
+    CHECK_REFUSED(fx, "FISCAL_YEAR_NOT_FOUND", "get_financial_statements", (json{{"fiscalYear", 2027}}));
+    CHECK_REFUSED(fx, "FISCAL_YEAR_NOT_FOUND", "get_financial_statements", (json{{"fiscalYear", 2020}}));
+    CHECK_REFUSED(fx, "VALIDATION_FAILED", "get_financial_statements", (json{{"from", "2026-01-01"}}));
+    const auto period = fx.call("get_financial_statements", {{"from", "2026-07-01"}, {"to", "2026-07-31"}});
+    CHECK(period["funds"]["operating"]["incomeStatement"]["totalIncomeCents"] == 0);
+    CHECK(period["debtsAndClaims"]["receivables"]["totalCents"] == 70000);
 }
 
 }  // TEST_SUITE

@@ -72,6 +72,11 @@ TEST_CASE("notices drafted from the adopted budget only, one per lot, adding up 
     Notices fx;
     CHECK_REFUSED(fx, "BUDGET_NOT_ADOPTED", "generate_assessment_notices", (json{{"fiscalYear", 2027}}));
     fx.adopted_budget();
+    // The statements of the running year carry the next year's forecast (art. 1087).
+    const auto statements = fx.call("get_financial_statements");
+    CHECK(statements["budgetForecast"]["fiscalYear"] == 2027);
+    CHECK(statements["budgetForecast"]["contributionsCents"]["total"] == 1260002);
+    CHECK(statements["budgetComparison"].is_null());  // no budget for 2026
     const auto g = fx.call("generate_assessment_notices", {{"fiscalYear", 2027}});
     CHECK(g["generated"] == 3);  // 101 with its parking, 102, 201
     CHECK(g["totalCents"] == 1260002);
