@@ -167,9 +167,11 @@ json RestRoutes::arguments(const RouteMatch& match, const Pairs& query, std::str
     for (const auto& [name, value] : match.path_arguments) {
         if (!valid_utf8(value))
             throw refuse(name, "is not valid UTF-8", "The path, once its %-escapes are decoded, must be UTF-8 text.");
-        if (args.contains(name) && args[name] != value)
+        const json* property = properties && properties->contains(name) ? &(*properties)[name] : nullptr;
+        const auto typed_value = typed(property, value);  // a fiscal year in the path is a number
+        if (args.contains(name) && args[name] != typed_value)
             throw refuse(name, "differs from the path", name + " is given by the path; the request gives another one.");
-        args[name] = value;
+        args[name] = typed_value;
     }
     return args;
 }

@@ -81,8 +81,9 @@ void check_http_route(const json& doc, Fail fail) {
     const std::string path = http["path"];
     for (auto open = path.find('{'); open != std::string::npos; open = path.find('{', open + 1)) {
         const auto name = path.substr(open + 1, path.find('}', open) - open - 1);
-        if (!properties.contains(name) || properties[name].value("type", json()) != "string")
-            fail("http.path names {" + name + "}, which must be a string property of the input");
+        const auto type = properties.contains(name) ? properties[name].value("type", json()) : json();
+        if (type != "string" && type != "integer")
+            fail("http.path names {" + name + "}, which must be a string or integer property of the input");
         if (!in_path.insert(name).second) fail("http.path names {" + name + "} twice");
     }
     const std::string method = http["method"];

@@ -8,7 +8,9 @@ cheque returned NSF suspends them again at once; late interest for a day is char
 books balance within each fund after every step. Then a special assessment the board decides by a
 written resolution: its notices add up to its total, are issued and read right (pdftotext); a lot
 pays part of one, the notice is cancelled and what was paid pays the lot's other debts; a notice is
-sent again in English.
+sent again in English. In January the bank accounts are reconciled to December 31, the year is
+closed (each fund's balance sheet balancing, its statements kept as a PDF that reads right) and
+nothing more is posted in it.
 
 usage: run_money_year.py SYNDIC_MCP"""
 import datetime
@@ -93,6 +95,41 @@ def special_assessment(env, db, day):
           json.dumps(resent))
 
 
+def close_the_year(env, db, year):
+    """Each bank account with entries reconciled to December 31 (the bank showing what the books
+    show), the year closed in January, its statements read, the year locked."""
+    clock = f"{year + 1}-01-15 17:00:00"
+    end = f"{year}-12-31"
+    accounts = call(env, "list_accounts", {"pageSize": 200, "asOf": end}, clock=clock)["data"]
+    reconciled = 0
+    for account in (a for a in accounts if a["isBank"]):
+        trial = call(env, "reconcile_bank_account", {"accountId": account["id"], "statementDate": end, "statementBalanceCents": 0}, clock=clock)
+        if not trial["unclearedEntries"]:
+            continue
+        cleared = [e["entryId"] for e in trial["unclearedEntries"]]
+        done = call(env, "reconcile_bank_account", {"accountId": account["id"], "statementDate": end, "finalize": True,
+                                                    "statementBalanceCents": trial["bookBalanceCents"], "clearedEntryIds": cleared}, clock=clock)
+        reconciled += done["finalized"]
+    check("the bank accounts are reconciled to December 31", reconciled > 0, str(reconciled))
+    closed = call(env, "close_fiscal_year", {"fiscalYear": year}, clock=clock)
+    statements = closed["statements"]
+    check("closing carries each fund's result to its balance; every fund's balance sheet balances",
+          closed["closingEntries"] and all(statements["funds"][f]["balanceSheet"]["balances"] for f in statements["funds"])
+          and all(statements["funds"][f]["balanceSheet"]["resultNotClosedCents"] == 0 for f in statements["funds"]),
+          json.dumps(closed["closingEntries"]))
+    text = pdf_text(db, closed["statementsDocumentId"])
+    check("the statements PDF reads as the year's financial statements, fund by fund, with the debts and claims",
+          f"exercice {year}" in text and "Bilan au 31 décembre" in text and "Fonds de prévoyance" in text
+          and "État des dettes et des créances" in text, text[:800])
+    check("each fund balances after closing", funds_balance(db) == [], str(funds_balance(db)))
+    request = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "record_journal_entry", "arguments": {
+        "date": f"{year}-12-15", "description": "Correction", "source": "adjustment",
+        "lines": [{"accountId": accounts[0]["id"], "debitCents": 1}, {"accountId": accounts[0]["id"], "creditCents": 1}]}}})
+    out = subprocess.run(["faketime", clock, BIN, "serve", "--modules", "all", "--log-level", "warn"], env=env, input=request + "\n",
+                         capture_output=True, text=True, timeout=120).stdout
+    check("nothing more is posted in the closed year (PERIOD_LOCKED)", "PERIOD_LOCKED" in out, out[:300])
+
+
 def main():
     folder = tempfile.mkdtemp(prefix="syndic-money-")
     db = os.path.join(folder, "syndic.db")
@@ -157,6 +194,7 @@ def main():
           f'{once["totalCents"]} then {twice["totalCents"]}')
     check("each fund balances after payments, a reversal and interest", funds_balance(db) == [], str(funds_balance(db)))
     special_assessment(env, db, three_months + datetime.timedelta(days=6))
+    close_the_year(env, db, year)
     finish()
 
 

@@ -73,6 +73,8 @@ const std::map<std::string, Hints> by_verb = {
     {"issue", {false, true, true, true}},
     // A bank account reconciled to a statement's day: again for that day, refused (not after the last).
     {"reconcile", {false, true, true, false}},
+    // A fiscal year closed and locked: again, refused (ALREADY_CLOSED).
+    {"close", {false, true, true, false}},
     // A notice cancelled by counter-entries: again, refused (INVALID_STATUS_TRANSITION).
     {"cancel", {false, true, true, false}},
     // A notice rendered and queued again: another PDF and more mail each call.

@@ -18,6 +18,9 @@ void register_accounting_module(ToolTable& table) {
     table.bind("reconcile_bank_account", accounting::reconcile_bank_account);
     table.bind("get_financial_statements", [budget = table.question<accounting::BudgetAnswers>(accounting::budget_question)](
                                                const ToolCall& call) -> ToolResult { return accounting::get_financial_statements(call, *budget); });
+    table.bind("close_fiscal_year", [budget = table.question<accounting::BudgetAnswers>(accounting::budget_question),
+                                     closing = table.question<accounting::ClosingAnswers>(accounting::closing_question)](
+                                        const ToolCall& call) -> ToolResult { return accounting::close_fiscal_year(call, *budget, *closing); });
 }
 
 }  // namespace syndic

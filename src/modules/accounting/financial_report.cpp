@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <vector>
 
+#include "core/error.hpp"
 #include "modules/accounting/ledger.hpp"
+#include "modules/declaration/parameters.hpp"
 #include "modules/accounting/receivable_views.hpp"
 #include "modules/accounting/receivables.hpp"
 #include "modules/accounting/standing.hpp"
@@ -143,6 +145,19 @@ json payables_of(Database& db, const std::string& syndicate_id, const ReportPeri
 }
 
 }  // namespace
+
+FiscalYear require_report_year(Database& db, const std::string& syndicate, std::int64_t year, const std::string& today, const std::string& field) {
+    const auto fy = fiscal_year_of(db, syndicate, std::to_string(year) + "-" + declaration::fiscal_year_start(db, syndicate));
+    auto first = db.prepare("SELECT min(entry_date) FROM journal_entries WHERE syndicate_id = ?");
+    bind_parameters(*first, syndicate);
+    first->executeStep();
+    const bool before_books = !first->getColumn(0).isNull() && fy.ends_on < first->getColumn(0).getString();
+    if (fy.starts_on > today || before_books)
+        throw DomainError("FISCAL_YEAR_NOT_FOUND", "The fiscal year " + std::to_string(year) + " (" + fy.starts_on + " to " + fy.ends_on + ") " +
+                                                       (fy.starts_on > today ? "has not begun." : "ends before the books begin."))
+            .at(field);
+    return fy;
+}
 
 json financial_report(Database& db, const std::string& syndicate_id, const ReportPeriod& p, const BudgetAnswers& budget) {
     json funds_out = json::object();

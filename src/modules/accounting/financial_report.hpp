@@ -7,6 +7,7 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <string>
 
 #include "modules/accounting/budget_questions.hpp"
@@ -24,6 +25,12 @@ struct ReportPeriod {
     bool by_unit = false;         // receivables by unit, with the debtors' names (the board's)
     bool compare_to_budget = true;
 };
+
+struct FiscalYear;
+// The fiscal year named `year`, or FISCAL_YEAR_NOT_FOUND at `field` when it has not begun on
+// `today` or ends before the books' first entry (none at all yet: a syndicate's first year).
+FiscalYear require_report_year(Database& db, const std::string& syndicate_id, std::int64_t year, const std::string& today,
+                               const std::string& field);
 
 nlohmann::json financial_report(Database& db, const std::string& syndicate_id, const ReportPeriod& period, const BudgetAnswers& budget);
 

@@ -24,22 +24,6 @@ using nlohmann::json;
 
 namespace {
 
-// FISCAL_YEAR_NOT_FOUND unless the year has begun and the books reach it (an entry on or before its
-// end, or none at all yet: a syndicate's first year).
-FiscalYear require_fiscal_year(const ToolCall& call, std::int64_t year, const std::string& today) {
-    const auto& syndicate = call.caller.syndicate_id;
-    const auto fy = fiscal_year_of(call.db, syndicate, std::to_string(year) + "-" + declaration::fiscal_year_start(call.db, syndicate));
-    auto first = call.db.prepare("SELECT min(entry_date) FROM journal_entries WHERE syndicate_id = ?");
-    bind_parameters(*first, syndicate);
-    first->executeStep();
-    const bool before_books = !first->getColumn(0).isNull() && fy.ends_on < first->getColumn(0).getString();
-    if (fy.starts_on > today || before_books)
-        throw DomainError("FISCAL_YEAR_NOT_FOUND", "The fiscal year " + std::to_string(year) + " (" + fy.starts_on + " to " + fy.ends_on + ") " +
-                                                       (fy.starts_on > today ? "has not begun." : "ends before the books begin."))
-            .at("/fiscalYear");
-    return fy;
-}
-
 ReportPeriod report_period(const ToolCall& call, const Arguments& a) {
     const auto& syndicate = call.caller.syndicate_id;
     const auto now = today(call);
@@ -57,7 +41,7 @@ ReportPeriod report_period(const ToolCall& call, const Arguments& a) {
         p.whole_year = p.from == fy.starts_on && p.to == fy.ends_on;
     } else {
         const auto year = a.optional_integer("fiscalYear").value_or(fiscal_year_of(call.db, syndicate, now).year);
-        const auto fy = require_fiscal_year(call, year, now);
+        const auto fy = require_report_year(call.db, syndicate, year, now, "/fiscalYear");
         p.from = fy.starts_on;
         p.to = std::min(fy.ends_on, now);
         p.fiscal_year = fy.year;

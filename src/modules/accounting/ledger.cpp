@@ -154,7 +154,7 @@ std::int64_t account_balance(Database& db, const std::string& account_id, const 
 std::int64_t account_activity(Database& db, const std::string& account_id, const std::string& from, const std::string& to) {
     auto q = db.prepare(
         "SELECT coalesce(sum(l.debit_cents - l.credit_cents), 0) FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id "
-        "WHERE l.account_id = ? AND e.entry_date BETWEEN ? AND ?");
+        "WHERE l.account_id = ? AND e.entry_date BETWEEN ? AND ? AND e.source <> 'closing'");
     bind_parameters(*q, account_id, from, to);
     q->executeStep();
     return q->getColumn(0).getInt64();

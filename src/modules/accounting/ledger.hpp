@@ -76,7 +76,8 @@ std::string post_counter_entry(Database& db, const std::string& syndicate_id, co
 // The account's balance (debits less credits) over the entries dated on or before `as_of`.
 std::int64_t account_balance(Database& db, const std::string& account_id, const std::string& as_of);
 
-// What debits less credits the account had from `from` to `to` (days, both included).
+// What debits less credits the account had from `from` to `to` (days, both included), closing
+// entries aside: a closed year's income and expenses still show what it earned and spent.
 std::int64_t account_activity(Database& db, const std::string& account_id, const std::string& from, const std::string& to);
 
 // A fund's figures on a day: its net assets (its asset accounts less its liabilities: what the

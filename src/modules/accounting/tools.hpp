@@ -1,10 +1,11 @@
 // The accounting module's tool handlers, one file per part of the books (accounts.cpp,
 // journal.cpp, payments.cpp, statements.cpp, interest.cpp, expenses.cpp,
-// reconciliation.cpp, financial_statements.cpp); accounting.cpp binds them.
+// reconciliation.cpp, financial_statements.cpp, closing.cpp); accounting.cpp binds them.
 #pragma once
 #include <nlohmann/json.hpp>
 
 #include "modules/accounting/budget_questions.hpp"
+#include "modules/accounting/closing_questions.hpp"
 #include "tools/registry.hpp"
 
 namespace syndic::accounting {
@@ -22,5 +23,7 @@ nlohmann::json record_expense(const ToolCall& call);
 nlohmann::json reconcile_bank_account(const ToolCall& call);
 // The statements ask the funds module for the budget (budget_questions.hpp).
 nlohmann::json get_financial_statements(const ToolCall& call, const BudgetAnswers& budget);
+// Closing asks the modules built on accounting too (closing_questions.hpp).
+nlohmann::json close_fiscal_year(const ToolCall& call, const BudgetAnswers& budget, const ClosingAnswers& closing);
 
 }  // namespace syndic::accounting

@@ -1,5 +1,7 @@
 #include "modules/assessment_notices/assessment_notices.hpp"
 
+#include "modules/accounting/closing_questions.hpp"
+#include "modules/assessment_notices/notice_store.hpp"
 #include "modules/assessment_notices/tools.hpp"
 
 namespace syndic {
@@ -12,6 +14,7 @@ void register_assessment_notices_module(ToolTable& table) {
     table.bind("create_special_assessment", assessment_notices::create_special_assessment);
     table.bind("cancel_assessment_notice", assessment_notices::cancel_assessment_notice);
     table.bind("resend_assessment_notice", assessment_notices::resend_assessment_notice);
+    table.question<accounting::ClosingAnswers>(accounting::closing_question)->draft_notices = assessment_notices::draft_numbers;
 }
 
 }  // namespace syndic

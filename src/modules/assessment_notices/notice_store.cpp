@@ -51,6 +51,14 @@ std::string next_number(Database& db, const std::string& syndicate_id, int fisca
     return text;
 }
 
+std::vector<std::string> draft_numbers(Database& db, const std::string& syndicate_id, int fiscal_year) {
+    auto q = db.prepare("SELECT number FROM assessment_notices WHERE syndicate_id = ? AND fiscal_year = ? AND status = 'draft' ORDER BY number");
+    bind_parameters(*q, syndicate_id, static_cast<std::int64_t>(fiscal_year));
+    std::vector<std::string> out;
+    while (q->executeStep()) out.push_back(q->getColumn(0).getString());
+    return out;
+}
+
 json notice_json(Database& db, const std::string& syndicate_id, const std::string& id) {
     auto q = db.prepare(
         "SELECT id, number, fiscal_year, kind, budget_id, special_assessment_id, unit_id, addressees, total_cents, status, issued_at, "

@@ -31,6 +31,10 @@ nlohmann::json addressees_of(Database& db, const std::string& syndicate_id, cons
 // The next number of the fiscal year: "2027-001", "2027-002"...
 std::string next_number(Database& db, const std::string& syndicate_id, int fiscal_year);
 
+// The numbers of the fiscal year's draft notices (accounting's close_fiscal_year asks: no year
+// closes with drafts).
+std::vector<std::string> draft_numbers(Database& db, const std::string& syndicate_id, int fiscal_year);
+
 // The notice as the tools show it.
 nlohmann::json notice_json(Database& db, const std::string& syndicate_id, const std::string& id);
 

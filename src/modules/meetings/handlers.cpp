@@ -4,6 +4,7 @@
 
 #include "core/ids.hpp"
 #include "core/text.hpp"
+#include "modules/accounting/closing_questions.hpp"
 #include "modules/common.hpp"
 #include "modules/declaration/parameters.hpp"
 #include "modules/meetings/ballots.hpp"
@@ -300,6 +301,7 @@ json generate_minutes(const ToolCall& call) {
 }
 
 }  // namespace
+
 }  // namespace meetings
 
 void register_meetings_module(ToolTable& table) {
@@ -320,6 +322,7 @@ void register_meetings_module(ToolTable& table) {
     table.bind("record_written_resolution", meetings::record_written_resolution);
     table.bind("send_minutes", meetings::send_minutes);
     table.bind("generate_minutes", generate_minutes);
+    table.question<accounting::ClosingAnswers>(accounting::closing_question)->meetings_to_call = meetings::annual_meetings_to_call;
 }
 
 }  // namespace syndic

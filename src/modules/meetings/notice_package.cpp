@@ -37,6 +37,15 @@ std::string sent_ids_json(const NoticePackage& package) {
     return ids.dump();
 }
 
+std::vector<std::string> annual_meetings_to_call(Database& db, const std::string& syndicate_id, const std::string& after) {
+    auto q = db.prepare(
+        "SELECT id FROM meetings WHERE syndicate_id = ? AND type = 'aga' AND status = 'draft' AND scheduled_at > ? ORDER BY scheduled_at, id");
+    bind_parameters(*q, syndicate_id, after + "T23:59:59.999Z");
+    std::vector<std::string> out;
+    while (q->executeStep()) out.push_back(q->getColumn(0).getString());
+    return out;
+}
+
 NoticePackage notice_package(Database& db, const std::string& syndicate_id, const std::string& meeting_id) {
     // The documents attached to the meeting or to a meeting it reconvenes (the chain of
     // adjournments back to the first), once each, in the order they were first attached;

@@ -39,4 +39,8 @@ std::string sent_ids_json(const NoticePackage& package);
 // The package of meeting `meeting_id` as its documents stand now.
 NoticePackage notice_package(Database& db, const std::string& syndicate_id, const std::string& meeting_id);
 
+// The annual meetings (aga) not yet called, to be held after the day `after`: where a closed
+// year's statements and the next budget go (accounting's close_fiscal_year asks).
+std::vector<std::string> annual_meetings_to_call(Database& db, const std::string& syndicate_id, const std::string& after);
+
 }  // namespace syndic::meetings

@@ -9,7 +9,9 @@
 
 #include <SQLiteCpp/Statement.h>
 
+#include <filesystem>
 #include <map>
+#include <stdlib.h>  // mkdtemp
 #include <string>
 
 // Its own namespace: a unity build compiles several test files as one unit (tests/meson.build).
@@ -201,6 +203,74 @@ TEST_CASE("financial statements: per fund a balance sheet that balances and an i
     const auto period = fx.call("get_financial_statements", {{"from", "2026-07-01"}, {"to", "2026-07-31"}});
     CHECK(period["funds"]["operating"]["incomeStatement"]["totalIncomeCents"] == 0);
     CHECK(period["debtsAndClaims"]["receivables"]["totalCents"] == 70000);
+}
+
+TEST_CASE("a fiscal year closed in order, reconciled, each fund's result carried to its balance, locked, its statements kept and put in the package") {
+    Expenses fx;
+    char pattern[] = "/tmp/syndic-closing-test-XXXXXX";
+    const std::string data_dir = mkdtemp(pattern);
+    fx.db->set_data_dir(data_dir);
+    const auto bank = fx.account("operating", "1010");
+    fx.call("record_journal_entry", {{"date", "2024-12-31"}, {"description", "Solde d'ouverture"}, {"source", "opening"},
+                                     {"lines", {{{"accountId", bank}, {"debitCents", 100000}}, {{"accountId", fx.account("operating", "3000")}, {"creditCents", 100000}}}}});
+    const auto u = fx.unit("101", 100);
+    syndic::accounting::ChargeDraft d;
+    d.unit_id = u["id"];
+    d.kind = "contribution";
+    d.description = "Cotisation 2025";
+    d.posted_on = d.due_on = "2025-03-01";
+    d.entry_source = "assessment";
+    d.funds = {{"operating", 80000}};
+    syndic::accounting::create_charge(*fx.db, fx.syndicate, d, "2025-03-01T12:00:00.000Z");
+    fx.call("record_payment", {{"unitId", u["id"]}, {"amountCents", 50000}, {"receivedOn", "2025-04-01"}, {"method", "cheque"}});
+    fx.call("record_expense", fx.invoice("operating", "5300", 30000, {{"invoiceDate", "2025-06-01"}, {"paidOn", "2025-06-15"}}));
+    const auto meeting = fx.call("create_meeting", {{"title", "AGA 2026"}, {"type", "aga"}, {"scheduledAt", "2026-12-20T19:00:00-05:00"},
+                                                    {"location", "Salle"}, {"agenda", json::array({"États financiers 2025"})}});
+    CHECK_REFUSED(fx, "VALIDATION_FAILED", "close_fiscal_year", (json{{"fiscalYear", 2026}}));  // not ended
+    CHECK_REFUSED(fx, "FISCAL_YEAR_NOT_FOUND", "close_fiscal_year", (json{{"fiscalYear", 2023}}));
+    CHECK_REFUSED(fx, "PREVIOUS_YEAR_OPEN", "close_fiscal_year", (json{{"fiscalYear", 2025}}));
+    CHECK_REFUSED(fx, "UNRECONCILED_ACCOUNTS", "close_fiscal_year", (json{{"fiscalYear", 2024}}));
+    CHECK_REFUSED_AS(fx, fx.member, "ADMIN_REQUIRED", "close_fiscal_year", (json{{"fiscalYear", 2024}}));
+    const auto reconcile = [&](const std::string& day, std::int64_t balance) {
+        const auto trial = fx.call("reconcile_bank_account", {{"accountId", bank}, {"statementDate", day}, {"statementBalanceCents", balance}});
+        json ids = json::array();
+        for (const auto& e : trial["unclearedEntries"]) ids.push_back(e["entryId"]);
+        fx.call("reconcile_bank_account", {{"accountId", bank}, {"statementDate", day}, {"statementBalanceCents", balance}, {"clearedEntryIds", ids},
+                                           {"finalize", true}});
+    };
+    reconcile("2024-12-31", 100000);
+    const auto y2024 = fx.call("close_fiscal_year", {{"fiscalYear", 2024}});
+    CHECK(y2024["closingEntries"].empty());  // nothing earned or spent
+    reconcile("2025-12-31", 120000);
+    const auto y2025 = fx.call("close_fiscal_year", {{"fiscalYear", 2025}});
+    REQUIRE(y2025["closingEntries"].size() == 1);
+    CHECK(y2025["closingEntries"][0]["fund"] == "operating");
+    CHECK(y2025["closingEntries"][0]["resultCents"] == 50000);
+    CHECK(y2025["packageOfMeetings"] == json::array({meeting["id"]}));
+    const auto& st = y2025["statements"];
+    CHECK(st["closed"] == true);
+    CHECK(st["funds"]["operating"]["incomeStatement"]["surplusCents"] == 50000);  // closing entries aside
+    CHECK(st["funds"]["operating"]["balanceSheet"]["equityCents"] == 150000);
+    CHECK(st["funds"]["operating"]["balanceSheet"]["resultNotClosedCents"] == 0);
+    CHECK(st["funds"]["operating"]["balanceSheet"]["balances"] == true);
+    CHECK(fx.balance("operating", "4000") == 0);
+    CHECK(fx.events_of("2025") == std::vector<std::string>{"fiscal_year.closed"});
+    // Locked: nothing is dated in it any more; closed once.
+    CHECK_REFUSED(fx, "PERIOD_LOCKED", "record_expense", (fx.invoice("operating", "5300", 100, {{"invoiceNumber", "X-1"}, {"invoiceDate", "2025-07-01"}})));
+    CHECK_REFUSED(fx, "ALREADY_CLOSED", "close_fiscal_year", (json{{"fiscalYear", 2025}}));
+    // Its statements are a protected document of the register, in the annual meeting's package.
+    SQLite::Statement q(fx.db->sql(), "SELECT kind, visibility, path FROM documents WHERE id = ?");
+    q.bind(1, y2025["statementsDocumentId"].get<std::string>());
+    REQUIRE(q.executeStep());
+    CHECK(q.getColumn(0).getString() == "financial-statements");
+    CHECK(q.getColumn(1).getString() == "co-owners");
+    SQLite::Statement linked(fx.db->sql(), "SELECT count(*) FROM document_links WHERE record_type = 'meeting' AND record_id = ? AND document_id = ?");
+    linked.bind(1, meeting["id"].get<std::string>());
+    linked.bind(2, y2025["statementsDocumentId"].get<std::string>());
+    linked.executeStep();
+    CHECK(linked.getColumn(0).getInt() == 1);
+    std::error_code ignored;
+    std::filesystem::remove_all(data_dir, ignored);
 }
 
 }  // TEST_SUITE
