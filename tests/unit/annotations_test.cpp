@@ -112,6 +112,8 @@ const std::map<std::string, Exception> by_tool = {
     {"set_management_mandate", {{false, true, false, false}, "each call grants a mandate, ending the previous one"}},
     {"update_webhook", {{false, true, false, false}, "rotateSecret makes a new signing secret each call"}},
     {"update_outbox_message", {{false, true, true, true}, "status queued sends a failed message again"}},
+    {"record_insurance_claim", {{false, false, false, false}, "each call opens a new claim"}},
+    {"record_co_owner_insurance_certificate", {{false, false, false, false}, "each call records a new certificate (superseding the co-owner's older one)"}},
     {"record_expense", {{false, false, false, false}, "each call records a new invoice (the same one again is DUPLICATE_INVOICE), or pays one"}},
 };
 

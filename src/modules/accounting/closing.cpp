@@ -61,11 +61,17 @@ void require_closable(const ToolCall& call, const ClosingAnswers& closing, int y
     auto banks = db.prepare(
         "SELECT a.code || ' ' || a.name || ' (' || a.fund || ')' FROM accounts a WHERE a.syndicate_id = ?1 AND a.is_bank = 1 AND EXISTS ("
         "SELECT 1 FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id WHERE l.account_id = a.id AND e.entry_date <= ?2) "
-        "AND NOT EXISTS (SELECT 1 FROM bank_reconciliations r WHERE r.account_id = a.id AND r.statement_date >= ?2) ORDER BY a.fund, a.code");
+        "AND (NOT EXISTS (SELECT 1 FROM bank_reconciliations r WHERE r.account_id = a.id AND r.statement_date >= ?2) "
+        // ... or an entry dated by the year's end was posted after the last such reconciliation and
+        // is cleared by none: the reconciliation no longer matches the books.
+        "OR EXISTS (SELECT 1 FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id WHERE l.account_id = a.id "
+        "AND e.entry_date <= ?2 AND e.number > (SELECT max(r.last_entry_number) FROM bank_reconciliations r WHERE r.account_id = a.id "
+        "AND r.statement_date >= ?2) AND NOT EXISTS (SELECT 1 FROM bank_cleared_entries c WHERE c.account_id = a.id AND c.entry_id = e.id))) "
+        "ORDER BY a.fund, a.code");
     bind_parameters(*banks, syndicate, fy.ends_on);
     while (banks->executeStep()) unreconciled.push_back(banks->getColumn(0).getString());
     if (!unreconciled.empty())
-        throw DomainError("UNRECONCILED_ACCOUNTS", "Reconcile each bank account to " + fy.ends_on + " or later first (reconcile_bank_account): " +
+        throw DomainError("UNRECONCILED_ACCOUNTS", "Reconcile each bank account to " + fy.ends_on + " or later, after its last entry of the year, first (reconcile_bank_account): " +
                                                        joined(unreconciled) + ".")
             .at("/fiscalYear")
             .with("accounts", joined(unreconciled))
@@ -140,7 +146,9 @@ json close_fiscal_year(const ToolCall& call, const BudgetAnswers& budget, const 
                                                  fpdf.bytes, fpdf.pages);
         documents::attach(db, syndicate, *forecast, "budget", f["budgetId"].get<std::string>(), now);
     }
-    const auto meetings = closing.meetings_to_call ? closing.meetings_to_call(db, syndicate, fy.ends_on) : std::vector<std::string>{};
+    // The annual meetings still to come: after the year's end, and not already past.
+    const auto meetings = closing.meetings_to_call ? closing.meetings_to_call(db, syndicate, std::max(fy.ends_on, add_calendar_days(today(call), -1)))
+                                                   : std::vector<std::string>{};
     for (const auto& m : meetings) {
         documents::attach(db, syndicate, statements, "meeting", m, now);
         if (forecast) documents::attach(db, syndicate, *forecast, "meeting", m, now);

@@ -9,7 +9,9 @@
 #include <algorithm>
 #include <string>
 
+#include "core/clock.hpp"
 #include "core/error.hpp"
+#include "core/reader_format.hpp"
 #include "core/ids.hpp"
 #include "core/text.hpp"
 #include "modules/accounting/codes.hpp"
@@ -37,14 +39,15 @@ const char* money_rule(const std::string& fund) {
 
 // The lowest the fund's cash stands from `day` on (its bank accounts, the entries dated that day
 // and after counted in order).
-std::int64_t lowest_cash_from(Database& db, const std::string& syndicate_id, const std::string& fund, const std::string& day) {
-    auto cash = fund_balances(db, syndicate_id, fund, day).cash_cents;
+std::int64_t lowest_cash_from(Database& db, const std::string& syndicate_id, const std::string& fund, const std::string& day,
+                              const std::optional<std::string>& account_id = std::nullopt) {
+    auto cash = account_id ? account_balance(db, *account_id, day) : fund_balances(db, syndicate_id, fund, day).cash_cents;
     auto lowest = cash;
     auto q = db.prepare(
         "SELECT sum(l.debit_cents - l.credit_cents) FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id "
-        "JOIN accounts a ON a.id = l.account_id WHERE l.syndicate_id = ? AND a.fund = ? AND a.is_bank = 1 AND e.entry_date > ? "
-        "GROUP BY e.entry_date ORDER BY e.entry_date");
-    bind_parameters(*q, syndicate_id, fund, day);
+        "JOIN accounts a ON a.id = l.account_id WHERE l.syndicate_id = ?1 AND a.fund = ?2 AND a.is_bank = 1 AND e.entry_date > ?3 "
+        "AND (?4 IS NULL OR a.id = ?4) GROUP BY e.entry_date ORDER BY e.entry_date");
+    bind_parameters(*q, syndicate_id, fund, day, account_id);
     while (q->executeStep()) lowest = std::min(lowest, cash += q->getColumn(0).getInt64());
     return lowest;
 }
@@ -62,7 +65,7 @@ Account paying_account(Database& db, const std::string& syndicate_id, const Argu
 }
 
 struct Invoice {
-    std::string id, fund, payee, invoice_number, status;
+    std::string id, fund, payee, invoice_number, status, invoice_date;
     std::int64_t amount_cents = 0;
 };
 
@@ -75,11 +78,15 @@ void pay(const ToolCall& call, const Arguments& a, const Invoice& invoice, const
         throw invalid_argument("/paidOn", "is after today", "An invoice is paid on a day that has come: " + paid_on + " is after today.");
     const auto bank = paying_account(call.db, syndicate, a, invoice.fund);
     require_open_period(call.db, syndicate, paid_on, "/paidOn");
-    const auto lowest = lowest_cash_from(call.db, syndicate, invoice.fund, paid_on);
+    if (paid_on < invoice.invoice_date)
+        throw invalid_argument("/paidOn", "is before the invoice", "The invoice is dated " + invoice.invoice_date + ": it is paid on that day or later.");
+    // Neither the fund's cash nor the account paying goes below zero (a term deposit is not overdrawn).
+    const auto lowest = std::min(lowest_cash_from(call.db, syndicate, invoice.fund, paid_on),
+                                 lowest_cash_from(call.db, syndicate, invoice.fund, paid_on, bank.id));
     if (lowest < invoice.amount_cents)
-        throw DomainError("FUND_INSUFFICIENT", "The " + invoice.fund + " fund's cash would fall below zero: it holds " + std::to_string(lowest) +
-                                                   " cents at its lowest from " + paid_on + " on, and this payment is " +
-                                                   std::to_string(invoice.amount_cents) + ". Pay it later, or record the money coming in first.")
+        throw DomainError("FUND_INSUFFICIENT", "The " + invoice.fund + " fund's cash, or the account " + bank.code + ", would fall below zero: " +
+                                                   format_money(lowest, "en") + " at the lowest from " + paid_on + " on, for a payment of " +
+                                                   format_money(invoice.amount_cents, "en") + ". Pay it later, or record the money coming in first.")
             .at("/paidOn")
             .with("availableCents", lowest);
     EntryDraft entry{paid_on, "Paiement — " + invoice.payee + ", facture " + invoice.invoice_number, "expense", {}, std::nullopt, std::nullopt};
@@ -138,7 +145,7 @@ Account require_invoice_fields(const ToolCall& call, const Arguments& a, const s
     auto account = require_account(call.db, call.caller.syndicate_id, a.text("accountId"), "/accountId");
     if (account.fund != fund || account.type != "expense")
         throw invalid_argument("/accountId", "is not an expense account of the fund",
-                               "The account " + account.code + " (" + account.name + ") is a " + account.type + " account of the " + account.fund +
+                               "The account " + account.code + " (" + account.name + ") is of type " + account.type + " in the " + account.fund +
                                    " fund; an expense of the " + fund + " fund goes to one of its expense accounts.");
     if (fund == "operating" && a.given("fundUseAuthorizationId"))
         throw invalid_argument("/fundUseAuthorizationId", "is for the contingency and self-insurance funds",
@@ -181,11 +188,11 @@ json pay_recorded(const ToolCall& call, const Arguments& a) {
             throw invalid_argument(std::string("/") + field, "is not changed when paying",
                                    "Paying a recorded invoice takes id, paidOn, paymentMethod and bankAccountId; its other fields stay as recorded.");
     if (!a.given("paidOn")) throw invalid_argument("/paidOn", "is required to pay", "Give the day the invoice was paid (paidOn).");
-    auto q = call.db.prepare("SELECT fund, payee, invoice_number, status, amount_cents FROM expenses WHERE id = ?");
+    auto q = call.db.prepare("SELECT fund, payee, invoice_number, status, invoice_date, amount_cents FROM expenses WHERE id = ?");
     bind_parameters(*q, id);
     q->executeStep();
     Invoice invoice{id, q->getColumn(0).getString(), q->getColumn(1).getString(), q->getColumn(2).getString(), q->getColumn(3).getString(),
-                    q->getColumn(4).getInt64()};
+                    q->getColumn(4).getString(), q->getColumn(5).getInt64()};
     if (invoice.status != "unpaid")
         throw DomainError(syndic::codes::invalid_status_transition, "The invoice " + invoice.invoice_number + " is " + invoice.status + ".")
             .at("/id")
@@ -207,6 +214,8 @@ json record_expense(const ToolCall& call) {
     const auto [payee, payee_key] = payee_of(call, a);
     const auto account = require_invoice_fields(call, a, fund, payee_key);
     const auto invoice_date = *date_argument(a, "invoiceDate");
+    if (invoice_date > today(call))
+        throw invalid_argument("/invoiceDate", "is after today", "An invoice is recorded once received: " + invoice_date + " is after today.");
     const auto amount = a.integer("amountCents");
     const auto number = a.nonblank("invoiceNumber");
     EntryDraft entry{invoice_date, "Facture " + number + " — " + payee, "expense", {}, std::nullopt, a.optional_text("fundUseAuthorizationId")};
@@ -219,6 +228,10 @@ json record_expense(const ToolCall& call) {
     if (a.given("fundUseAuthorizationId"))
         authorization = require_authorization(call.db, syndicate, a.text("fundUseAuthorizationId"), "/fundUseAuthorizationId");
     const auto used = require_fund_use_allowed(call.db, syndicate, entry, authorization, "/fundUseAuthorizationId");
+    if (authorization && invoice_date < montreal_date(stored_instant(authorization->created_at)))
+        throw invalid_argument("/invoiceDate", "is before the authorisation",
+                               "The board authorised this use on " + montreal_date(stored_instant(authorization->created_at)) + "; an invoice dated " +
+                                   invoice_date + " came before it: money leaves the fund only under an authorisation given first (art. 1071).");
     const auto now = to_utc_iso(call.clock.now());
     const auto entry_id = post_entry(call.db, syndicate, entry, now);
     if (authorization) record_fund_use(call.db, *authorization, entry_id, used, now);
@@ -233,7 +246,7 @@ json record_expense(const ToolCall& call) {
     q->exec();
     if (a.given("documentId")) documents::attach(call.db, syndicate, a.text("documentId"), "expense", id, now);
     call.name_event("expense.recorded", "expense", id);
-    if (a.given("paidOn")) pay(call, a, {id, fund, payee, number, "unpaid", amount}, now);
+    if (a.given("paidOn")) pay(call, a, {id, fund, payee, number, "unpaid", invoice_date, amount}, now);
     auto out = expense_json(call.db, id);
     out["warnings"] = json::array();
     if (const auto w = own_bank_warning(call.db, syndicate, fund)) out["warnings"].push_back(*w);

@@ -79,7 +79,8 @@ std::string keep_reconciliation(const ToolCall& call, const Account& account, co
     const auto id = new_record_id();
     auto q = call.db.prepare(
         "INSERT INTO bank_reconciliations (id, syndicate_id, account_id, statement_date, statement_balance_cents, book_balance_cents, "
-        "uncleared_cents, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+        "uncleared_cents, created_at, last_entry_number) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
+        "(SELECT coalesce(max(number), 0) FROM journal_entries WHERE syndicate_id = ?2))");
     bind_parameters(*q, id, call.caller.syndicate_id, account.id, day, statement, book, uncleared, to_utc_iso(call.clock.now()));
     q->exec();
     auto c = call.db.prepare("INSERT INTO bank_cleared_entries (account_id, entry_id, reconciliation_id, cents) VALUES (?, ?, ?, ?)");

@@ -34,13 +34,18 @@ void fund_pages(Writer& w, const std::string& fund, const json& f, const std::st
     const auto& sheet = f["balanceSheet"];
     const auto& result = f["incomeStatement"];
     w.add(PdfBlock::Kind::heading, fund_title(fund, en), true);
-    w.add(PdfBlock::Kind::subheading, (en ? "Balance sheet at " : "Bilan au ") + long_date(to, w.language), true);
-    w.accounts(sheet["assets"]);
+    w.add(PdfBlock::Kind::subheading, (en ? "Balance sheet at " : "Bilan au ") + long_date(to, w.language) + " — " + fund_title(fund, en), true);
+    for (const auto& r : sheet["assets"]) {  // an interfund balance below zero is what the fund owes the others
+        const auto cents = r["amountCents"].get<std::int64_t>();
+        const bool owed = r["code"] == "1900" && cents < 0;
+        w.add(PdfBlock::Kind::item, r["code"].get<std::string>() + " " + bidi_isolate(r["name"].get<std::string>()) +
+                                        (owed ? (en ? " (owed to the other funds)" : " (dû aux autres fonds)") : "") + w.colon() + w.money(cents));
+    }
     w.total(en ? "Total assets" : "Total de l’actif", sheet["totalAssetsCents"].get<std::int64_t>());
     w.accounts(sheet["liabilities"]);
     w.total(en ? "Total liabilities" : "Total du passif", sheet["totalLiabilitiesCents"].get<std::int64_t>());
     w.total(en ? "Fund balance" : "Solde du fonds", sheet["fundBalanceCents"].get<std::int64_t>());
-    w.add(PdfBlock::Kind::subheading, en ? "Income statement" : "État des résultats", true);
+    w.add(PdfBlock::Kind::subheading, (en ? "Income statement — " : "État des résultats — ") + fund_title(fund, en), true);
     w.accounts(result["income"]);
     w.total(en ? "Total income" : "Total des revenus", result["totalIncomeCents"].get<std::int64_t>());
     w.accounts(result["expenses"]);

@@ -29,8 +29,9 @@ bool presented_at(Database& db, const std::string& syndicate_id, const std::stri
     auto q = db.prepare(
         "SELECT 1 FROM meetings m, json_each(m.notice_package) p JOIN documents d ON d.id = p.value "
         "JOIN document_links l ON l.document_id = d.id AND l.deleted_at IS NULL "
-        "WHERE m.id = ?1 AND m.syndicate_id = ?2 AND d.kind = 'budget' AND l.record_type = 'budget' AND l.record_id = ?3");
-    bind_parameters(*q, meeting_id, syndicate_id, b.id);
+        "WHERE m.id = ?1 AND m.syndicate_id = ?2 AND d.kind = 'budget' AND l.record_type = 'budget' AND l.record_id = ?3 "
+        "AND d.created_at >= ?4");  // a forecast filed before the lines last changed is not this budget
+    bind_parameters(*q, meeting_id, syndicate_id, b.id, b.lines_changed_at);
     if (q->executeStep()) return true;
     auto agenda = db.prepare("SELECT i.value FROM meetings m, json_each(m.agenda) i WHERE m.id = ?1 AND m.syndicate_id = ?2");
     bind_parameters(*agenda, meeting_id, syndicate_id);

@@ -14,6 +14,7 @@
 #include "modules/funds/self_insurance.hpp"
 #include "modules/funds/tools.hpp"
 #include "modules/governance/authorisation.hpp"
+#include "modules/record_exists.hpp"
 #include "modules/record_table.hpp"
 #include "storage/bind.hpp"
 #include "storage/database.hpp"
@@ -47,6 +48,10 @@ json authorize_fund_use(const ToolCall& call) {
     draft.amount_cents = a.integer("amountCents");
     draft.resolution_id = a.text("resolutionId");
     governance::require_resolution_exists(call, draft.resolution_id, "/resolutionId");
+    if (a.given("insuranceClaimId")) {
+        require_record_exists(call.db, syndicate, "insurance_claims", a.text("insuranceClaimId"), "/insuranceClaimId");
+        draft.insurance_claim_id = a.text("insuranceClaimId");
+    }
     const bool contingency_use = draft.use_kind == "major-repair" || draft.use_kind == "replacement";
     if ((draft.fund == "contingency") != contingency_use)
         throw DomainError("FUND_USE_NOT_ALLOWED",
@@ -58,6 +63,9 @@ json authorize_fund_use(const ToolCall& call) {
                                 "or uninsured-damage.")
             .at("/use")
             .with("fund", draft.fund);
+    if (draft.insurance_claim_id && draft.use_kind != "deductible")
+        throw invalid_argument("/insuranceClaimId", "goes with the use deductible",
+                               "A claim's authorisation pays its deductible from the self-insurance fund (use deductible).");
     const auto decision = governance::require_passed_resolution(call, draft.resolution_id, governance::DecisionBody::board, "simple",
                                                                 "/resolutionId");
     // What the fund can pay: its cash (bank accounts), less what it already authorised.

@@ -1,5 +1,7 @@
 #include "modules/funds/self_insurance.hpp"
 
+#include "modules/insurance/perils.hpp"
+
 #include <SQLiteCpp/Statement.h>
 
 #include "core/text.hpp"
@@ -29,7 +31,7 @@ std::pair<std::int64_t, std::optional<json>> highest_deductible(Database& db, co
         if (q->getColumn(4).isNull()) continue;
         const auto peril = q->getColumn(3).isNull() ? std::string() : q->getColumn(3).getString();
         const auto cents = q->getColumn(4).getInt64();
-        if (excluded_peril(peril) || cents <= best) continue;
+        if (insurance::excluded_peril(peril) || cents <= best) continue;
         best = cents;
         source = json{{"policyId", q->getColumn(0).getString()}, {"insurer", q->getColumn(1).getString()},
                       {"policyNumber", q->getColumn(2).getString()}, {"peril", peril}};
@@ -50,13 +52,6 @@ std::string dollars(std::int64_t cents) {
     const auto magnitude = cents < 0 ? -cents : cents;
     auto part = std::to_string(magnitude % 100);
     return std::string(cents < 0 ? "-$" : "$") + std::to_string(magnitude / 100) + "." + (part.size() < 2 ? "0" + part : part);
-}
-
-bool excluded_peril(const std::string& peril) {
-    const auto folded = fold_for_search(peril);
-    for (const char* word : {"earthquake", "seisme", "tremblement", "flood", "inondation", "crue"})
-        if (folded.find(word) != std::string::npos) return true;
-    return false;
 }
 
 SelfInsuranceRequirement self_insurance_requirement(Database& db, const std::string& syndicate_id, const std::string& as_of,

@@ -41,7 +41,4 @@ nlohmann::json requirement_json(const SelfInsuranceRequirement& r);
 // Cents as dollars for the messages and steps a treasurer reads: "$12500.05" (negatives with "-").
 std::string dollars(std::int64_t cents);
 
-// Whether a coverage's peril is earthquake or flood (folded text), which F leaves out.
-bool excluded_peril(const std::string& peril);
-
 }  // namespace syndic::funds

@@ -8,6 +8,8 @@
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "modules/common.hpp"
+#include "modules/insurance/perils.hpp"
+#include "modules/insurance/tools.hpp"
 #include "modules/record_table.hpp"
 
 namespace syndic {
@@ -94,9 +96,15 @@ void check_policy(const ToolCall& call, const nlohmann::json& record, nlohmann::
             .with("today", day);
 }
 
+// The record with its highest deductible outside earthquake and flood (the self-insurance formula's).
+nlohmann::json with_deductible(nlohmann::json record) {
+    record["highestDeductibleCents"] = insurance::highest_deductible(record["coverages"]);
+    return record;
+}
+
 nlohmann::json list_insurance_policies(const ToolCall& call) {
     const auto a = call.arguments();
-    return list_records(call, policies,
+    auto out = list_records(call, policies,
                         "(?2 IS NULL OR r.kind = ?2) AND (?3 IS NULL OR " STATUS " = ?3) AND (?4 IS NULL OR " EXPIRING_SOON
                         " = ?4) AND (?5 IS NULL OR " APPRAISAL_OUTDATED " = ?5)",
                         // Policies in force or to come, soonest end first; then the expired, latest first.
@@ -107,13 +115,17 @@ nlohmann::json list_insurance_policies(const ToolCall& call) {
                             if (a.has("expiringSoon")) q.bind(4, a.flag("expiringSoon", false) ? 1 : 0);
                             if (a.has("appraisalOutdated")) q.bind(5, a.flag("appraisalOutdated", false) ? 1 : 0);
                         });
+    for (auto& r : out["data"]) r = with_deductible(std::move(r));
+    return out;
 }
 
-nlohmann::json create_insurance_policy(const ToolCall& call) { return create_from_arguments(call, policies, check_policy); }
+nlohmann::json create_insurance_policy(const ToolCall& call) { return with_deductible(create_from_arguments(call, policies, check_policy)); }
 
-nlohmann::json update_insurance_policy(const ToolCall& call) { return update_from_arguments(call, policies, check_policy); }
+nlohmann::json update_insurance_policy(const ToolCall& call) { return with_deductible(update_from_arguments(call, policies, check_policy)); }
 
-nlohmann::json delete_insurance_policy(const ToolCall& call) { return archive_record(call, policies, call.arguments().text("id")); }
+nlohmann::json delete_insurance_policy(const ToolCall& call) {
+    return with_deductible(archive_record(call, policies, call.arguments().text("id")));
+}
 
 }  // namespace
 
@@ -122,6 +134,11 @@ void register_insurance_module(ToolTable& table) {
     table.bind("create_insurance_policy", create_insurance_policy);
     table.bind("update_insurance_policy", update_insurance_policy);
     table.bind("delete_insurance_policy", delete_insurance_policy);
+    table.bind("list_insurance_claims", insurance::list_insurance_claims);
+    table.bind("record_insurance_claim", insurance::record_insurance_claim);
+    table.bind("update_insurance_claim", insurance::update_insurance_claim);
+    table.bind("list_co_owner_insurance_certificates", insurance::list_co_owner_insurance_certificates);
+    table.bind("record_co_owner_insurance_certificate", insurance::record_co_owner_insurance_certificate);
 }
 
 }  // namespace syndic

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "core/clock.hpp"
 #include "storage/bind.hpp"
 #include "storage/database.hpp"
 
@@ -39,8 +40,9 @@ std::string sent_ids_json(const NoticePackage& package) {
 
 std::vector<std::string> annual_meetings_to_call(Database& db, const std::string& syndicate_id, const std::string& after) {
     auto q = db.prepare(
-        "SELECT id FROM meetings WHERE syndicate_id = ? AND type = 'aga' AND status = 'draft' AND scheduled_at > ? ORDER BY scheduled_at, id");
-    bind_parameters(*q, syndicate_id, after + "T23:59:59.999Z");
+        "SELECT id FROM meetings WHERE syndicate_id = ? AND type = 'aga' AND status = 'draft' AND scheduled_at >= ? ORDER BY scheduled_at, id");
+    const auto next_day = montreal_day_start(after, 1);  // the first instant after the Montreal day `after`
+    bind_parameters(*q, syndicate_id, next_day ? to_utc_iso(*next_day) : after);
     std::vector<std::string> out;
     while (q->executeStep()) out.push_back(q->getColumn(0).getString());
     return out;

@@ -91,28 +91,30 @@ TEST_CASE("the contingency and self-insurance funds pay only under an authorisat
     Expenses fx;
     fx.opening("contingency", 5000000);
     const auto board = fx.resolution_id("simple", "passed", "board");
+    // An invoice dated before the board's authorisation does not draw on it.
     const auto roof = fx.call("authorize_fund_use", {{"fund", "contingency"}, {"amountCents", 3000000}, {"use", "replacement"},
                                                      {"purpose", "Réfection de la toiture"}, {"resolutionId", board}});
     CHECK_REFUSED(fx, "FUND_USE_NOT_ALLOWED", "record_expense", (fx.invoice("contingency", "5100", 1000000)));
+    CHECK_REFUSED(fx, "VALIDATION_FAILED", "record_expense", (fx.invoice("contingency", "5100", 1000, {{"fundUseAuthorizationId", roof["id"]}})));
     CHECK_REFUSED(fx, "VALIDATION_FAILED", "record_expense",
                   (fx.invoice("operating", "5300", 1000, {{"fundUseAuthorizationId", roof["id"]}})));
     CHECK_REFUSED(fx, "FUND_USE_NOT_ALLOWED", "record_expense",
                   (fx.invoice("self-insurance", "5100", 1000, {{"fundUseAuthorizationId", roof["id"]}})));
     CHECK_REFUSED(fx, "FUND_USE_EXCEEDED", "record_expense",
-                  (fx.invoice("contingency", "5100", 3000001, {{"fundUseAuthorizationId", roof["id"]}})));
-    const auto first = fx.call("record_expense", fx.invoice("contingency", "5100", 2000000, {{"fundUseAuthorizationId", roof["id"]},
-                                                                                              {"paidOn", "2026-11-20"}}));
+                  (fx.invoice("contingency", "5100", 3000001, {{"invoiceDate", "2026-11-21"}, {"fundUseAuthorizationId", roof["id"]}})));
+    const auto first = fx.call("record_expense", fx.invoice("contingency", "5100", 2000000, {{"invoiceDate", "2026-11-21"}, {"fundUseAuthorizationId", roof["id"]},
+                                                                                              {"paidOn", "2026-11-21"}}));
     CHECK(first["status"] == "paid");
     CHECK(fx.balance("contingency", "1010") == 3000000);
     CHECK_REFUSED(fx, "FUND_USE_EXCEEDED", "record_expense",
-                  (fx.invoice("contingency", "5100", 1000001, {{"invoiceNumber", "T-2026-140"}, {"fundUseAuthorizationId", roof["id"]}})));
-    fx.call("record_expense", fx.invoice("contingency", "5100", 1000000, {{"invoiceNumber", "T-2026-140"}, {"fundUseAuthorizationId", roof["id"]}}));
+                  (fx.invoice("contingency", "5100", 1000001, {{"invoiceDate", "2026-11-21"}, {"invoiceNumber", "T-2026-140"}, {"fundUseAuthorizationId", roof["id"]}})));
+    fx.call("record_expense", fx.invoice("contingency", "5100", 1000000, {{"invoiceDate", "2026-11-21"}, {"invoiceNumber", "T-2026-140"}, {"fundUseAuthorizationId", roof["id"]}}));
     SQLite::Statement q(fx.db->sql(), "SELECT status FROM fund_use_authorizations WHERE id = ?");
     q.bind(1, roof["id"].get<std::string>());
     q.executeStep();
     CHECK(q.getColumn(0).getString() == "used");
     CHECK_REFUSED(fx, "FUND_USE_EXCEEDED", "record_expense",
-                  (fx.invoice("contingency", "5100", 1, {{"invoiceNumber", "T-2026-141"}, {"fundUseAuthorizationId", roof["id"]}})));
+                  (fx.invoice("contingency", "5100", 1, {{"invoiceDate", "2026-11-21"}, {"invoiceNumber", "T-2026-141"}, {"fundUseAuthorizationId", roof["id"]}})));
 }
 
 TEST_CASE("a bank account reconciled with its statement: what the bank cleared named, the rest uncleared, finalised at 0, the next from it") {
@@ -242,15 +244,19 @@ TEST_CASE("a fiscal year closed in order, reconciled, each fund's result carried
     const auto y2024 = fx.call("close_fiscal_year", {{"fiscalYear", 2024}});
     CHECK(y2024["closingEntries"].empty());  // nothing earned or spent
     reconcile("2025-12-31", 120000);
+    // A cheque of December entered after the reconciliation: it no longer matches the books.
+    fx.call("record_payment", {{"unitId", u["id"]}, {"amountCents", 1000}, {"receivedOn", "2025-12-30"}, {"method", "cheque"}});
+    CHECK_REFUSED(fx, "UNRECONCILED_ACCOUNTS", "close_fiscal_year", (json{{"fiscalYear", 2025}}));
+    reconcile("2026-01-31", 121000);
     const auto y2025 = fx.call("close_fiscal_year", {{"fiscalYear", 2025}});
     REQUIRE(y2025["closingEntries"].size() == 1);
     CHECK(y2025["closingEntries"][0]["fund"] == "operating");
-    CHECK(y2025["closingEntries"][0]["resultCents"] == 50000);
+    CHECK(y2025["closingEntries"][0]["resultCents"] == 50000);  // 800.00 billed less 300.00 spent
     CHECK(y2025["packageOfMeetings"] == json::array({meeting["id"]}));
     const auto& st = y2025["statements"];
     CHECK(st["closed"] == true);
     CHECK(st["funds"]["operating"]["incomeStatement"]["surplusCents"] == 50000);  // closing entries aside
-    CHECK(st["funds"]["operating"]["balanceSheet"]["equityCents"] == 150000);
+    CHECK(st["funds"]["operating"]["balanceSheet"]["equityCents"] == 150000);  // the opening and the year's result
     CHECK(st["funds"]["operating"]["balanceSheet"]["resultNotClosedCents"] == 0);
     CHECK(st["funds"]["operating"]["balanceSheet"]["balances"] == true);
     CHECK(fx.balance("operating", "4000") == 0);
