@@ -12,7 +12,7 @@ sent again in English. In January the bank accounts are reconciled to December 3
 closed (each fund's balance sheet balancing, its statements kept as a PDF that reads right) and
 nothing more is posted in it.
 
-usage: run_money_year.py SYNDIC_MCP"""
+usage: examples/money_year.py [path/to/syndic-mcp]   (each step printed, ok or FAIL)"""
 import datetime
 import json
 import os
@@ -21,10 +21,20 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from checks import check, finish  # noqa: E402
+BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build", "syndic-mcp"))
+COUNTS = {"ok": 0, "FAIL": 0}
 
-BIN = os.path.abspath(sys.argv[1])
+
+def check(what, condition, detail=""):
+    """One step of the year: printed ok, or FAIL with what came back."""
+    word = "ok" if condition else "FAIL"
+    COUNTS[word] += 1
+    print(f"{word:4} {what}" + ("" if condition or not detail else f": {detail}"), flush=True)
+
+
+def finish():
+    print(f"{COUNTS['ok']} passed, {COUNTS['FAIL']} failed")
+    sys.exit(1 if COUNTS["FAIL"] or not COUNTS["ok"] else 0)
 
 
 def call(env, tool, arguments, clock=None):
