@@ -32,11 +32,6 @@ using nlohmann::json;
 
 namespace {
 
-const char* money_rule(const std::string& fund) {
-    return fund == "contingency" ? "the contingency fund pays only major repairs and replacements of common portions (art. 1071)"
-                                 : "the self-insurance fund pays only deductibles and damage no insurance covers (art. 1071.1)";
-}
-
 // The lowest the fund's cash stands from `day` on (its bank accounts, the entries dated that day
 // and after counted in order).
 std::int64_t lowest_cash_from(Database& db, const std::string& syndicate_id, const std::string& fund, const std::string& day,
@@ -152,7 +147,7 @@ Account require_invoice_fields(const ToolCall& call, const Arguments& a, const s
                                "The operating fund pays its expenses without an authorisation; leave fundUseAuthorizationId out.");
     if (fund != "operating" && !a.given("fundUseAuthorizationId"))
         throw DomainError(codes::fund_use_not_allowed, std::string("An expense of the ") + fund + " fund needs the board's authorisation: " +
-                                                           money_rule(fund) + ". Give fundUseAuthorizationId (authorize_fund_use).")
+                                                           use_of(fund) + ". Give fundUseAuthorizationId (authorize_fund_use).")
             .at("/fundUseAuthorizationId")
             .with("fund", fund)
             .with("cents", a.integer("amountCents"));

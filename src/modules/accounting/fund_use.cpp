@@ -34,12 +34,12 @@ std::int64_t repayable(Database& db, const std::string& syndicate_id, const std:
     return std::max<std::int64_t>(0, owed);
 }
 
+}  // namespace
+
 std::string use_of(const std::string& fund) {
     return fund == "contingency" ? "the contingency fund pays only major repairs and replacements of common portions (art. 1071)"
                                  : "the self-insurance fund pays only deductibles and uninsured damage (art. 1071.1)";
 }
-
-}  // namespace
 
 FundUseAuthorization require_authorization(Database& db, const std::string& syndicate_id, const std::string& id,
                                            const std::string& field) {

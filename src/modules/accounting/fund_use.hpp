@@ -31,6 +31,10 @@ FundUseAuthorization require_authorization(Database& db, const std::string& synd
 // then, less the uses posted by then): the "authorised unused uses".
 std::int64_t authorized_unused(Database& db, const std::string& syndicate_id, const std::string& fund, const std::string& as_of);
 
+// What the protected fund may pay, as a refusal says it: "the contingency fund pays only major
+// repairs and replacements of common portions (art. 1071)", or the self-insurance fund's.
+std::string use_of(const std::string& fund);
+
 // Records an authorisation the board gave (its checks are the caller's); returns its id.
 std::string record_authorization(Database& db, const std::string& syndicate_id, const FundUseAuthorization& draft,
                                  const std::string& now);

@@ -70,6 +70,9 @@ TEST_CASE("an operating invoice to its payables, paid later from the fund's bank
     CHECK_REFUSED(fx, "VALIDATION_FAILED", "record_expense", (json{{"id", e["id"]}, {"paidOn", "2026-11-22"}}));  // tomorrow
     CHECK_REFUSED(fx, "VALIDATION_FAILED", "record_expense",
                   (json{{"id", e["id"]}, {"paidOn", "2026-11-20"}, {"bankAccountId", fx.account("contingency", "1010")}}));
+    // The fund holds enough, but not the account asked: a term deposit is never overdrawn.
+    const auto deposit = fx.call("create_account", {{"code", "1020"}, {"name", "Placement garanti"}, {"type", "asset"}, {"fund", "operating"}, {"isBank", true}});
+    CHECK_REFUSED(fx, "FUND_INSUFFICIENT", "record_expense", (json{{"id", e["id"]}, {"paidOn", "2026-11-20"}, {"bankAccountId", deposit["id"]}}));
     const auto paid = fx.call("record_expense", {{"id", e["id"]}, {"paidOn", "2026-11-20"}, {"paymentMethod", "transfer"}});
     CHECK(paid["status"] == "paid");
     CHECK(paid["paidOn"] == "2026-11-20");
