@@ -1,5 +1,6 @@
 #include "modules/funds/self_insurance.hpp"
 
+#include "core/reader_format.hpp"
 #include "modules/insurance/perils.hpp"
 
 #include <SQLiteCpp/Statement.h>
@@ -48,11 +49,7 @@ bool any_policy_in_force(Database& db, const std::string& syndicate_id, const st
 
 }  // namespace
 
-std::string dollars(std::int64_t cents) {
-    const auto magnitude = cents < 0 ? -cents : cents;
-    auto part = std::to_string(magnitude % 100);
-    return std::string(cents < 0 ? "-$" : "$") + std::to_string(magnitude / 100) + "." + (part.size() < 2 ? "0" + part : part);
-}
+std::string dollars(std::int64_t cents) { return format_money(cents, "en"); }
 
 SelfInsuranceRequirement self_insurance_requirement(Database& db, const std::string& syndicate_id, const std::string& as_of,
                                                     std::optional<int> fiscal_year,

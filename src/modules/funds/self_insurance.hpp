@@ -38,7 +38,7 @@ SelfInsuranceRequirement self_insurance_requirement(Database& db, const std::str
 
 nlohmann::json requirement_json(const SelfInsuranceRequirement& r);
 
-// Cents as dollars for the messages and steps a treasurer reads: "$12500.05" (negatives with "-").
+// Cents as dollars for the messages and steps a treasurer reads: "$12,500.05" (core/reader_format).
 std::string dollars(std::int64_t cents);
 
 }  // namespace syndic::funds

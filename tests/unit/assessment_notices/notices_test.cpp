@@ -102,6 +102,9 @@ TEST_CASE("notices drafted from the adopted budget only, one per lot, adding up 
     // Regenerating replaces the drafts.
     CHECK(fx.call("generate_assessment_notices", {{"fiscalYear", 2027}, {"installments", 4}})["replacedDrafts"] == 3);
     CHECK(fx.call("list_assessment_notices", {{"fiscalYear", 2027}})["pagination"]["total"] == 3);
+    // No year closes while notices of it are drafts (asked of this module by the accounts).
+    fx.clock.set(*syndic::parse_iso_instant("2028-01-15T15:00:00Z"));
+    CHECK_REFUSED(fx, "DRAFT_NOTICES_REMAIN", "close_fiscal_year", (json{{"fiscalYear", 2027}}));
 }
 
 TEST_CASE("issuing posts a charge per instalment and unit, files a PDF per language and e-mails it; the lot's credit pays at once") {

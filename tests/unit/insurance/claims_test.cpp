@@ -129,6 +129,11 @@ TEST_CASE("co-owners' liability certificates against the $1M minimum under 13 dw
     const auto missing = fx.call("list_co_owner_insurance_certificates", {{"status", "missing"}});
     CHECK(missing["data"].empty());
     CHECK(missing["missing"].size() == 1);
+    // From 13 fractions used as dwellings or enterprises, the minimum is $2,000,000.
+    for (int n = 3; n <= 13; ++n) fx.unit("1" + std::to_string(100 + n));
+    CHECK(fx.call("list_co_owner_insurance_certificates")["requiredCents"] == 200000000);
+    fx.unit("P-9", 0, "parking");  // a parking is no dwelling: still 13
+    CHECK(fx.call("list_co_owner_insurance_certificates", {{"status", "insufficient"}})["data"].size() == 1);
 }
 
 }  // TEST_SUITE
