@@ -185,11 +185,14 @@ void record_allocations(Database& db, const std::string& payment_id, const Imput
 void apply_credit(Database& db, const std::string& syndicate_id, const std::string& root, const std::string& day,
                   const std::string& now) {
     const auto units = lot_units(db, syndicate_id, root);
+    // Only a payment not spent for good can have credit (migration 010: one spent for good has
+    // allocations that no release undid reaching its amount).
     auto q = db.prepare(
         "SELECT p.id, p.unit_id, p.payer_co_owner_id, p.amount_cents - coalesce((SELECT sum(a.amount_cents) FROM payment_allocations a "
         "WHERE a.payment_id = p.id AND (a.released_on IS NULL OR a.released_on > ?3) AND NOT EXISTS (SELECT 1 FROM journal_entries r "
         "WHERE r.id = a.release_entry_id AND r.reverses_entry_id = a.entry_id)), 0), (SELECT coalesce(max(a.seq), 0) FROM payment_allocations a WHERE a.payment_id = p.id) "
-        "FROM payments p WHERE p.syndicate_id = ?1 AND p.unit_id IN (SELECT value FROM json_each(?2)) AND p.status = 'posted' "
+        "FROM payment_credits k CROSS JOIN payments p ON p.id = k.payment_id WHERE k.unit_id IN (SELECT value FROM json_each(?2)) "
+        "AND k.spent_on = '9999-12-31' AND p.syndicate_id = ?1 AND p.status = 'posted' "
         "AND p.received_on <= ?3 ORDER BY p.received_on, p.created_at, p.id");
     bind_parameters(*q, syndicate_id, id_set(units), day);
     struct Credit {
@@ -228,9 +231,11 @@ void unapply_credit_after(Database& db, const std::string& syndicate_id, const s
                           const std::string& now) {
     std::vector<std::pair<std::string, std::string>> applications;  // (entry, day)
     {
+        // A payment spent for good by `day` has no allocation standing after it.
         auto q = db.prepare(
-            "SELECT DISTINCT a.entry_id, a.applied_on FROM payment_allocations a JOIN payments p ON p.id = a.payment_id "
-            "WHERE p.syndicate_id = ?1 AND p.unit_id IN (SELECT value FROM json_each(?2)) AND p.status = 'posted' "
+            "SELECT DISTINCT a.entry_id, a.applied_on FROM payment_credits k CROSS JOIN payments p ON p.id = k.payment_id "
+            "JOIN payment_allocations a ON a.payment_id = p.id WHERE k.unit_id IN (SELECT value FROM json_each(?2)) AND k.spent_on > ?3 "
+            "AND p.syndicate_id = ?1 AND p.status = 'posted' "
             "AND a.applied_on > ?3 AND a.applied_on > p.received_on AND a.released_on IS NULL ORDER BY a.applied_on, a.entry_id");
         bind_parameters(*q, syndicate_id, id_set(lot_units(db, syndicate_id, root)), day);
         while (q->executeStep()) applications.emplace_back(q->getColumn(0).getString(), q->getColumn(1).getString());
@@ -251,12 +256,16 @@ void apply_credit_from(Database& db, const std::string& syndicate_id, const std:
     // back: the days credit may meet a debt.
     std::vector<std::string> days;
     {
+        // A charge posted after `day` is not settled by then; a payment spent for good by `day`
+        // has nothing released after it.
         auto q = db.prepare(
-            "SELECT posted_on FROM charges WHERE syndicate_id = ?1 AND unit_id IN (SELECT value FROM json_each(?2)) "
-            "AND posted_on > ?3 AND cancelled_on IS NULL UNION SELECT received_on FROM payments WHERE syndicate_id = ?1 "
+            "SELECT c.posted_on FROM charge_settlements s CROSS JOIN charges c ON c.id = s.charge_id "
+            "WHERE s.unit_id IN (SELECT value FROM json_each(?2)) AND s.settled_on > ?3 AND c.syndicate_id = ?1 "
+            "AND c.posted_on > ?3 AND c.cancelled_on IS NULL UNION SELECT received_on FROM payments WHERE syndicate_id = ?1 "
             "AND unit_id IN (SELECT value FROM json_each(?2)) AND received_on > ?3 AND status = 'posted' "
-            "UNION SELECT a.released_on FROM payment_allocations a JOIN payments p ON p.id = a.payment_id WHERE p.syndicate_id = ?1 "
-            "AND p.unit_id IN (SELECT value FROM json_each(?2)) AND p.status = 'posted' AND a.released_on > ?3 ORDER BY 1");
+            "UNION SELECT a.released_on FROM payment_credits k CROSS JOIN payments p ON p.id = k.payment_id "
+            "JOIN payment_allocations a ON a.payment_id = p.id WHERE k.unit_id IN (SELECT value FROM json_each(?2)) "
+            "AND k.spent_on > ?3 AND p.syndicate_id = ?1 AND p.status = 'posted' AND a.released_on > ?3 ORDER BY 1");
         bind_parameters(*q, syndicate_id, id_set(lot_units(db, syndicate_id, root)), day);
         while (q->executeStep()) days.push_back(q->getColumn(0).getString());
     }

@@ -25,6 +25,15 @@ namespace syndic::accounting {
 std::string lot_root(Database& db, const std::string& syndicate_id, const std::string& unit_id);
 // The units of the lot `root` heads: itself first, then its linked units without a co-owner.
 std::vector<std::string> lot_units(Database& db, const std::string& syndicate_id, const std::string& root);
+// Every lot of the syndicate at once, as lot_root and lot_units answer them one at a time (a
+// voting roll asks for all of them).
+struct Lots {
+    std::map<std::string, std::string> root_of;                // unit -> the unit heading its lot
+    std::map<std::string, std::vector<std::string>> linked_of;  // root -> its linked units without a co-owner
+    std::string root(const std::string& unit_id) const;
+    std::vector<std::string> units(const std::string& root) const;  // lot_units
+};
+Lots syndicate_lots(Database& db, const std::string& syndicate_id);
 // The lots the person of `co_owner_id` holds (records joined by samePersonAs; the record itself and
 // the person's active records), `persons` being the register's (co_owners::persons_of).
 std::vector<std::string> person_lots(Database& db, const std::string& syndicate_id, const std::string& co_owner_id,
@@ -61,7 +70,8 @@ struct Debt {
 };
 
 // The open debts of the units on `day` (posted by then, not cancelled, not fully paid by posted
-// payments), by due date then id: a payment received on a day pays only what was owed by then.
+// payments), by due date then id: a payment received on a day pays only what was owed by then. Read
+// among the charges not settled for good (migration 010), as every charge once paid is.
 std::vector<Debt> open_debts(Database& db, const std::string& syndicate_id, const std::vector<std::string>& unit_ids,
                              const std::string& day);
 

@@ -25,14 +25,15 @@ namespace {
 // reversed by then never counted.
 using PaidByDay = std::map<std::string, std::map<std::string, std::int64_t>>;  // charge -> day -> cents
 
-PaidByDay paid_by_day(Database& db, const std::string& syndicate_id, const std::vector<std::string>& units, const std::string& as_of) {
+PaidByDay paid_by_day(Database& db, const std::vector<ChargeOnDay>& charges, const std::string& as_of) {
+    std::vector<std::string> ids;
+    for (const auto& c : charges)
+        if (is_common_expense(c.kind)) ids.push_back(c.id);
     auto q = db.prepare(
         "SELECT a.charge_id, a.applied_on, sum(a.amount_cents) FROM payment_allocations a JOIN payments p ON p.id = a.payment_id "
-        "JOIN charges c ON c.id = a.charge_id WHERE c.syndicate_id = ?1 AND c.unit_id IN (SELECT value FROM json_each(?2)) "
-        "AND c.kind IN ('contribution', 'special') AND a.applied_on <= ?3 AND (p.status = 'posted' OR p.reversed_on > ?3) "
-        "AND (a.released_on IS NULL OR a.released_on > ?3) "
-        "GROUP BY a.charge_id, a.applied_on");
-    bind_parameters(*q, syndicate_id, id_set(units), as_of);
+        "WHERE a.charge_id IN (SELECT value FROM json_each(?1)) AND a.applied_on <= ?2 AND (p.status = 'posted' OR p.reversed_on > ?2) "
+        "AND (a.released_on IS NULL OR a.released_on > ?2) GROUP BY a.charge_id, a.applied_on");
+    bind_parameters(*q, id_set(ids), as_of);
     PaidByDay out;
     while (q->executeStep()) out[q->getColumn(0).getString()][q->getColumn(1).getString()] = q->getColumn(2).getInt64();
     return out;
@@ -89,32 +90,87 @@ void settle_flags(Standing& s, std::int64_t grace) {
     s.status = s.voting_suspended ? "suspended-arrears" : "entitled";
 }
 
+// What the lot's payments had not imputed on `as_of`; a payment spent for good by then has none.
 std::int64_t credit_of(Database& db, const std::string& syndicate_id, const std::vector<std::string>& units, const std::string& as_of) {
     auto q = db.prepare(
         "SELECT coalesce(sum(p.amount_cents - coalesce((SELECT sum(a.amount_cents) FROM payment_allocations a "
-        "WHERE a.payment_id = p.id AND a.applied_on <= ?3 AND (a.released_on IS NULL OR a.released_on > ?3)), 0)), 0) FROM payments p WHERE p.syndicate_id = ?1 "
-        "AND p.unit_id IN (SELECT value FROM json_each(?2)) AND p.received_on <= ?3 AND (p.status = 'posted' OR p.reversed_on > ?3)");
+        "WHERE a.payment_id = p.id AND a.applied_on <= ?3 AND (a.released_on IS NULL OR a.released_on > ?3)), 0)), 0) "
+        "FROM payment_credits k CROSS JOIN payments p ON p.id = k.payment_id WHERE k.unit_id IN (SELECT value FROM json_each(?2)) "
+        "AND k.spent_on > ?3 AND p.syndicate_id = ?1 AND p.received_on <= ?3 AND (p.status = 'posted' OR p.reversed_on > ?3)");
     bind_parameters(*q, syndicate_id, id_set(units), as_of);
     q->executeStep();
     return q->getColumn(0).getInt64();
 }
 
+// A ChargeOnDay's columns on day ?3, of a charge c, and what every reading asks of c: of the
+// syndicate ?1, posted by then and not cancelled by then.
+constexpr const char* charge_on_day =
+    "SELECT c.id, c.unit_id, c.kind, c.due_on, c.posted_on, c.description, c.amount_cents, c.amount_cents - coalesce(("
+    "  SELECT sum(a.amount_cents) FROM payment_allocations a JOIN payments p ON p.id = a.payment_id WHERE a.charge_id = c.id "
+    "  AND a.applied_on <= ?3 AND (p.status = 'posted' OR p.reversed_on > ?3) AND (a.released_on IS NULL OR a.released_on > ?3)), 0) ";
+constexpr const char* on_day = "AND c.syndicate_id = ?1 AND c.posted_on <= ?3 AND (c.cancelled_on IS NULL OR c.cancelled_on > ?3) ";
+
+ChargeOnDay charge_row(SQLite::Statement& q) {
+    return {q.getColumn(0).getString(), q.getColumn(1).getString(), q.getColumn(2).getString(), q.getColumn(3).getString(),
+            q.getColumn(4).getString(), q.getColumn(5).getString(), q.getColumn(6).getInt64(), q.getColumn(7).getInt64()};
+}
+
+// The lot's charges on `as_of`, less those settled for good by `settled_by` (migration 010: paid,
+// or cancelled, on every day from then on), by due date.
+std::vector<ChargeOnDay> unsettled_charges(Database& db, const std::string& syndicate_id, const std::vector<std::string>& units,
+                                           const std::string& as_of, const std::string& settled_by) {
+    auto q = db.prepare(std::string(charge_on_day) +
+                        "FROM charge_settlements s CROSS JOIN charges c ON c.id = s.charge_id "
+                        "WHERE s.unit_id IN (SELECT value FROM json_each(?2)) AND s.settled_on > ?4 " + on_day + "ORDER BY c.due_on, c.id");
+    bind_parameters(*q, syndicate_id, id_set(units), as_of, settled_by);
+    std::vector<ChargeOnDay> out;
+    while (q->executeStep()) out.push_back(charge_row(*q));
+    return out;
+}
+
+// What a standing adds up on `as_of`: what is unpaid, past due and unpaid (every kind, and common
+// expenses), and the credit.
+struct Tally {
+    std::int64_t unpaid = 0, overdue_all = 0, overdue_common = 0, credit = 0;
+    void add_charge(const ChargeOnDay& c, const std::string& as_of) {
+        unpaid += c.unpaid_cents;
+        if (c.due_on >= as_of || c.unpaid_cents == 0) return;
+        overdue_all += c.unpaid_cents;
+        if (is_common_expense(c.kind)) overdue_common += c.unpaid_cents;
+    }
+    void add(const Tally& t) {
+        unpaid += t.unpaid;
+        overdue_all += t.overdue_all;
+        overdue_common += t.overdue_common;
+        credit += t.credit;
+    }
+    void fill(Standing& s) const {
+        s.credit_cents = credit;
+        s.balance_cents = unpaid - credit;
+        s.overdue_all_cents = overdue_all;
+        s.overdue_cents = overdue_common;
+    }
+};
+
 }  // namespace
 
 std::vector<ChargeOnDay> lot_charges(Database& db, const std::string& syndicate_id, const std::vector<std::string>& units,
                                      const std::string& as_of) {
-    auto q = db.prepare(
-        "SELECT c.id, c.unit_id, c.kind, c.due_on, c.posted_on, c.description, c.amount_cents, c.amount_cents - coalesce(("
-        "  SELECT sum(a.amount_cents) FROM payment_allocations a JOIN payments p ON p.id = a.payment_id WHERE a.charge_id = c.id "
-        "  AND a.applied_on <= ?3 AND (p.status = 'posted' OR p.reversed_on > ?3) AND (a.released_on IS NULL OR a.released_on > ?3)), 0) "
-        "FROM charges c WHERE c.syndicate_id = ?1 AND c.unit_id IN (SELECT value FROM json_each(?2)) AND c.posted_on <= ?3 "
-        "AND (c.cancelled_on IS NULL OR c.cancelled_on > ?3) ORDER BY c.due_on, c.id");
-    bind_parameters(*q, syndicate_id, id_set(units), as_of);
+    return unsettled_charges(db, syndicate_id, units, as_of, as_of);
+}
+
+std::vector<ChargeOnDay> past_due_charges(Database& db, const std::string& syndicate_id, const std::string& as_of) {
+    // Those never settled, then those settled after the day: two ranges of one index, so that a
+    // year's charges not yet due (unsettled too) are never read.
+    auto q = db.prepare(std::string("WITH open(charge_id) AS ("
+                                    "SELECT charge_id FROM charge_settlements WHERE settled_on = '9999-12-31' AND due_on < ?3 UNION ALL "
+                                    "SELECT charge_id FROM charge_settlements WHERE settled_on > ?3 AND settled_on < '9999-12-31' "
+                                    "AND due_on < ?3) ") +
+                        charge_on_day + "FROM open s CROSS JOIN charges c ON c.id = s.charge_id WHERE 1 " + on_day + "ORDER BY c.due_on, c.id");
+    bind_parameters(*q, syndicate_id, std::nullopt, as_of);
     std::vector<ChargeOnDay> out;
     while (q->executeStep())
-        out.push_back({q->getColumn(0).getString(), q->getColumn(1).getString(), q->getColumn(2).getString(),
-                       q->getColumn(3).getString(), q->getColumn(4).getString(), q->getColumn(5).getString(),
-                       q->getColumn(6).getInt64(), q->getColumn(7).getInt64()});
+        if (auto c = charge_row(*q); c.unpaid_cents > 0) out.push_back(std::move(c));
     return out;
 }
 
@@ -122,31 +178,28 @@ namespace {
 
 // The standing over a set of units: one lot's, or every lot of a person (one run of days over
 // them all, art. 1094: the vote is the person's).
+// A charge settled for good by day S is paid (or gone) on every day from S on, so the charges not
+// settled by S decide every day from S on: the balance and the overdue amounts on `as_of` (S is
+// `as_of` first), and the run of overdue days back to S. A run that reaches back to S may go on
+// before it: S moves to the run's start and the charges settled since are read too, until the run
+// starts after S. A lot that pays on time reads only what is not yet due.
 Standing units_standing(Database& db, const std::string& syndicate_id, const std::vector<std::string>& units, const std::string& as_of) {
-    const auto charges = lot_charges(db, syndicate_id, units, as_of);
     Standing s;
     s.as_of = as_of;
-    s.credit_cents = credit_of(db, syndicate_id, units, as_of);
-    s.balance_cents = -s.credit_cents;
-    bool common_overdue = false;
-    for (const auto& c : charges) {
-        s.balance_cents += c.unpaid_cents;
-        if (c.due_on >= as_of || c.unpaid_cents == 0) continue;
-        s.overdue_all_cents += c.unpaid_cents;
-        if (!is_common_expense(c.kind)) continue;
-        s.overdue_cents += c.unpaid_cents;
-        common_overdue = true;
+    Tally tally;
+    tally.credit = credit_of(db, syndicate_id, units, as_of);
+    std::string settled_by = as_of;
+    auto charges = unsettled_charges(db, syndicate_id, units, as_of, settled_by);
+    for (const auto& c : charges) tally.add_charge(c, as_of);
+    tally.fill(s);
+    while (tally.overdue_common > 0) {
+        s.overdue_since = overdue_since(charges, paid_by_day(db, charges, as_of), as_of);
+        if (!s.overdue_since || *s.overdue_since >= settled_by) break;
+        settled_by = *s.overdue_since;
+        charges = unsettled_charges(db, syndicate_id, units, as_of, settled_by);
     }
-    if (common_overdue) s.overdue_since = overdue_since(charges, paid_by_day(db, syndicate_id, units, as_of), as_of);
     settle_flags(s, grace_days(db, syndicate_id));
     return s;
-}
-
-std::vector<std::string> units_of_lots(Database& db, const std::string& syndicate_id, const std::vector<std::string>& roots) {
-    std::vector<std::string> units;
-    for (const auto& root : roots)
-        for (auto& u : lot_units(db, syndicate_id, root)) units.push_back(std::move(u));
-    return units;
 }
 
 }  // namespace
@@ -185,6 +238,23 @@ std::vector<Standing> co_owner_standings(Database& db, const std::string& syndic
         unit_of_record[id] = q->getColumn(1).getString();
         if (q->getColumn(2).getInt() == 1) units_of_person[persons.key_of.at(id)].push_back(q->getColumn(1).getString());
     }
+    // What is past due and unpaid, read once for the syndicate; only a person with a common expense
+    // among it has the run of overdue days read (units_standing).
+    std::map<std::string, Tally> by_unit;
+    for (const auto& c : past_due_charges(db, syndicate_id, as_of)) by_unit[c.unit_id].add_charge(c, as_of);
+    const auto grace = grace_days(db, syndicate_id);
+    const auto lots = syndicate_lots(db, syndicate_id);
+    const auto standing_of = [&](const std::vector<std::string>& units) {
+        Tally tally;
+        for (const auto& unit : units)
+            if (const auto it = by_unit.find(unit); it != by_unit.end()) tally.add(it->second);
+        if (tally.overdue_common > 0) return units_standing(db, syndicate_id, units, as_of);
+        Standing s;  // nothing common past due: entitled, its balance not read (standing.hpp)
+        s.as_of = as_of;
+        s.overdue_all_cents = tally.overdue_all;
+        settle_flags(s, grace);
+        return s;
+    };
     std::map<std::string, Standing> by_person;
     std::vector<Standing> out;
     for (const auto& id : co_owner_ids) {
@@ -198,12 +268,14 @@ std::vector<Standing> co_owner_standings(Database& db, const std::string& syndic
         if (it == by_person.end()) {
             auto held = units_of_person[person];
             held.push_back(record->second);  // an archived record asked for still counts its own lot
-            std::vector<std::string> roots;
+            std::vector<std::string> roots, units;
             for (const auto& unit : held) {
-                auto root = lot_root(db, syndicate_id, unit);
-                if (std::find(roots.begin(), roots.end(), root) == roots.end()) roots.push_back(std::move(root));
+                auto root = lots.root(unit);
+                if (std::find(roots.begin(), roots.end(), root) != roots.end()) continue;
+                for (auto& u : lots.units(root)) units.push_back(std::move(u));
+                roots.push_back(std::move(root));
             }
-            it = by_person.emplace(person, units_standing(db, syndicate_id, units_of_lots(db, syndicate_id, roots), as_of)).first;
+            it = by_person.emplace(person, standing_of(units)).first;
         }
         out.push_back(it->second);
     }

@@ -43,6 +43,9 @@ Standing lot_standing(Database& db, const std::string& syndicate_id, const std::
 // A person's standing: over every lot the person of `co_owner_id` holds (records joined by
 // samePersonAs), as one debtor: one run of days over all their charges (art. 1094: the vote is the
 // person's). Entitled when the co-owner is not in the syndicate (the caller checks existence first).
+// What a roll, the board and the signers ask: the status, what is past due and since when, and the
+// flags. balance_cents and credit_cents are those of a person with a common expense past due, and
+// 0 for the others (not read: a lot's balance is lot_standing's).
 Standing co_owner_standing(Database& db, const std::string& syndicate_id, const std::string& co_owner_id,
                            const std::string& as_of);
 // The same for many records at once (a voting roll): the register's persons read once, each
@@ -55,8 +58,11 @@ struct ChargeOnDay {
     std::string id, unit_id, kind, due_on, posted_on, description;
     std::int64_t amount_cents = 0, unpaid_cents = 0;
 };
-// The lot's charges posted by `as_of` and not cancelled by then, by due date.
+// The lot's charges posted by `as_of`, not cancelled by then and that may be unpaid then, by due
+// date: a charge settled for good by `as_of` is left out (paid on that day and every later one).
 std::vector<ChargeOnDay> lot_charges(Database& db, const std::string& syndicate_id, const std::vector<std::string>& units,
                                      const std::string& as_of);
+// The syndicate's charges past due and unpaid on `as_of` (due before it), of every unit, by due date.
+std::vector<ChargeOnDay> past_due_charges(Database& db, const std::string& syndicate_id, const std::string& as_of);
 
 }  // namespace syndic::accounting

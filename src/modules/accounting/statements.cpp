@@ -48,6 +48,35 @@ struct Movement {
     std::int64_t change;
 };
 
+// What a payment of one lot paid of another's charge and got back when that charge was
+// cancelled: the paying lot's credit again, no longer the other lot's payment. Appended to `out`;
+// returns what the releases changed, by payment.
+std::map<std::string, std::int64_t> releases(Database& db, const std::string& syndicate_id, const std::vector<std::string>& units,
+                                             const std::string& as_of, std::vector<Movement>& out) {
+    auto released = db.prepare(
+        "WITH lot(unit) AS (SELECT value FROM json_each(?2)), touched(payment_id, seq, fund) AS ("
+        "  SELECT a.payment_id, a.seq, a.fund FROM payments p JOIN payment_allocations a ON a.payment_id = p.id "
+        "  WHERE p.syndicate_id = ?1 AND p.unit_id IN lot AND a.released_on <= ?3 UNION "
+        "  SELECT a.payment_id, a.seq, a.fund FROM charges c JOIN payment_allocations a ON a.charge_id = c.id "
+        "  WHERE c.syndicate_id = ?1 AND c.unit_id IN lot AND a.released_on <= ?3) "
+        "SELECT a.released_on, a.payment_id, c.id, c.description, sum(a.amount_cents), p.unit_id IN lot "
+        "FROM touched t JOIN payment_allocations a ON a.payment_id = t.payment_id AND a.seq = t.seq AND a.fund = t.fund "
+        "JOIN payments p ON p.id = a.payment_id JOIN charges c ON c.id = a.charge_id "
+        "WHERE (p.unit_id IN lot) <> (c.unit_id IN lot) GROUP BY a.released_on, a.payment_id, c.id");
+    bind_parameters(*released, syndicate_id, id_set(units), as_of);
+    std::map<std::string, std::int64_t> released_change;  // by payment
+    while (released->executeStep()) {
+        const bool own = released->getColumn(5).getInt() != 0;
+        out.push_back({released->getColumn(0).getString(), 1,
+                       {{"type", "release"}, {"paymentId", released->getColumn(1).getString()}, {"chargeId", released->getColumn(2).getString()},
+                        {"description", std::string(own ? "Paiement rendu au crédit de ce lot — " : "Paiement rendu au lot qui l'avait fait — ") +
+                                            released->getColumn(3).getString()}},
+                       own ? -released->getColumn(4).getInt64() : released->getColumn(4).getInt64()});
+        released_change[released->getColumn(1).getString()] += out.back().change;
+    }
+    return released_change;
+}
+
 std::vector<Movement> movements(Database& db, const std::string& syndicate_id, const std::vector<std::string>& units,
                                 const std::string& as_of) {
     std::vector<Movement> out;
@@ -67,33 +96,17 @@ std::vector<Movement> movements(Database& db, const std::string& syndicate_id, c
                             {"description", "Annulation — " + c->getColumn(2).getString()}, {"dueOn", nullptr}},
                            -amount});
     }
-    // What a payment of one lot paid of another's charge and got back when that charge was
-    // cancelled: the paying lot's credit again, no longer the other lot's payment.
-    auto released = db.prepare(
-        "SELECT a.released_on, a.payment_id, c.id, c.description, sum(a.amount_cents), p.unit_id IN (SELECT value FROM json_each(?2)) "
-        "FROM payment_allocations a JOIN payments p ON p.id = a.payment_id JOIN charges c ON c.id = a.charge_id "
-        "WHERE p.syndicate_id = ?1 AND a.released_on <= ?3 AND (p.unit_id IN (SELECT value FROM json_each(?2))) <> "
-        "(c.unit_id IN (SELECT value FROM json_each(?2))) GROUP BY a.released_on, a.payment_id, c.id");
-    bind_parameters(*released, syndicate_id, id_set(units), as_of);
-    std::map<std::string, std::int64_t> released_change;  // by payment
-    while (released->executeStep()) {
-        const bool own = released->getColumn(5).getInt() != 0;
-        out.push_back({released->getColumn(0).getString(), 1,
-                       {{"type", "release"}, {"paymentId", released->getColumn(1).getString()}, {"chargeId", released->getColumn(2).getString()},
-                        {"description", std::string(own ? "Paiement rendu au crédit de ce lot — " : "Paiement rendu au lot qui l'avait fait — ") +
-                                            released->getColumn(3).getString()}},
-                       own ? -released->getColumn(4).getInt64() : released->getColumn(4).getInt64()});
-        released_change[released->getColumn(1).getString()] += out.back().change;
-    }
+    auto released_change = releases(db, syndicate_id, units, as_of, out);
     // The units' payments, less what they paid of another lot's charges (a designation); and the
     // payments of other lots that paid these units' charges.
     auto p = db.prepare(
+        "WITH lot(unit) AS (SELECT value FROM json_each(?2)), touched(id) AS ("
+        "  SELECT id FROM payments WHERE syndicate_id = ?1 AND unit_id IN lot UNION "
+        "  SELECT a.payment_id FROM charges c JOIN payment_allocations a ON a.charge_id = c.id WHERE c.syndicate_id = ?1 AND c.unit_id IN lot) "
         "SELECT p.id, p.received_on, p.amount_cents, p.method, p.reference, p.reversed_on, p.reversal_reason, "
-        "p.unit_id IN (SELECT value FROM json_each(?2)), coalesce((SELECT sum(a.amount_cents) FROM payment_allocations a "
-        "JOIN charges c ON c.id = a.charge_id WHERE a.payment_id = p.id AND c.unit_id IN (SELECT value FROM json_each(?2))), 0) "
-        "FROM payments p WHERE p.syndicate_id = ?1 AND p.received_on <= ?3 AND (p.unit_id IN (SELECT value FROM json_each(?2)) "
-        "OR EXISTS (SELECT 1 FROM payment_allocations a JOIN charges c ON c.id = a.charge_id WHERE a.payment_id = p.id "
-        "AND c.unit_id IN (SELECT value FROM json_each(?2))))");
+        "p.unit_id IN lot, coalesce((SELECT sum(a.amount_cents) FROM payment_allocations a "
+        "JOIN charges c ON c.id = a.charge_id WHERE a.payment_id = p.id AND c.unit_id IN lot), 0) "
+        "FROM touched t JOIN payments p ON p.id = t.id WHERE p.received_on <= ?3 ORDER BY p.rowid");
     auto outside = db.prepare(
         "SELECT coalesce(sum(a.amount_cents), 0) FROM payment_allocations a JOIN charges c ON c.id = a.charge_id "
         "WHERE a.payment_id = ?1 AND c.unit_id NOT IN (SELECT value FROM json_each(?2))");
@@ -146,8 +159,9 @@ std::optional<LotArrears> arrears_of(Database& db, const std::string& syndicate,
     auto q = db.prepare(
         "SELECT f.fund, sum(f.amount_cents - coalesce((SELECT sum(x.amount_cents) FROM payment_allocations x JOIN payments p "
         "ON p.id = x.payment_id WHERE x.charge_id = c.id AND x.fund = f.fund AND x.applied_on <= ?3 AND (p.status = 'posted' "
-        "OR p.reversed_on > ?3) AND (x.released_on IS NULL OR x.released_on > ?3)), 0)) FROM charges c JOIN charge_fund_lines f ON f.charge_id = c.id WHERE c.syndicate_id = ?1 "
-        "AND c.unit_id IN (SELECT value FROM json_each(?2)) AND c.posted_on <= ?3 AND c.due_on < ?3 "
+        "OR p.reversed_on > ?3) AND (x.released_on IS NULL OR x.released_on > ?3)), 0)) FROM charge_settlements s CROSS JOIN charges c ON c.id = s.charge_id JOIN charge_fund_lines f ON f.charge_id = c.id "
+        "WHERE s.unit_id IN (SELECT value FROM json_each(?2)) AND s.settled_on > ?3 AND c.syndicate_id = ?1 "
+        "AND c.posted_on <= ?3 AND c.due_on < ?3 "
         "AND (c.cancelled_on IS NULL OR c.cancelled_on > ?3) GROUP BY f.fund");
     bind_parameters(*q, syndicate, id_set(units), as_of);
     while (q->executeStep()) funds[q->getColumn(0).getString()] = q->getColumn(1).getInt64();
@@ -237,16 +251,10 @@ json list_arrears(const ToolCall& call) {
     const auto min_cents = a.integer_or("minAmountCents", 1);
     const auto suspended_only = a.optional_flag("votingSuspended");
     const auto hypothec_only = a.optional_flag("hypothecEligible");
-    // The units with something past due and unpaid on the day, then their lots.
-    auto q = call.db.prepare(
-        "SELECT DISTINCT c.unit_id FROM charges c WHERE c.syndicate_id = ?1 AND c.posted_on <= ?2 AND c.due_on < ?2 "
-        "AND (c.cancelled_on IS NULL OR c.cancelled_on > ?2) AND c.amount_cents > coalesce((SELECT sum(x.amount_cents) "
-        "FROM payment_allocations x JOIN payments p ON p.id = x.payment_id WHERE x.charge_id = c.id AND x.applied_on <= ?2 "
-        "AND (p.status = 'posted' OR p.reversed_on > ?2) AND (x.released_on IS NULL OR x.released_on > ?2)), 0)");
-    bind_parameters(*q, syndicate, as_of);
+    // The lots with something past due and unpaid on the day.
     std::vector<std::string> roots;
-    while (q->executeStep()) {
-        auto root = lot_root(call.db, syndicate, q->getColumn(0).getString());
+    for (const auto& c : past_due_charges(call.db, syndicate, as_of)) {
+        auto root = lot_root(call.db, syndicate, c.unit_id);
         if (std::find(roots.begin(), roots.end(), root) == roots.end()) roots.push_back(std::move(root));
     }
     struct Row {

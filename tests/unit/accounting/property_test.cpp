@@ -4,14 +4,20 @@
 // and then (issue 29): after every step each fund's entries balance, the receivables equal the
 // charges not cancelled less what posted payments imputed and still impute, the credit never goes
 // below zero, and no cent appears or disappears: what the banks received equals what the
-// receivables and the credit account took. Fixed seeds: a failure replays.
+// receivables and the credit account took. And the ledger's shortcuts (migration 010: charges
+// settled and payments spent for good, skipped by every reading) change no answer: each step is
+// made once with every charge and payment marked open (nothing skipped) and rolled back, then for
+// real, and the two imputations must be the same; after it, each lot's standing, open charges and
+// each person's standing read the same either way, on several days. Fixed seeds: a failure replays.
 #include "fixture.hpp"
 
 #include "modules/accounting/cancellation.hpp"
 #include "modules/accounting/receivables.hpp"
+#include "modules/accounting/standing.hpp"
 
 #include <SQLiteCpp/Statement.h>
 
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -52,6 +58,49 @@ void check_books(Fixture& fx, int step) {
     CHECK(banks == received);
 }
 
+// Every charge and payment marked open, as if no shortcut existed (rolled back with `trial`).
+void mark_everything_open(Fixture& fx) {
+    fx.db->run("UPDATE charge_settlements SET settled_on = '9999-12-31'");
+    fx.db->run("UPDATE payment_credits SET spent_on = '9999-12-31'");
+}
+
+// The imputation as it stands: every allocation, its charge and payment named by what they are
+// (the ids of rows a trial made differ from the real ones).
+std::vector<std::string> imputation(Fixture& fx) {
+    SQLite::Statement q(fx.db->sql(),
+                        "SELECT c.unit_id || ' ' || c.kind || ' ' || c.posted_on || ' ' || c.due_on || ' ' || c.amount_cents || ' ' || "
+                        "a.fund || ' ' || a.seq || ' ' || a.applied_on || ' ' || a.amount_cents || ' ' || coalesce(a.released_on, '-') || "
+                        "' paid ' || p.received_on || ' ' || p.amount_cents || ' ' || p.status FROM payment_allocations a "
+                        "JOIN payments p ON p.id = a.payment_id JOIN charges c ON c.id = a.charge_id WHERE p.syndicate_id = ? ORDER BY 1");
+    q.bind(1, fx.syndicate);
+    std::vector<std::string> out;
+    while (q.executeStep()) out.push_back(q.getColumn(0).getString());
+    return out;
+}
+
+// What the standings answer on each of `days`: each unit's lot, its open charges, each co-owner.
+std::vector<std::string> standings(Fixture& fx, const std::vector<json>& units, const std::vector<std::string>& owners,
+                                   const std::vector<std::string>& days) {
+    std::vector<std::string> out;
+    const auto line = [](const accounting::Standing& s) {
+        return s.status + " " + s.overdue_since.value_or("-") + " " + std::to_string(s.overdue_cents) + " " +
+               std::to_string(s.overdue_all_cents) + " " + std::to_string(s.in_arrears);
+    };
+    for (const auto& day : days) {
+        for (const auto& unit : units) {
+            const auto s = accounting::unit_standing(*fx.db, fx.syndicate, unit["id"], day);
+            out.push_back(day + " lot " + line(s) + " " + std::to_string(s.balance_cents) + " " + std::to_string(s.credit_cents));
+            const auto root = accounting::lot_root(*fx.db, fx.syndicate, unit["id"]);
+            for (const auto& c : accounting::lot_charges(*fx.db, fx.syndicate, accounting::lot_units(*fx.db, fx.syndicate, root), day))
+                if (c.unpaid_cents > 0) out.push_back(day + " open " + c.id + " " + std::to_string(c.unpaid_cents));
+        }
+        for (const auto& s : accounting::co_owner_standings(*fx.db, fx.syndicate, owners, day)) out.push_back(day + " person " + line(s));
+        for (const auto& c : accounting::past_due_charges(*fx.db, fx.syndicate, day))
+            out.push_back(day + " past due " + c.id + " " + std::to_string(c.unpaid_cents));
+    }
+    return out;
+}
+
 }  // namespace
 
 TEST_SUITE("accounting-property") {
@@ -70,14 +119,18 @@ TEST_CASE("random charges, payments and reversals keep every fund balanced and e
         const auto chart = fx.call("list_accounts", {{"fund", "contingency"}, {"pageSize", 200}});
         for (const auto& a : chart["data"])
             if (a["role"] == "bank") contingency_bank = a["id"];
+        const std::vector<std::string> owners{fx.co_owner(u101["id"], "Émilie", "Côté")["id"], fx.co_owner(u102["id"], "Luc", "Roy")["id"]};
         std::mt19937 rng(seed);
         const auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
         std::vector<std::string> payments, charges;
         std::string day = "2026-01-01";
         for (int step = 0; step < 60; ++step) {
+            CAPTURE(step);
             day = syndic::add_calendar_days(day, 1 + pick(5));
             if (day > "2026-11-20") break;
             const auto& unit = units[static_cast<std::size_t>(pick(3))];
+            // The step, chosen first, then made: with everything marked open (rolled back), then for real.
+            std::function<void(bool)> step_made;
             switch (pick(7)) {
                 case 0:
                 case 1: {  // a contribution split between two funds, due now or later
@@ -90,37 +143,64 @@ TEST_CASE("random charges, payments and reversals keep every fund balanced and e
                     d.entry_source = "assessment";
                     d.funds = {{"operating", 1 + pick(90000)}};
                     if (pick(2)) d.funds.push_back({"contingency", 1 + pick(20000)});
-                    charges.push_back(accounting::create_charge(*fx.db, fx.syndicate, d, syndic::to_utc_iso(fx.clock.now())));
+                    step_made = [&, d](bool real) {
+                        const auto id = accounting::create_charge(*fx.db, fx.syndicate, d, syndic::to_utc_iso(fx.clock.now()));
+                        if (real) charges.push_back(id);
+                    };
                     break;
                 }
                 case 2:
                 case 3: {
                     json args = {{"unitId", unit["id"]}, {"amountCents", 1 + pick(120000)}, {"receivedOn", day}, {"method", "cheque"}};
                     if (pick(3) == 0) args["depositAccountId"] = contingency_bank;
-                    payments.push_back(fx.call("record_payment", args)["id"]);
+                    step_made = [&, args](bool real) {
+                        const std::string id = fx.call("record_payment", args)["id"];
+                        if (real) payments.push_back(id);
+                    };
                     break;
                 }
                 case 4: {  // a reversal, when one is allowed on that day
                     if (payments.empty()) break;
                     const auto id = payments[static_cast<std::size_t>(pick(static_cast<int>(payments.size())))];
-                    try {
-                        fx.call("reverse_payment", {{"id", id}, {"reason", pick(2) ? "nsf" : "error"}, {"reversedOn", day}});
-                    } catch (const syndic::DomainError& e) {
-                        // Already reversed, or applied later than `day`: refused, nothing changed.
-                        CHECK((e.code() == "ALREADY_REVERSED" || e.code() == "VALIDATION_FAILED"));
-                    }
+                    const std::string reason = pick(2) ? "nsf" : "error";
+                    step_made = [&, id, reason](bool) {
+                        try {
+                            fx.call("reverse_payment", {{"id", id}, {"reason", reason}, {"reversedOn", day}});
+                        } catch (const syndic::DomainError& e) {
+                            // Already reversed, or applied later than `day`: refused, nothing changed.
+                            CHECK((e.code() == "ALREADY_REVERSED" || e.code() == "VALIDATION_FAILED"));
+                        }
+                    };
                     break;
                 }
                 case 5: {  // a charge cancelled: what was paid of it becomes credit again
                     if (charges.empty()) break;
                     const auto id = charges[static_cast<std::size_t>(pick(static_cast<int>(charges.size())))];
-                    accounting::cancel_charges(*fx.db, fx.syndicate, {id}, day, "Annulée", "/id", syndic::to_utc_iso(fx.clock.now()));
+                    step_made = [&, id](bool) {
+                        accounting::cancel_charges(*fx.db, fx.syndicate, {id}, day, "Annulée", "/id", syndic::to_utc_iso(fx.clock.now()));
+                    };
                     break;
                 }
                 default:
-                    fx.call("apply_late_interest", {{"asOf", day}, {"dryRun", false}});
+                    step_made = [&](bool) { fx.call("apply_late_interest", {{"asOf", day}, {"dryRun", false}}); };
             }
+            if (!step_made) continue;
+            std::vector<std::string> read_in_full;
+            {
+                syndic::WriteTransaction trial(*fx.db);  // never committed: rolled back
+                mark_everything_open(fx);
+                step_made(false);
+                read_in_full = imputation(fx);
+            }
+            step_made(true);
+            CHECK(imputation(fx) == read_in_full);
             check_books(fx, step);
+            const std::vector<std::string> days{syndic::add_calendar_days(day, -20), day, syndic::add_calendar_days(day, 45),
+                                                syndic::add_calendar_days(day, 120)};
+            const auto read = standings(fx, units, owners, days);
+            syndic::WriteTransaction trial(*fx.db);
+            mark_everything_open(fx);
+            CHECK(standings(fx, units, owners, days) == read);
         }
         released += scalar(fx, "SELECT count(*) FROM payment_allocations a JOIN payments p ON p.id = a.payment_id "
                                 "WHERE p.syndicate_id = ?1 AND a.released_on IS NOT NULL");
