@@ -88,6 +88,16 @@ def main():
     # ---- Today: the meetings are called; nothing decided yet. ----
     print(f"Le Jardin Saint-Denis (the demo syndicate), {s.today()}: {len(owners)} co-owners, "
           f"a board of {len(board)} ({', '.join(board)})")
+    # The demo's lot 102 owes its contributions since February: more than three months, so its
+    # votes are suspended (art. 1094). It pays everything it owes today, and the meetings below
+    # count every co-owner's votes.
+    behind = s.call("list_arrears", {"votingSuspended": True})["data"]
+    for lot in behind:
+        owed = s.call("get_owner_statement", {"unitId": lot["unitId"]})["standing"]["balanceCents"]
+        paid = s.call("record_payment", {"unitId": lot["unitId"], "amountCents": owed, "receivedOn": s.today(),
+                                         "method": "transfer", "reference": "arrérages"})
+        print(f"    lot {lot['unitNumber']}, behind since {lot['oldestDueOn']}, pays the {owed / 100:,.2f} $ it owes: "
+              f"votingRestored {paid['votingRestored']}")
     # Marie Tremblay also holds part of unit 102 (a second record of the same person, samePersonAs),
     # which Isabelle Roy shares: 4 % of her 8 %.
     s.call("update_co_owner", {"id": owners["Isabelle Roy"]["id"], "fractionPercent": 4})

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """The syndicate's money through the real executable, its clock moved by Debian's faketime as the
-months pass (issue 29): the demo's budget of year Y (the year 180 days ago: consulted, adopted by
-the board, its notices drafted) is issued; three months and a day after an instalment falls due
-unpaid, the lot's votes are suspended (art. 1094), not on the day before; paying the oldest
+months pass (issue 29). The demo's year Y (the year 180 days ago) is budgeted, consulted at a held
+meeting and adopted by the board; its notices were issued on January 31 and mailed; most lots paid
+the year in February (one by a cheque returned NSF, replaced by a transfer), and lot 102 paid $1,000
+of its first instalment and nothing since. Its votes are suspended three months and a day after
+that instalment fell due (art. 1094), not on the day before; paying the rest of the oldest
 instalment alone leaves them suspended, paying everything owed restores them (votingRestored), a
 cheque returned NSF suspends them again at once; late interest for a day is charged once, and the
 books balance within each fund after every step. Then a special assessment the board decides by a
@@ -80,7 +82,8 @@ def special_assessment(env, db, day):
           sum(n["totalCents"] for n in special["notices"]) == 2400001, json.dumps(special["notices"])[:300])
     issued = call(env, "issue_assessment_notices", {"fiscalYear": special["fiscalYear"], "kind": "special"}, clock=clock)
     check("its notices are issued and mailed", issued["issued"] == len(special["notices"]) and issued["queued"] > 0, json.dumps(issued)[:300])
-    notice = call(env, "get_assessment_notice", {"id": special["notices"][0]["id"]}, clock=clock)
+    # Lot 102's: the lots that paid the year ahead have credit, which the new charges take at once.
+    notice = call(env, "get_assessment_notice", {"id": next(n["id"] for n in special["notices"] if n["unitNumber"] == "102")}, clock=clock)
     text = pdf_text(db, notice["documentIds"][0])
     check("its PDF reads as a special assessment: title, reason, the board's decision, the instalments",
           "cotisation spéciale" in text.lower() and "Réfection de la toiture" in text and "conseil d’administration" in text
@@ -99,7 +102,7 @@ def special_assessment(env, db, day):
     again = call(env, "get_owner_statement", {"unitId": notice["unitId"]}, clock=later)
     check("the statement shows the cancellation", any(l["type"] == "cancellation" for l in again["lines"]), "")
     check("each fund balances after the cancellation", funds_balance(db) == [], str(funds_balance(db)))
-    other = special["notices"][1]
+    other = next(n for n in special["notices"] if n["unitNumber"] != "102")
     resent = call(env, "resend_assessment_notice", {"id": other["id"], "language": "en"}, clock=later)
     check("a notice sent again in English", resent["queued"] >= 1 and "Notice of special assessment" in pdf_text(db, resent["documentIds"][0]),
           json.dumps(resent))
@@ -152,17 +155,29 @@ def main():
     budget = call(env, "list_budgets", {"fiscalYear": year})["data"][0]
     check("the demo's budget is consulted at a held meeting and adopted by the board",
           budget["status"] == "adopted" and budget["consultation"] is not None, json.dumps(budget)[:300])
-    # Issued before the first instalment falls due (February 1): the board mails them in January.
-    issued = call(env, "issue_assessment_notices", {"fiscalYear": year}, clock=f"{year}-01-31 17:00:00")
+    # The demo issued them on January 31, before the first instalment fell due (February 1), and
+    # mailed them; issuing them again changes nothing.
     notices = call(env, "list_assessment_notices", {"fiscalYear": year, "pageSize": 100})["data"]
     check("the notices add up to the budget's contributions to the cent",
           sum(n["totalCents"] for n in notices) == budget["contributionsCents"]["total"],
           f'{sum(n["totalCents"] for n in notices)} vs {budget["contributionsCents"]["total"]}')
-    check("issuing posts a charge per instalment and unit, and queues the PDFs by e-mail",
-          issued["issued"] == len(notices) and issued["charges"] > 0 and issued["queued"] > 0, json.dumps(issued)[:300])
-    check("each fund balances after issuing", funds_balance(db) == [], str(funds_balance(db)))
+    mailed = call(env, "list_outbox_messages", {"relatedType": "assessment-notice", "pageSize": 200})["data"]
+    check("each notice is issued with its PDF, its instalments posted as charges, and mailed",
+          all(n["status"] == "issued" and n["documentIds"] and all(i["chargeIds"] for i in n["installments"]) for n in notices)
+          and mailed and all(m["status"] == "sent" for m in mailed), json.dumps(notices[0])[:300])
+    again = call(env, "issue_assessment_notices", {"fiscalYear": year})
+    check("issuing the year again issues nothing", again["issued"] == 0 and again["charges"] == 0, json.dumps(again)[:300])
+    check("each fund balances", funds_balance(db) == [], str(funds_balance(db)))
+    arrears = call(env, "list_arrears", {})["data"]
+    check("most lots paid the year in February; lot 102 paid $1,000 of its first instalment and nothing since",
+          [r["unitNumber"] for r in arrears] == ["102"] and arrears[0]["oldestDueOn"] == f"{year}-02-01", json.dumps(arrears)[:300])
 
-    lot = next(n for n in notices if n["unitNumber"] == "301")
+    nsf = call(env, "get_owner_statement", {"unitId": next(n["unitId"] for n in notices if n["unitNumber"] == "201")})
+    check("lot 201's cheque came back NSF and a transfer replaced it: it owes nothing",
+          [l["type"] for l in nsf["lines"] if l["type"] != "charge"][:3] == ["payment", "reversal", "payment"]
+          and nsf["standing"]["overdueCents"] == 0, json.dumps([l["description"] for l in nsf["lines"]])[:300])
+
+    lot = next(n for n in notices if n["unitNumber"] == "102")
     first, second = lot["installments"][0], lot["installments"][1]
     due = datetime.date.fromisoformat(first["dueOn"])
     # Art. 1094: more than three months after the due date, not on the day three months after.
@@ -178,9 +193,9 @@ def main():
     later = f"{three_months + datetime.timedelta(days=5)} 17:00:00"
     received = str(three_months + datetime.timedelta(days=5))
     arrears = call(env, "list_arrears", {"votingSuspended": True}, clock=later)
-    check("list_arrears names the lot, suspended", any(r["unitNumber"] == "301" for r in arrears["data"]),
+    check("list_arrears names the lot, suspended", any(r["unitNumber"] == "102" for r in arrears["data"]),
           json.dumps([r["unitNumber"] for r in arrears["data"]]))
-    partial = call(env, "record_payment", {"unitId": lot["unitId"], "amountCents": first["amountCents"], "receivedOn": received,
+    partial = call(env, "record_payment", {"unitId": lot["unitId"], "amountCents": first["amountCents"] - 100000, "receivedOn": received,
                                            "method": "cheque", "reference": "chèque 78"}, clock=later)
     check("paying the oldest instalment alone leaves the vote suspended: a later one is unpaid since its day",
           partial["votingRestored"] is False and partial["standingAfter"]["votingSuspended"] is True

@@ -67,15 +67,25 @@ std::optional<std::string> clock_value(std::string_view text, const Clock& clock
 struct Context {
     const std::map<std::string, std::string>& names;
     const Clock& clock;
-    const std::string* each_id = nullptr;  // the listed record an "each" call is made for
+    const json* each = nullptr;  // the listed record an "each" call is made for
 };
+
+// "@each/field": a field of the record an "each" call is made for, as it is (a number stays one).
+std::optional<json> each_field(const std::string& token, const Context& at) {
+    if (token.rfind("@each/", 0) != 0) return std::nullopt;
+    if (!at.each) throw std::runtime_error(token + " outside a call with \"each\"");
+    const auto field = token.substr(6);
+    if (!at.each->contains(field)) throw std::runtime_error(token + ": the listed record has no field " + field);
+    return (*at.each)[field];
+}
 
 // What a token starting with '@' stands for: "@each", a name made before, or the clock.
 std::string token_value(const std::string& token, const Context& at) {
     if (token == "@each") {
-        if (!at.each_id) throw std::runtime_error("@each outside a call with \"each\"");
-        return *at.each_id;
+        if (!at.each) throw std::runtime_error("@each outside a call with \"each\"");
+        return at.each->at("id").get<std::string>();
     }
+    if (const auto field = each_field(token, at)) return field->is_string() ? field->get<std::string>() : field->dump();
     if (const auto it = at.names.find(token); it != at.names.end()) return it->second;
     if (auto value = clock_value(token, at.clock)) return *value;
     throw std::runtime_error(token + " names no record made before (seeds run in the modules' dependsOn order)");
@@ -99,6 +109,7 @@ json resolved(const json& value, const Context& at) {
         // A whole "@year±N" is a number (a fiscal year); inside a text ("{@year+0}-01-01"), text.
         const auto& text = value.get<std::string>();
         if (const auto e = clock_expression(text); e && e->first == "year") return std::stoi(resolved_text(text, at));
+        if (auto field = each_field(text, at)) return std::move(*field);
         return resolved_text(text, at);
     }
     if (!value.is_structured()) return value;
@@ -118,18 +129,29 @@ json call_tool(const ToolRegistry& registry, Database& db, const Clock& clock, c
     }
 }
 
-// The ids of the records a list call answers whose fields equal those of `where`.
-std::vector<std::string> listed_ids(const ToolRegistry& registry, Database& db, const Context& at,
-                                    const CallerContext& caller, const json& each) {
-    const auto page = call_tool(registry, db, at.clock, caller, each.at("tool").get<std::string>(),
-                                resolved(each.value("args", json::object()), at));
+// The records a call answers in its list at "list" (a JSON pointer, default "/data") whose fields
+// equal those of `where` (or are within a bound: "dueOn<=", "number>=").
+std::vector<json> listed_records(const ToolRegistry& registry, Database& db, const Context& at, const CallerContext& caller,
+                                 const json& each) {
+    for (const auto& [key, value] : each.items())
+        if (key != "tool" && key != "args" && key != "where" && key != "list")
+            throw std::runtime_error("unknown key \"" + key + "\" in an \"each\"");
+    const auto answer = call_tool(registry, db, at.clock, caller, each.at("tool").get<std::string>(),
+                                  resolved(each.value("args", json::object()), at));
     const auto where = resolved(each.value("where", json::object()), at);
-    std::vector<std::string> out;
-    for (const auto& record : page.at("data")) {
+    std::vector<json> out;
+    for (const auto& record : answer.at(json::json_pointer(each.value("list", "/data")))) {
         const bool matches = std::all_of(where.items().begin(), where.items().end(), [&](const auto& field) {
-            return record.contains(field.key()) && record[field.key()] == field.value();
+            // "dueOn<=": a bound (days compare as text); "number>=": a bound; else equal.
+            const auto& key = field.key();
+            const auto bound = key.size() > 2 && (key.ends_with("<=") || key.ends_with(">=")) ? key.substr(key.size() - 2) : "";
+            const auto name = key.substr(0, key.size() - bound.size());
+            if (!record.contains(name)) return false;
+            if (bound == "<=") return record[name] <= field.value();
+            if (bound == ">=") return record[name] >= field.value();
+            return record[name] == field.value();
         });
-        if (matches) out.push_back(record.at("id").get<std::string>());
+        if (matches) out.push_back(record);
     }
     return out;
 }
@@ -154,8 +176,8 @@ std::optional<SeededRecord> run_call(const ToolRegistry& registry, Database& db,
     const Context at{names, call_clock};
     if (call.contains("each")) {
         if (call.contains("name")) throw std::runtime_error("a call with \"each\" names nothing");
-        for (const auto& id : listed_ids(registry, db, at, caller, call["each"])) {
-            const Context for_one{names, call_clock, &id};
+        for (const auto& record : listed_records(registry, db, at, caller, call["each"])) {
+            const Context for_one{names, call_clock, &record};
             call_tool(registry, db, call_clock, caller, tool, resolved(call.value("args", json::object()), for_one));
         }
         return std::nullopt;
@@ -163,7 +185,7 @@ std::optional<SeededRecord> run_call(const ToolRegistry& registry, Database& db,
     const auto result = call_tool(registry, db, call_clock, caller, tool, resolved(call.value("args", json::object()), at));
     if (!call.contains("name")) return std::nullopt;
     const auto name = call["name"].get<std::string>();
-    if (name.size() < 2 || name[0] != '@' || clock_expression(name) || name == "@each")
+    if (name.size() < 2 || name[0] != '@' || clock_expression(name) || name.rfind("@each", 0) == 0)
         throw std::runtime_error("a name is '@' and a word, not a clock expression: " + name);
     const auto id = result.at(json::json_pointer(call.value("idAt", "/id"))).get<std::string>();
     if (!names.emplace(name, id).second) throw std::runtime_error(name + " is named twice");

@@ -10,8 +10,12 @@
 //    "each": {"tool": "list_outbox_messages", "args": {"status": "queued"}, "where": {...}}}
 // "name" keeps the id the result holds at "idAt" (default "/id") for later calls; "state" says in
 // which state the seed leaves that record, so a test may take one record of each state; "each"
-// makes the call once per record a list tool answers (its "data") whose fields equal "where",
-// "@each" standing for that record's id; "at" makes the call with the clock at that instant (an
+// makes the call once per record a list tool answers (its "data") whose fields equal "where" (a
+// key ending in "<=" or ">=" bounds the field instead: {"dueOn<=": "@date+0"}),
+// "@each" standing for that record's id and "@each/field" for one of its fields (a number stays a
+// number); the list is the answer's "data", or the array at "list" (a JSON pointer:
+//   "each": {"tool": "get_owner_statement", "args": {...}, "list": "/openCharges"});
+// "at" makes the call with the clock at that instant (an
 // ISO 8601 instant or a clock expression: a meeting is held on its day, after its notice; a
 // written resolution's signatures are dated from its recording). In "args", a string equal to a
 // name is replaced by its id, and the clock's expressions by their value, counted from the call's

@@ -296,7 +296,12 @@ def test_meetings(s, k, demo, tmp):
     expect("PATCH a meeting back to draft: 409 INVALID_STATUS_TRANSITION", r, 409, "INVALID_STATUS_TRANSITION")
 
     # The co-owners as they are now: unit changes above scaled their shares of their units.
-    now = s.rest("GET", "/co-owners?pageSize=200", key=a).json["data"]
+    # Those who may vote: the demo's lot 102 owes more than 3 months of contributions (art. 1094).
+    roll = s.rest("GET", f"/meetings/{mid}/voting-roll", key=a).json["entries"]
+    entitled = {e["coOwnerId"] for e in roll if e["status"] == "entitled"}
+    check("GET /meetings/{id}/voting-roll: the demo's lot in arrears is suspended",
+          any(e["status"] == "suspended-arrears" for e in roll), str(roll)[:400])
+    now = [c for c in s.rest("GET", "/co-owners?pageSize=200", key=a).json["data"] if c["id"] in entitled]
     present = now[:3]
     proxy = now[3]
     attendees = [{"coOwnerId": c["id"], "attendance": "present"} for c in present]
