@@ -5,7 +5,7 @@ usage: run_transcript.py SYNDIC_MCP SESSION.jsonl [--expected FILE] [--update]
 
 The session runs on a fresh database holding the demo syndicate, with its admin key in
 SYNDIC_API_KEY (a first line "#! no-key" runs it without credentials; "#! args ..." adds
-server arguments; "#! relative-dates" writes each day within 400 days of today, Montreal's, as
+server arguments; "#! relative-dates" writes each day within 800 days of today, Montreal's, as
 <today+N>). Lines starting with "#" are comments; "#! no-answer" says the next request
 gets no answer (it was cancelled); "#! clock +10d+1h" serves the rest of the session from a new
 server on the same database whose clock starts that far from now (faketime: a meeting's day). A request may use ${N.path} for a value
@@ -66,7 +66,7 @@ def relative(match):
     except ValueError:
         return match.group(0)
     offset = (day - montreal_today()).days
-    return f"<today{offset:+d}>" if abs(offset) <= 400 else match.group(0)
+    return f"<today{offset:+d}>" if abs(offset) <= 800 else match.group(0)
 
 
 def normalize(line):
