@@ -17,9 +17,12 @@ Server time is what the server logs for each call ("tools/call NAME ok 1.2 ms", 
 the call's arrival to its answer, the JSON-RPC parsing and the pipe aside); the round trip as the
 host sees it is given too. Medians and p99 over ROUNDS calls.
 
-Then the ledger's tables and indexes in pages (SQLite's dbstat) and pages per payment, and issuing
-the next year's notices (UNITS notices with their PDFs, e-mails queued) timed on fresh copies of
-the database, ISSUES times. Asserts nothing but that every answer is a result.
+Then the ledger's tables and indexes in pages (SQLite's dbstat) and pages per payment; what a
+payment writes (December's payments on a copy, under strace when it is installed: WAL frames,
+database pages, syncs); and issuing the next year's notices (UNITS notices with their PDFs, e-mails
+queued) timed on fresh copies of the database, ISSUES times, the reads measured again on the first
+copy on December 28 (twelve months of notices to come). Asserts nothing but that every answer is a
+result.
 
 Usage: ledger_bench.py BINARY [--units 200] [--years 5] [--rounds 200] [--issues 3] [--json FILE] [--keep DIR] [--quick]
 """
@@ -45,11 +48,13 @@ LEDGER_TABLES = ("charges", "charge_fund_lines", "charge_settlements", "payments
 
 
 class Server:
-    """One `syndic-mcp serve` under faketime, its clock starting at `clock` (UTC) and running."""
+    """One `syndic-mcp serve` under faketime, its clock starting at `clock` (UTC) and running; under
+    strace writing to `trace` when given."""
 
-    def __init__(self, binary, db, key, clock):
+    def __init__(self, binary, db, key, clock, trace=None):
         env = dict(os.environ, SYNDIC_API_KEY=key, TZ="UTC")
-        self.proc = subprocess.Popen(["faketime", "-f", f"@{clock}", binary, "--db", db, "--log-level", "info", "serve",
+        traced = ["strace", "-f", "-qq", "-e", "trace=openat,fsync,fdatasync,pwrite64", "-o", trace] if trace else []
+        self.proc = subprocess.Popen(traced + ["faketime", "-f", f"@{clock}", binary, "--db", db, "--log-level", "info", "serve",
                                       "--modules", "all"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, env=env)
         self.next_id = 1
@@ -232,6 +237,38 @@ def payments(due, unit_ids, rng, since, until):
     return [("record_payment", arguments) for _, arguments in calls]
 
 
+def payment_writes(binary, db, key, calls, folder):
+    """What `calls` (payments) write, on a copy of the database, under strace: WAL frames (writes to
+    the -wal file of a page and its header), writes to the database file (checkpoints) and syncs."""
+    copy = os.path.join(folder, "writes")
+    shutil.rmtree(copy, ignore_errors=True)
+    os.makedirs(copy)
+    copied = os.path.join(copy, "ledger.db")
+    with sqlite3.connect(db) as source, sqlite3.connect(copied) as target:
+        source.backup(target)
+    trace = os.path.join(copy, "trace.txt")
+    server = Server(binary, copied, key, at(datetime.date(NOW.year, 12, 28), 8), trace=trace)
+    server.pipeline(calls)
+    server.close()
+    files, counts = {}, {"walFrames": 0, "databaseWrites": 0, "syncs": 0}
+    opened = re.compile(r'^(\d+) +openat\(.*"([^"]+)".* = (\d+)$')
+    written = re.compile(r'^(\d+) +pwrite64\((\d+), .*, (\d+), \d+\) = \d+$')
+    with open(trace, errors="replace") as f:
+        for line in f:
+            if m := opened.match(line):
+                files[m[3]] = m[2]
+            elif m := written.match(line):
+                name = files.get(m[2], "")
+                if name.endswith("ledger.db-wal") and int(m[3]) >= 4096:
+                    counts["walFrames"] += 1
+                elif name.endswith("ledger.db"):
+                    counts["databaseWrites"] += 1
+            elif "fsync(" in line or "fdatasync(" in line:
+                counts["syncs"] += 1
+    shutil.rmtree(copy)
+    return {k: round(v / len(calls), 2) for k, v in counts.items()} | {"payments": len(calls)}
+
+
 def summary(samples):
     ordered = sorted(samples)
     return {"median": round(statistics.median(ordered), 3), "p99": round(ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))], 3),
@@ -340,12 +377,16 @@ def main():
     reads, checks = measure_reads(binary, db, key, unit_ids, options.rounds, rng, NOW)
     pages = ledger_pages(db, len(calls))
 
+    # What a payment writes: December's payments on a copy of the database, under strace.
+    december = datetime.date(NOW.year, 12, 28)
+    december_payments = payments(due, unit_ids, random.Random(12), NOW + datetime.timedelta(days=1), december)
+    writes = payment_writes(binary, db, key, december_payments, folder) if shutil.which("strace") else None
+
     # The next year's notices, issued on fresh copies of the database (each in its own folder: the
     # PDFs go to the database's data folder). On the first copy, December is then paid and the
     # reads measured again on December 28: with the new year's twelve months of notices to come.
     adopt_year(binary, db, key, directors, NOW.year + 1, options.units)
     issuing = []
-    december = datetime.date(NOW.year, 12, 28)
     for round_number in range(options.issues):
         copy = os.path.join(folder, f"issue-{round_number}")
         shutil.rmtree(copy, ignore_errors=True)
@@ -358,7 +399,7 @@ def main():
                         "charges": issued["charges"], "queued": issued["queued"]})
         if round_number == 0:
             server = Server(binary, copied, key, at(december, 8))
-            server.pipeline(payments(due, unit_ids, rng, NOW + datetime.timedelta(days=1), december))
+            server.pipeline(december_payments)
             server.close()
             reads_ahead, checks_ahead = measure_reads(binary, copied, key, unit_ids, options.rounds, rng, december)
         shutil.rmtree(copy)
@@ -366,6 +407,7 @@ def main():
     figures = {"units": options.units, "years": years, "now": str(NOW), "charges": pages["tables"]["charges"]["rows"],
                "payments": len(calls), "seedSeconds": round(seeded, 1), "paymentsPerSecond": round(len(calls) / paying),
                "issuedWhileSeeding": issued_figures, "reads": reads, "checks": checks, "ledger": pages, "issuing": issuing}
+    figures["paymentWrites"] = writes
     if options.issues:
         figures["readsWithNextYear"] = {"on": str(december), "reads": reads_ahead, "checks": checks_ahead}
     print(f"\n{options.units} units, {len(years)} years: {figures['charges']} charges, {len(calls)} payments "
@@ -379,6 +421,9 @@ def main():
             print(f"{name:36} {f['serverMs']['median']:>8.1f} ms {f['serverMs']['p99']:>8.1f} ms {f['roundTripMs']['median']:>12.2f} ms")
     print(f"\nissuing {options.units} notices with their PDFs: "
           + ", ".join(f"{i['serverSeconds']:.2f} s server ({i['wallSeconds']:.2f} s wall)" for i in issuing))
+    if writes:
+        print(f"\na payment writes {writes['walFrames']} WAL frames, {writes['databaseWrites']} database pages (checkpoints) "
+              f"and {writes['syncs']} syncs ({writes['payments']} payments)")
     print(f"\nledger: {pages['totalPages']} pages of {pages['pageSize']} bytes, {pages['pagesPerPayment']} pages "
           f"({pages['bytesPerPayment']} bytes) per payment")
     for table, t in pages["tables"].items():

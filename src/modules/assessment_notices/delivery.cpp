@@ -36,8 +36,10 @@ std::string file_notice_pdf(Database& db, const std::string& syndicate_id, const
     const auto rate = declaration::arrears_parameters(db, syndicate_id).interest_rate.value_or(Fraction::percent(5));
     auto rate_text = percent(rate).dump();
     if (language == "fr") std::replace(rate_text.begin(), rate_text.end(), '.', ',');
+    const auto instructions = get_setting(db, syndicate_id, "paymentInstructions");
     const auto pdf = render_pdf(notice_document(notice, syndicate_name(db, syndicate_id), address.is_string() ? address.get<std::string>() : "",
-                                                language, issued_on, rate_text + (language == "fr" ? "\u00a0%" : "%")));
+                                                language, issued_on, rate_text + (language == "fr" ? "\u00a0%" : "%"),
+                                                instructions.is_string() ? instructions.get<std::string>() : ""));
     const auto id = documents::file_generated_pdf(
         db, syndicate_id,
         {"assessment-notice", (language == "en" ? "Notice of assessment " : "Avis de cotisation ") + n.number, "avis-" + n.number + "-" + language,

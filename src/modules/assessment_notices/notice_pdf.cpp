@@ -17,7 +17,7 @@ std::string fund_label(const std::string& fund, bool en) {
 }  // namespace
 
 PdfDocument notice_document(const json& notice, const std::string& syndicate, const std::string& address, const std::string& language,
-                            const std::string& issued_on, const std::string& interest_rate) {
+                            const std::string& issued_on, const std::string& interest_rate, const std::string& payment_instructions) {
     const bool en = language == "en";
     const auto year = std::to_string(notice["fiscalYear"].get<std::int64_t>());
     const bool special = notice["kind"] == "special";
@@ -66,6 +66,19 @@ PdfDocument notice_document(const json& notice, const std::string& syndicate, co
         add(PdfBlock::Kind::item, (en ? "Instalment " : "Versement ") + std::to_string(i["number"].get<std::int64_t>()) + (en ? " of " : " de ") +
                                       std::to_string(count) + (en ? ", due " : ", payable le ") + long_date(i["dueOn"].get<std::string>(), language) +
                                       colon + format_money(i["amountCents"].get<std::int64_t>(), language));
+    doc.blocks.push_back({PdfBlock::Kind::heading, en ? "How to pay" : "Comment payer", true});
+    if (payment_instructions.empty())
+        add(PdfBlock::Kind::paragraph, en ? "Ask the syndicate's board or manager how to pay." : "Demandez au conseil d’administration ou au gestionnaire comment payer.");
+    else
+        for (std::size_t start = 0; start <= payment_instructions.size();) {  // the syndicate's lines, as it wrote them
+            const auto end = std::min(payment_instructions.find('\n', start), payment_instructions.size());
+            auto line = payment_instructions.substr(start, end - start);
+            if (!line.empty() && line.back() == '\r') line.pop_back();
+            if (!line.empty()) add(PdfBlock::Kind::paragraph, bidi_isolate(line));
+            start = end + 1;
+        }
+    add(PdfBlock::Kind::paragraph, (en ? "Quote notice no. " : "Indiquez l’avis nº ") + notice["number"].get<std::string>() +
+                                       (en ? " with each payment." : " avec chaque paiement."));
     doc.blocks.push_back({PdfBlock::Kind::heading, en ? "Please note" : "À noter", true});
     add(PdfBlock::Kind::paragraph,
         en ? "Each instalment is due on its date. Unpaid amounts bear interest at " + interest_rate + " a year. A co-owner "

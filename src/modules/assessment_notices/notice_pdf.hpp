@@ -13,8 +13,10 @@
 namespace syndic::assessment_notices {
 
 // The document of the notice `notice` (notice_json's shape), for `syndicate` (its name and address),
-// with the arrears interest rate as the reader writes it ("5 %").
+// with the arrears interest rate as the reader writes it ("5 %") and how to pay (the setting
+// paymentInstructions, as the syndicate wrote it; "" when it is not set).
 PdfDocument notice_document(const nlohmann::json& notice, const std::string& syndicate, const std::string& address,
-                            const std::string& language, const std::string& issued_on, const std::string& interest_rate);
+                            const std::string& language, const std::string& issued_on, const std::string& interest_rate,
+                            const std::string& payment_instructions);
 
 }  // namespace syndic::assessment_notices

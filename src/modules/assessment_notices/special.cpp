@@ -79,8 +79,9 @@ Instalments instalments_of(const Arguments& a, const std::string& today) {
     return out;
 }
 
-// The shares an art. 1097 resolution fixed: each an active unit once, adding up to exactly 100.
-std::map<std::string, std::int64_t> shares_of(const ToolCall& call, const Arguments& a) {
+// The shares an art. 1097 resolution fixed: each unit once, adding up to exactly 100 (apportion
+// refuses a unit no longer active).
+std::map<std::string, std::int64_t> shares_of(const Arguments& a) {
     std::map<std::string, std::int64_t> out;
     std::int64_t sum = 0;
     const auto rows = a.rows("shares");
@@ -98,7 +99,7 @@ std::map<std::string, std::int64_t> shares_of(const ToolCall& call, const Argume
 }
 
 // The pool to share, checked against the apportionment asked.
-funds::Pool pool_of(const ToolCall& call, const Arguments& a) {
+funds::Pool pool_of(const Arguments& a) {
     const auto apportionment = a.text("apportionment");
     funds::Pool pool{a.text("fund"), a.integer("totalCents"), std::nullopt, {}};
     if (apportionment == "restricted-users") {
@@ -115,7 +116,7 @@ funds::Pool pool_of(const ToolCall& call, const Arguments& a) {
             throw invalid_argument(a.given("shares") ? "/sharesResolutionId" : "/shares", "is required for resolution",
                                    "A sharing by resolution gives the shares (shares) and the general meeting's resolution that fixed "
                                    "them with the works (sharesResolutionId, art. 1097 2°).");
-        pool.shares = shares_of(call, a);
+        pool.shares = shares_of(a);
     } else if (a.given("shares") || a.given("sharesResolutionId")) {
         throw invalid_argument(a.given("shares") ? "/shares" : "/sharesResolutionId", "is for resolution",
                                "Shares fixed by a resolution go with the apportionment resolution; here it is " + apportionment + ".");
@@ -201,7 +202,7 @@ json create_special_assessment(const ToolCall& call) {
     require_references(call, a);
     const auto title = a.nonblank("title");
     const auto reason = a.nonblank("reason");
-    auto pool = pool_of(call, a);
+    auto pool = pool_of(a);
     const auto plan_dates = instalments_of(a, today(call));
     const auto decision = governance::require_passed_resolution(call, a.text("resolutionId"), governance::DecisionBody::board, "simple",
                                                                 "/resolutionId");

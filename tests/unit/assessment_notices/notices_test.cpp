@@ -4,6 +4,9 @@
 // budget of 2027 is consulted and adopted on 2026-12-15.
 #include "declaration/declaration_fixture.hpp"
 
+#include "modules/assessment_notices/notice_pdf.hpp"
+#include "storage/settings.hpp"
+
 #include <SQLiteCpp/Statement.h>
 
 #include <filesystem>
@@ -141,6 +144,33 @@ TEST_CASE("issuing posts a charge per instalment and unit, files a PDF per langu
     CHECK(q.getColumn(1).getString().find("Notice of assessment") == 0);
     CHECK_REFUSED(fx, "ASSESSMENT_NOTICE_NOT_FOUND", "get_assessment_notice", (json{{"id", "3f1c2a4e-9b7d-4e21-8a55-0d6f3b2c1e99"}}));
     CHECK_REFUSED_AS(fx, fx.other_admin, "ASSESSMENT_NOTICE_NOT_FOUND", "get_assessment_notice", (json{{"id", n101["id"]}}));
+}
+
+TEST_CASE("a notice says how to pay: the syndicate's paymentInstructions line by line, else to ask; and the notice number to quote") {
+    Notices fx;
+    fx.adopted_budget();
+    fx.call("generate_assessment_notices", {{"fiscalYear", 2027}});
+    fx.call("issue_assessment_notices", {{"fiscalYear", 2027}});
+    const auto notice = fx.call("list_assessment_notices", {{"fiscalYear", 2027}})["data"][0];
+    const auto text_of = [](const syndic::PdfDocument& doc) {
+        std::string all;
+        for (const auto& b : doc.blocks) all += b.text + "\n";
+        return all;
+    };
+    const auto asked = text_of(syndic::assessment_notices::notice_document(notice, "Syndicat", "", "fr", "2026-12-16", "5 %", ""));
+    CHECK(asked.find("Comment payer") != std::string::npos);
+    CHECK(asked.find("Demandez au conseil d’administration ou au gestionnaire comment payer.") != std::string::npos);
+    CHECK(asked.find("Indiquez l’avis nº 2027-001 avec chaque paiement.") != std::string::npos);
+    fx.call("update_settings", {{"paymentInstructions", "Virement : Caisse Desjardins, transit 81592, folio 0471234\r\nChèque à l’ordre du syndicat"}});
+    const auto instructions = syndic::get_setting(*fx.db, fx.syndicate, "paymentInstructions").get<std::string>();
+    const auto doc = syndic::assessment_notices::notice_document(notice, "Syndicat", "", "en", "2026-12-16", "5%", instructions);
+    const auto told = text_of(doc);
+    CHECK(told.find("How to pay") != std::string::npos);
+    CHECK(told.find("transit 81592, folio 0471234") != std::string::npos);
+    CHECK(told.find("Chèque à l’ordre du syndicat") != std::string::npos);
+    CHECK(told.find("\r") == std::string::npos);  // a line as written, without the Windows line end
+    CHECK(told.find("Quote notice no. 2027-001 with each payment.") != std::string::npos);
+    CHECK(told.find("Ask the syndicate") == std::string::npos);
 }
 
 TEST_CASE("what is issued is what holds on the day: addressees then, shares unchanged, nothing already due; per unit on regenerating") {
