@@ -229,21 +229,32 @@ namespace syndic::accounting {
 
 void unapply_credit_after(Database& db, const std::string& syndicate_id, const std::string& root, const std::string& day,
                           const std::string& now) {
-    std::vector<std::pair<std::string, std::string>> applications;  // (entry, day)
+    struct Application {
+        std::string entry, day, payment;
+    };
+    std::vector<Application> applications;
     {
-        // A payment spent for good by `day` has no allocation standing after it.
+        // A payment spent for good by `day` has no allocation standing after it. An application
+        // part of which a cancellation already gave back (its own release entry) stays: countering
+        // the whole entry would give that part back twice, and the books would no longer hold. (An
+        // application entry is one payment's: its allocations are found by that payment's key.)
         auto q = db.prepare(
-            "SELECT DISTINCT a.entry_id, a.applied_on FROM payment_credits k CROSS JOIN payments p ON p.id = k.payment_id "
+            "SELECT DISTINCT a.entry_id, a.applied_on, a.payment_id FROM payment_credits k CROSS JOIN payments p ON p.id = k.payment_id "
             "JOIN payment_allocations a ON a.payment_id = p.id WHERE k.unit_id IN (SELECT value FROM json_each(?2)) AND k.spent_on > ?3 "
             "AND p.syndicate_id = ?1 AND p.status = 'posted' "
-            "AND a.applied_on > ?3 AND a.applied_on > p.received_on AND a.released_on IS NULL ORDER BY a.applied_on, a.entry_id");
+            "AND a.applied_on > ?3 AND a.applied_on > p.received_on AND a.released_on IS NULL AND NOT EXISTS (SELECT 1 FROM "
+            "payment_allocations x WHERE x.payment_id = a.payment_id AND x.entry_id = a.entry_id AND x.released_on IS NOT NULL) "
+            "ORDER BY a.applied_on, a.entry_id");
         bind_parameters(*q, syndicate_id, id_set(lot_units(db, syndicate_id, root)), day);
-        while (q->executeStep()) applications.emplace_back(q->getColumn(0).getString(), q->getColumn(1).getString());
+        while (q->executeStep())
+            applications.push_back({q->getColumn(0).getString(), q->getColumn(1).getString(), q->getColumn(2).getString()});
     }
-    for (const auto& [entry, on] : applications) {
-        const auto counter = post_counter_entry(db, syndicate_id, entry, on, "Crédit réimputé dans l'ordre des dettes", "reversal", "/date", now);
-        auto q = db.prepare("UPDATE payment_allocations SET released_on = applied_on, release_entry_id = ? WHERE entry_id = ? AND released_on IS NULL");
-        bind_parameters(*q, counter, entry);
+    for (const auto& a : applications) {
+        const auto counter = post_counter_entry(db, syndicate_id, a.entry, a.day, "Crédit réimputé dans l'ordre des dettes", "reversal", "/date", now);
+        auto q = db.prepare(
+            "UPDATE payment_allocations SET released_on = applied_on, release_entry_id = ? WHERE payment_id = ? AND entry_id = ? "
+            "AND released_on IS NULL");
+        bind_parameters(*q, counter, a.payment, a.entry);
         q->exec();
     }
 }
@@ -256,8 +267,9 @@ void apply_credit_from(Database& db, const std::string& syndicate_id, const std:
     // back: the days credit may meet a debt.
     std::vector<std::string> days;
     {
-        // A charge posted after `day` is not settled by then; a payment spent for good by `day`
-        // has nothing released after it.
+        // A charge posted after `day` is not settled by then. A payment spent for good by `day` has
+        // no credit after it: what is released of it later (a re-planning, on the allocation's own
+        // day) is planned again at once, so its day brings nothing new (the property test compares).
         auto q = db.prepare(
             "SELECT c.posted_on FROM charge_settlements s CROSS JOIN charges c ON c.id = s.charge_id "
             "WHERE s.unit_id IN (SELECT value FROM json_each(?2)) AND s.settled_on > ?3 AND c.syndicate_id = ?1 "

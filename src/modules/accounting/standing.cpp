@@ -132,17 +132,21 @@ std::vector<ChargeOnDay> unsettled_charges(Database& db, const std::string& synd
 // expenses), and the credit.
 struct Tally {
     std::int64_t unpaid = 0, overdue_all = 0, overdue_common = 0, credit = 0;
+    bool common_past_due = false;  // a common expense past due and not exactly paid (overpaid counts)
     void add_charge(const ChargeOnDay& c, const std::string& as_of) {
         unpaid += c.unpaid_cents;
         if (c.due_on >= as_of || c.unpaid_cents == 0) return;
         overdue_all += c.unpaid_cents;
-        if (is_common_expense(c.kind)) overdue_common += c.unpaid_cents;
+        if (!is_common_expense(c.kind)) return;
+        overdue_common += c.unpaid_cents;
+        common_past_due = true;
     }
     void add(const Tally& t) {
         unpaid += t.unpaid;
         overdue_all += t.overdue_all;
         overdue_common += t.overdue_common;
         credit += t.credit;
+        common_past_due = common_past_due || t.common_past_due;
     }
     void fill(Standing& s) const {
         s.credit_cents = credit;
@@ -170,7 +174,7 @@ std::vector<ChargeOnDay> past_due_charges(Database& db, const std::string& syndi
     bind_parameters(*q, syndicate_id, std::nullopt, as_of);
     std::vector<ChargeOnDay> out;
     while (q->executeStep())
-        if (auto c = charge_row(*q); c.unpaid_cents > 0) out.push_back(std::move(c));
+        if (auto c = charge_row(*q); c.unpaid_cents != 0) out.push_back(std::move(c));
     return out;
 }
 
@@ -192,7 +196,7 @@ Standing units_standing(Database& db, const std::string& syndicate_id, const std
     auto charges = unsettled_charges(db, syndicate_id, units, as_of, settled_by);
     for (const auto& c : charges) tally.add_charge(c, as_of);
     tally.fill(s);
-    while (tally.overdue_common > 0) {
+    while (tally.common_past_due) {
         s.overdue_since = overdue_since(charges, paid_by_day(db, charges, as_of), as_of);
         if (!s.overdue_since || *s.overdue_since >= settled_by) break;
         settled_by = *s.overdue_since;
@@ -248,7 +252,7 @@ std::vector<Standing> co_owner_standings(Database& db, const std::string& syndic
         Tally tally;
         for (const auto& unit : units)
             if (const auto it = by_unit.find(unit); it != by_unit.end()) tally.add(it->second);
-        if (tally.overdue_common > 0) return units_standing(db, syndicate_id, units, as_of);
+        if (tally.common_past_due) return units_standing(db, syndicate_id, units, as_of);
         Standing s;  // nothing common past due: entitled, its balance not read (standing.hpp)
         s.as_of = as_of;
         s.overdue_all_cents = tally.overdue_all;

@@ -62,7 +62,8 @@ struct ChargeOnDay {
 // date: a charge settled for good by `as_of` is left out (paid on that day and every later one).
 std::vector<ChargeOnDay> lot_charges(Database& db, const std::string& syndicate_id, const std::vector<std::string>& units,
                                      const std::string& as_of);
-// The syndicate's charges past due and unpaid on `as_of` (due before it), of every unit, by due date.
+// The syndicate's charges past due on `as_of` (due before it) and not exactly paid then (unpaid, or
+// overpaid in the view of a day before a reversal), of every unit, by due date.
 std::vector<ChargeOnDay> past_due_charges(Database& db, const std::string& syndicate_id, const std::string& as_of);
 
 }  // namespace syndic::accounting
