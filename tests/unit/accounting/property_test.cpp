@@ -121,6 +121,13 @@ TEST_CASE("random charges, payments and reversals keep every fund balanced and e
         for (const auto& a : chart["data"])
             if (a["role"] == "bank") contingency_bank = a["id"];
         const std::vector<std::string> owners{fx.co_owner(u101["id"], "Émilie", "Côté")["id"], fx.co_owner(u102["id"], "Luc", "Roy")["id"]};
+        // The roll's lots read at once (syndicate_lots) are the lots read one by one (lot_root, lot_units).
+        const auto lots = accounting::syndicate_lots(*fx.db, fx.syndicate);
+        for (const auto& u : units) {
+            const auto root = accounting::lot_root(*fx.db, fx.syndicate, u["id"]);
+            CHECK(lots.root(u["id"]) == root);
+            CHECK(lots.units(root) == accounting::lot_units(*fx.db, fx.syndicate, root));
+        }
         std::mt19937 rng(seed);
         const auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
         std::vector<std::string> payments, charges;
