@@ -158,6 +158,12 @@ json require_record(const ToolCall& call, const RecordTable& table, const std::s
     return record;
 }
 
+json require_record_any_state(const ToolCall& call, const RecordTable& table, const std::string& id, const std::string& field) {
+    auto record = read_by_id(call, table, id, false);
+    if (record.is_null()) throw record_not_found(table.table, id, field);
+    return record;
+}
+
 json list_records(const ToolCall& call, const RecordTable& table, const std::string& where, const std::string& order,
                   const std::function<void(SQLite::Statement&)>& bind) {
     const auto page = page_request(call.arguments());

@@ -58,6 +58,11 @@ struct RecordTable {
 nlohmann::json require_record(const ToolCall& call, const RecordTable& table, const std::string& id,
                               const std::string& field = "/id");
 
+// The record of a row of the caller's syndicate, archived ones too (with deletedAt), refused as
+// require_record refuses.
+nlohmann::json require_record_any_state(const ToolCall& call, const RecordTable& table, const std::string& id,
+                                        const std::string& field = "/id");
+
 // One page of the caller's active records: `where` adds conditions over `r` using ?2..?98 (bound
 // by `bind`, ?1 is the syndicate) and ?99 (today); `order` is the ORDER BY list.
 nlohmann::json list_records(const ToolCall& call, const RecordTable& table, const std::string& where,

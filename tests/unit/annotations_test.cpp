@@ -115,6 +115,9 @@ const std::map<std::string, Exception> by_tool = {
     {"record_insurance_claim", {{false, false, false, false}, "each call opens a new claim"}},
     {"record_co_owner_insurance_certificate", {{false, false, false, false}, "each call records a new certificate (superseding the co-owner's older one)"}},
     {"record_expense", {{false, false, false, false}, "each call records a new invoice (the same one again is DUPLICATE_INVOICE), or pays one"}},
+    {"record_maintenance", {{false, false, false, false}, "each call logs another piece of work; the component and schedule move on, nothing recorded is lost"}},
+    {"record_inspection", {{false, false, false, false}, "each call records another assessment; the components take its findings, the older ones stay"}},
+    {"record_logbook_revision", {{false, false, false, false}, "each call records another revision of the logbook"}},
 };
 
 Hints declared(const json& annotations) {

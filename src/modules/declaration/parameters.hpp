@@ -56,4 +56,12 @@ ArrearsParameters arrears_parameters(Database& db, const std::string& syndicate_
 // "01-01" when none is recorded): the accounts date their entries' fiscal years by it.
 std::string fiscal_year_start(Database& db, const std::string& syndicate_id);
 
+// What the declaration says of the building (Reg. 991-2025 s. 5, the logbook's revision interval):
+// whether it is horizontal, and its storeys entirely above ground (nullopt: not recorded).
+struct BuildingShape {
+    bool horizontal = false;
+    std::optional<std::int64_t> storeys_above_ground;
+};
+BuildingShape building_shape(Database& db, const std::string& syndicate_id);
+
 }  // namespace syndic::declaration

@@ -207,6 +207,16 @@ BoardParameters board_parameters(Database& db, const std::string& syndicate_id) 
     return p;
 }
 
+BuildingShape building_shape(Database& db, const std::string& syndicate_id) {
+    BuildingShape shape;
+    auto q = db.prepare("SELECT horizontal, storeys_above_ground FROM declarations WHERE syndicate_id = ?");
+    bind_parameters(*q, syndicate_id);
+    if (!q->executeStep()) return shape;
+    shape.horizontal = q->getColumn(0).getInt64() != 0;
+    if (!q->getColumn(1).isNull()) shape.storeys_above_ground = q->getColumn(1).getInt64();
+    return shape;
+}
+
 std::optional<DeveloperHolding> developer_holding(Database& db, const std::string& syndicate_id) {
     auto q = db.prepare("SELECT registered_on, developer FROM declarations WHERE syndicate_id = ?");
     q->bind(1, syndicate_id);

@@ -4,7 +4,6 @@
 // years after it was received.
 #include <SQLiteCpp/Statement.h>
 
-#include <cctype>
 #include <set>
 #include <string>
 
@@ -14,7 +13,7 @@
 #include "core/text.hpp"
 #include "modules/common.hpp"
 #include "modules/funds/tools.hpp"
-#include "modules/governance/in_office.hpp"
+#include "modules/governance/independence.hpp"
 #include "modules/list_query.hpp"
 #include "modules/record_exists.hpp"
 #include "storage/bind.hpp"
@@ -27,38 +26,6 @@ using nlohmann::json;
 namespace {
 
 const std::set<std::string> orders{"OIQ", "OAQ", "OTPQ", "OEAQ", "CPA"};
-
-// A person's name compared: folded (case and accents aside), letters and digits only.
-std::string name_key(const std::string& name) {
-    std::string out;
-    for (const char c : fold_for_search(name))
-        if (std::isalnum(static_cast<unsigned char>(c))) out += c;
-    return out;
-}
-
-// Who the preparer must not be (Reg. 991-2025): a director in office, the manager under a mandate
-// in force, a co-owner. Names compared by name_key.
-std::optional<std::string> conflict_of(Database& db, const std::string& syndicate_id, const std::string& name,
-                                       const std::optional<std::string>& firm, const std::string& day) {
-    const auto folded = name_key(name);
-    const auto firm_key = firm ? name_key(*firm) : std::string();
-    for (const auto& d : governance::directors_in_office(db, syndicate_id, day))
-        if (name_key(d.name) == folded) return "a director in office";
-    auto m = db.prepare(
-        "SELECT manager_name, firm FROM management_mandates WHERE syndicate_id = ?1 AND start_on <= ?2 AND (end_on IS NULL OR end_on >= ?2)");
-    bind_parameters(*m, syndicate_id, day);
-    while (m->executeStep()) {
-        if (name_key(m->getColumn(0).getString()) == folded) return "the syndicate's manager";
-        const auto manager_firm = m->getColumn(1).isNull() ? std::string() : name_key(m->getColumn(1).getString());
-        if (!firm_key.empty() && (manager_firm == firm_key || name_key(m->getColumn(0).getString()) == firm_key))
-            return "of the manager's firm";
-    }
-    auto c = db.prepare("SELECT first_name || ' ' || last_name FROM co_owners WHERE syndicate_id = ? AND deleted_at IS NULL");
-    bind_parameters(*c, syndicate_id);
-    while (c->executeStep())
-        if (name_key(c->getColumn(0).getString()) == folded) return "a co-owner";
-    return std::nullopt;
-}
 
 }  // namespace
 
@@ -81,7 +48,7 @@ json record_fund_study(const ToolCall& call) {
         throw DomainError("PREPARER_NOT_INDEPENDENT", "The preparer must attest being independent of the syndicate (Reg. 991-2025): "
                                                       "independenceAttested true.")
             .at("/independenceAttested");
-    if (const auto conflict = conflict_of(call.db, syndicate, name, preparer.optional_nonblank("firm"), received_on))
+    if (const auto conflict = governance::preparer_conflict(call.db, syndicate, name, preparer.optional_nonblank("firm"), received_on))
         throw DomainError("PREPARER_NOT_INDEPENDENT", name + " is " + *conflict + ": the study's preparer must be independent of the "
                                                               "syndicate (Reg. 991-2025).")
             .at("/preparer/name")
@@ -92,7 +59,11 @@ json record_fund_study(const ToolCall& call) {
         if (!years.insert(r.integer("fiscalYear")).second)
             throw invalid_argument(r.pointer("fiscalYear"), "repeats a year", "Each fiscal year is recommended once.");
     json warnings = json::array();
-    auto logbook = call.db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'logbook_components'");
+    // The logbook module's revisions (read, not written: the logbook is built on the funds, so it
+    // cannot be asked through a header); established by its initial preparation.
+    auto logbook = call.db.prepare(
+        "SELECT 1 FROM logbook_revisions WHERE syndicate_id = ? AND kind = 'initial-preparation' AND performed_on <= ? LIMIT 1");
+    bind_parameters(*logbook, syndicate, received_on);
     if (!logbook->executeStep())
         warnings.push_back("No maintenance logbook is recorded: the study is to rest on it (art. 1070.2, Reg. 991-2025); it is recorded all the same.");
     const auto id = new_record_id();
