@@ -61,6 +61,7 @@ json list_page(const ToolCall& call, const std::string& columns, const std::stri
         "SELECT " + columns + " " + from_where + " ORDER BY " + order + " LIMIT ?100 OFFSET ?101", page,
         [&](SQLite::Statement& q) {
             if (const int i = q.getIndex(":syndicate")) q.bind(i, call.caller.syndicate_id);
+            if (const int i = q.getIndex(":today")) q.bind(i, montreal_date(call.clock.now()));
             for (const auto& v : values) {
                 const int i = q.getIndex(v.name.c_str());
                 if (i == 0) continue;  // an argument this query does not filter on

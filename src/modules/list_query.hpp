@@ -2,7 +2,7 @@
 // written in the SQL as named parameters that are the tool's arguments: the module writes
 // "FROM outbox o WHERE o.syndicate_id = :syndicate AND (:status IS NULL OR o.status = :status)",
 // and each :name is bound from the argument of that name (absent or null: NULL, or the parameter's
-// default), :syndicate from the caller. Included only by module sources.
+// default), :syndicate from the caller, :today the caller's Montreal day. Included only by module sources.
 #pragma once
 #include <nlohmann/json.hpp>
 

@@ -94,7 +94,8 @@ void put(json& args, const json& schema, const IdPath& path, const json& value) 
             at = &(*at)[0];
         } else {
             s = &s->at("properties").at(step);
-            if (!at->contains(step)) (*at)[step] = accepts(*s, "array") ? json::array() : json::object();
+            // An object made on the way has its required properties, so the call passes its schema.
+            if (!at->contains(step)) (*at)[step] = accepts(*s, "array") ? json::array() : plausible(*s, step);
             at = &(*at)[step];
         }
     }

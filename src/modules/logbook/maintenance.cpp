@@ -183,7 +183,12 @@ std::string record_work(const ToolCall& call, const Arguments& a, const Maintena
 
 json record_maintenance(const ToolCall& call) {
     const auto a = call.arguments();
-    return maintenance_json(call.db, record_work(call, a));
+    MaintenanceLinks links;
+    if (a.given("requestId")) {
+        require_record_exists(call.db, call.caller.syndicate_id, "requests", a.text("requestId"), "/requestId");
+        links.request_id = a.text("requestId");
+    }
+    return maintenance_json(call.db, record_work(call, a, links));
 }
 
 json list_maintenance_history(const ToolCall& call) {
