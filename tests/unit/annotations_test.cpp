@@ -83,6 +83,11 @@ const std::map<std::string, Hints> by_verb = {
     // again, refused or sent again.
     {"send", {false, true, false, true}},
     {"adjourn", {false, true, false, false}},
+    // A project moves on (approved, awarded, accepted) or a change order is decided; again, refused.
+    {"approve", {false, true, true, false}},
+    {"award", {false, true, true, false}},
+    {"complete", {false, true, true, false}},
+    {"decide", {false, true, true, false}},
     {"redeliver", {false, true, true, true}},
 };
 
@@ -117,6 +122,7 @@ const std::map<std::string, Exception> by_tool = {
     {"record_expense", {{false, false, false, false}, "each call records a new invoice (the same one again is DUPLICATE_INVOICE), or pays one"}},
     {"record_maintenance", {{false, false, false, false}, "each call logs another piece of work; the component and schedule move on, nothing recorded is lost"}},
     {"record_inspection", {{false, false, false, false}, "each call records another assessment; the components take its findings, the older ones stay"}},
+    {"record_project_expense", {{false, false, false, false}, "each call books another invoice (the same one again is DUPLICATE_INVOICE)"}},
     {"resolve_request", {{false, false, false, false}, "resolves a request once (again: INVALID_STATUS_TRANSITION), and may log work and book its cost"}},
     {"record_logbook_revision", {{false, false, false, false}, "each call records another revision of the logbook"}},
 };

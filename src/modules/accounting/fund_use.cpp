@@ -147,4 +147,11 @@ void record_fund_use(Database& db, const FundUseAuthorization& authorization, co
     done->exec();
 }
 
+void use_up_project_authorizations(Database& db, const std::string& syndicate_id, const std::string& project_id, const std::string& now) {
+    auto q = db.prepare(
+        "UPDATE fund_use_authorizations SET status = 'used', updated_at = ? WHERE syndicate_id = ? AND project_id = ? AND status = 'authorized'");
+    bind_parameters(*q, now, syndicate_id, project_id);
+    q->exec();
+}
+
 }  // namespace syndic::accounting

@@ -56,4 +56,8 @@ std::int64_t require_fund_use_allowed(Database& db, const std::string& syndicate
 void record_fund_use(Database& db, const FundUseAuthorization& authorization, const std::string& entry_id, std::int64_t cents,
                      const std::string& now);
 
+// The authorisations given for the project `project_id` become `used` (the project closed: what
+// they did not pay is no longer authorised).
+void use_up_project_authorizations(Database& db, const std::string& syndicate_id, const std::string& project_id, const std::string& now);
+
 }  // namespace syndic::accounting

@@ -111,6 +111,7 @@ std::string post_supplier_invoice(const ToolCall& call, SupplierInvoice invoice,
     const auto account = require_invoice_fields(call, invoice, at);
     if (invoice.invoice_date > today(call))
         throw invalid_argument(at("invoiceDate"), "is after today", "An invoice is recorded once received: " + invoice.invoice_date + " is after today.");
+    require_open_period(call.db, syndicate, invoice.invoice_date, at("invoiceDate"));
     const auto amount = invoice.amount_cents;
     EntryDraft entry{invoice.invoice_date, "Facture " + invoice.invoice_number + " — " + invoice.payee, "expense", {}, std::nullopt,
                      invoice.fund_use_authorization_id};

@@ -64,4 +64,11 @@ struct BuildingShape {
 };
 BuildingShape building_shape(Database& db, const std::string& syndicate_id);
 
+// The by-laws' tendering rule (award_project_contract): at least `min_quotes` quotes for a contract
+// of `threshold_cents` or more; none when the declaration sets no minimum.
+struct TenderingRule {
+    std::optional<std::int64_t> min_quotes, threshold_cents;
+};
+TenderingRule tendering_rule(Database& db, const std::string& syndicate_id);
+
 }  // namespace syndic::declaration

@@ -217,6 +217,16 @@ BuildingShape building_shape(Database& db, const std::string& syndicate_id) {
     return shape;
 }
 
+TenderingRule tendering_rule(Database& db, const std::string& syndicate_id) {
+    TenderingRule rule;
+    auto q = db.prepare("SELECT min_quotes, quote_threshold_cents FROM declarations WHERE syndicate_id = ?");
+    bind_parameters(*q, syndicate_id);
+    if (!q->executeStep()) return rule;
+    if (!q->getColumn(0).isNull()) rule.min_quotes = q->getColumn(0).getInt64();
+    if (!q->getColumn(1).isNull()) rule.threshold_cents = q->getColumn(1).getInt64();
+    return rule;
+}
+
 std::optional<DeveloperHolding> developer_holding(Database& db, const std::string& syndicate_id) {
     auto q = db.prepare("SELECT registered_on, developer FROM declarations WHERE syndicate_id = ?");
     q->bind(1, syndicate_id);

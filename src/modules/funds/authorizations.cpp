@@ -52,7 +52,22 @@ json authorize_fund_use(const ToolCall& call) {
         require_record_exists(call.db, syndicate, "insurance_claims", a.text("insuranceClaimId"), "/insuranceClaimId");
         draft.insurance_claim_id = a.text("insuranceClaimId");
     }
+    std::optional<std::string> project_works;  // what the project's works are, when it names one
+    if (a.given("projectId")) {
+        require_record_exists(call.db, syndicate, "projects", a.text("projectId"), "/projectId", RecordState::active);
+        draft.project_id = a.text("projectId");
+        // The projects module's row, read (the projects are built on the funds: no header to ask).
+        auto p = call.db.prepare("SELECT CASE WHEN category = 'emergency' THEN coalesce(emergency_works, 'other') ELSE category END FROM projects WHERE id = ?");
+        bind_parameters(*p, *draft.project_id);
+        p->executeStep();
+        project_works = p->getColumn(0).getString();
+    }
     const bool contingency_use = draft.use_kind == "major-repair" || draft.use_kind == "replacement";
+    if (draft.fund == "contingency" && project_works && *project_works != "major-repair" && *project_works != "replacement")
+        throw DomainError("FUND_USE_NOT_ALLOWED", "The contingency fund pays only major repairs and replacements of common portions (art. 1071): "
+                                                  "the project's works are " + *project_works + " (an emergency qualifies only when its works are one of those).")
+            .at("/projectId")
+            .with("fund", draft.fund);
     if ((draft.fund == "contingency") != contingency_use)
         throw DomainError("FUND_USE_NOT_ALLOWED",
                           draft.fund == "contingency"

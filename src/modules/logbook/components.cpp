@@ -3,6 +3,7 @@
 // expected life and replacement cost; archived (never erased) once gone, their history kept.
 #include <SQLiteCpp/Statement.h>
 
+#include <algorithm>
 #include <string>
 
 #include "core/clock.hpp"
@@ -154,19 +155,24 @@ json create_logbook_component(const ToolCall& call) { return create_from_argumen
 
 json update_logbook_component(const ToolCall& call) { return update_from_arguments(call, components(), check_component); }
 
-json delete_logbook_component(const ToolCall& call) {
+json delete_logbook_component(const ToolCall& call, const OpenProjects& open) {
     const auto id = call.arguments().text("id");
     const auto record = require_component(call, id, "/id");
     auto q = call.db.prepare("SELECT count(*) FROM maintenance_schedules WHERE component_id = ? AND active = 1");
     bind_parameters(*q, id);
     q->executeStep();
     const auto schedules = q->getColumn(0).getInt64();
-    if (schedules > 0)
+    std::int64_t projects = 0;
+    if (open)
+        for (const auto& p : open(call.db, call.caller.syndicate_id))
+            projects += std::count(p.component_ids.begin(), p.component_ids.end(), id);
+    if (schedules > 0 || projects > 0)
         throw DomainError("COMPONENT_IN_USE", record["name"].get<std::string>() + " still has " + std::to_string(schedules) +
-                                                  " active maintenance schedule(s): stop them first (set_maintenance_schedule, active false).")
+                                                  " active maintenance schedule(s) (stop them: set_maintenance_schedule, active false) and " +
+                                                  std::to_string(projects) + " open project(s) working on it.")
             .at("/id")
             .with("schedules", schedules)
-            .with("projects", 0);
+            .with("projects", projects);
     return archive_record(call, components(), id);
 }
 

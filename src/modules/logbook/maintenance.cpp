@@ -181,6 +181,25 @@ std::string record_work(const ToolCall& call, const Arguments& a, const Maintena
     return id;
 }
 
+std::string record_project_work(const ToolCall& call, const ProjectWork& work) {
+    const auto& syndicate = call.caller.syndicate_id;
+    const auto id = new_record_id();
+    const auto now = to_utc_iso(call.clock.now());
+    auto q = call.db.prepare(
+        "INSERT INTO maintenance_records (id, syndicate_id, component_id, performed_on, kind, description, contractor_id, cost_cents, project_id, "
+        "condition_after, document_ids, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    bind_parameters(*q, id, syndicate, work.component_id, work.performed_on, work.kind, work.description, work.contractor_id, work.cost_cents,
+                    work.project_id, work.condition, json(work.document_ids).dump(), now);
+    q->exec();
+    auto u = call.db.prepare(
+        "UPDATE logbook_components SET installed_year = ?, expected_life_years = coalesce(?, expected_life_years), condition = ?, "
+        "replacement_year = NULL, updated_at = ? WHERE id = ?");
+    bind_parameters(*u, work.installed_year, work.expected_life_years, work.condition, now, work.component_id);
+    u->exec();
+    call.name_event("maintenance.recorded", "maintenance-record", id);
+    return id;
+}
+
 json record_maintenance(const ToolCall& call) {
     const auto a = call.arguments();
     MaintenanceLinks links;

@@ -4,8 +4,10 @@
 #pragma once
 #include <nlohmann/json_fwd.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "tools/arguments.hpp"
 #include "tools/registry.hpp"
@@ -22,5 +24,17 @@ struct MaintenanceLinks {
 // paidOn, conditionAfter, documentIds), its refusals at `a`'s pointers; moves the schedule on,
 // resets a replaced component, books the cost; names maintenance.recorded. Returns the record's id.
 std::string record_work(const ToolCall& call, const Arguments& a, const MaintenanceLinks& links = {});
+
+// The work a closed project did on a component (close_project, link L12): a maintenance record of
+// the project, and the component renewed: installed in `installed_year`, its expected life when
+// given, its condition, its replacement year back to installed + life. Names maintenance.recorded.
+struct ProjectWork {
+    std::string component_id, kind, performed_on, description, project_id, condition = "good";
+    std::optional<std::string> contractor_id;
+    std::optional<std::int64_t> cost_cents, expected_life_years;
+    std::int64_t installed_year = 0;
+    std::vector<std::string> document_ids;
+};
+std::string record_project_work(const ToolCall& call, const ProjectWork& work);
 
 }  // namespace syndic::logbook

@@ -83,14 +83,24 @@ std::vector<Component> active_components(Database& db, const std::string& syndic
 
 }  // namespace
 
-json major_works_plan(const ToolCall& call, int from, int years, double inflation) {
+json major_works_plan(const ToolCall& call, int from, int years, double inflation, const OpenProjects& open) {
     const auto& syndicate = call.caller.syndicate_id;
     const auto day = today(call);
     const int now_year = std::stoi(day.substr(0, 4));
     const int to = from + years - 1;
     std::set<std::string> warnings;
-    std::map<int, json> works;
+    std::map<int, json> works, projects;
     json unplanned = json::array();
+    // An open project counts at what the contingency fund has still to pay for it, the year it ends
+    // (this year when that has passed or is not known); its components are renewed by it.
+    std::map<std::string, std::int64_t> renewed_in;  // component -> the year its project ends
+    if (open)
+        for (const auto& p : open(call.db, syndicate)) {
+            const int end = std::max(now_year, p.planned_end ? std::stoi(p.planned_end->substr(0, 4)) : now_year);
+            for (const auto& c : p.component_ids) renewed_in[c] = end;
+            if (p.contingency_to_pay_cents > 0 && end >= from && end <= to)
+                projects[end].push_back({{"projectId", p.id}, {"number", p.number}, {"title", p.title}, {"plannedCents", p.contingency_to_pay_cents}});
+        }
     for (const auto& c : active_components(call.db, syndicate)) {
         json missing = json::array();
         if (!c.replacement_year) missing.push_back("replacementYear");
@@ -99,9 +109,13 @@ json major_works_plan(const ToolCall& call, int from, int years, double inflatio
             unplanned.push_back({{"componentId", c.id}, {"name", c.name}, {"missing", missing}});
             continue;
         }
-        // Past its life: replaced in the first year; then again every expected life.
-        const bool overdue = *c.replacement_year < now_year;
-        auto year = overdue ? std::max<std::int64_t>(from, now_year) : *c.replacement_year;
+        // Past its life: replaced in the first year; then again every expected life. Renewed by an
+        // open project: next replaced a life after it.
+        const auto project = renewed_in.find(c.id);
+        const bool overdue = project == renewed_in.end() && *c.replacement_year < now_year;
+        auto year = project != renewed_in.end() ? project->second + c.life_years.value_or(to + 1)
+                    : overdue                   ? std::max<std::int64_t>(from, now_year)
+                                                : *c.replacement_year;
         for (; year <= to; year += c.life_years.value_or(to + 1)) {
             if (year >= from) {
                 const bool late = overdue && year == std::max<std::int64_t>(from, now_year);
@@ -125,11 +139,13 @@ json major_works_plan(const ToolCall& call, int from, int years, double inflatio
         if (year < now_year) contribution = 0;
         std::int64_t planned = 0;
         json list = works.count(year) ? works[year] : json::array();
+        json year_projects = projects.count(year) ? projects[year] : json::array();
         for (const auto& w : list) planned += w["plannedCents"].get<std::int64_t>();
+        for (const auto& p : year_projects) planned += p["plannedCents"].get<std::int64_t>();
         balance += contribution - planned;
         total += planned;
         if (balance < 0) shortfalls.push_back(year);
-        out_years.push_back({{"year", year}, {"works", std::move(list)}, {"plannedCents", planned}, {"contributionCents", contribution},
+        out_years.push_back({{"year", year}, {"works", std::move(list)}, {"projects", std::move(year_projects)}, {"plannedCents", planned}, {"contributionCents", contribution},
                              {"closingBalanceCents", balance}, {"shortfall", balance < 0}});
     }
     return {{"fromYear", from}, {"toYear", to}, {"inflationPercent", inflation}, {"openingBalanceCents", opening}, {"openingBalanceOn", day},
@@ -137,12 +153,12 @@ json major_works_plan(const ToolCall& call, int from, int years, double inflatio
             {"shortfallYears", std::move(shortfalls)}, {"unplanned", std::move(unplanned)}, {"warnings", json(warnings)}};
 }
 
-json get_major_works_plan(const ToolCall& call) {
+json get_major_works_plan(const ToolCall& call, const OpenProjects& open) {
     const auto a = call.arguments();
     const auto inflation = a.optional_number("inflationPercent")
                                .value_or(setting_number(call.db, call.caller.syndicate_id, "constructionInflationPercent"));
     return major_works_plan(call, static_cast<int>(a.integer_or("fromYear", this_year(call))), static_cast<int>(a.integer_or("years", 25)),
-                            inflation);
+                            inflation, open);
 }
 
 }  // namespace syndic::logbook

@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "modules/logbook/open_projects.hpp"
 #include "modules/record_table.hpp"
 
 namespace syndic::logbook {
@@ -36,8 +37,8 @@ extern const char* const maintenance_columns;  // from maintenance_records `m` j
 nlohmann::json maintenance_row(SQLite::Statement& q);
 
 // The 25-year plan of major works (get_major_works_plan's answer) from `from_year`, `years` long, at
-// `inflation_percent` a year.
-nlohmann::json major_works_plan(const ToolCall& call, int from_year, int years, double inflation_percent);
+// `inflation_percent` a year; the open projects at what the contingency fund has still to pay.
+nlohmann::json major_works_plan(const ToolCall& call, int from_year, int years, double inflation_percent, const OpenProjects& open);
 
 // A revision as the tools show it, from revision_columns of logbook_revisions.
 extern const char* const revision_columns;

@@ -78,10 +78,11 @@ std::optional<std::string> established_on(Database& db, const std::string& syndi
 }
 
 // The yearly update written as a PDF and filed among the register's documents; returns its id.
-std::string file_update(const ToolCall& call, const json& revision, const std::string& language, const std::string& now) {
+std::string file_update(const ToolCall& call, const json& revision, const std::string& language, const std::string& now,
+                        const OpenProjects& open) {
     const auto& syndicate = call.caller.syndicate_id;
     const auto status = logbook_status(call);
-    const auto plan = major_works_plan(call, this_year(call), 25, setting_number(call.db, syndicate, "constructionInflationPercent"));
+    const auto plan = major_works_plan(call, this_year(call), 25, setting_number(call.db, syndicate, "constructionInflationPercent"), open);
     json names = json::object();
     auto q = call.db.prepare("SELECT id, name FROM logbook_components WHERE syndicate_id = ?");
     bind_parameters(*q, syndicate);
@@ -97,7 +98,7 @@ std::string file_update(const ToolCall& call, const json& revision, const std::s
 
 }  // namespace
 
-json record_logbook_revision(const ToolCall& call) {
+json record_logbook_revision(const ToolCall& call, const OpenProjects& open) {
     const auto a = call.arguments();
     const auto& syndicate = call.caller.syndicate_id;
     if (a.given("documentId")) require_record_exists(call.db, syndicate, "documents", a.text("documentId"), "/documentId");
@@ -154,7 +155,7 @@ json record_logbook_revision(const ToolCall& call) {
     };
     if (kind == "annual-update" && !a.given("documentId")) {
         const auto language = a.optional_text("language").value_or(get_setting(call.db, syndicate, "defaultLanguage").get<std::string>());
-        const auto document = file_update(call, read(), language, now);
+        const auto document = file_update(call, read(), language, now, open);
         auto u = call.db.prepare("UPDATE logbook_revisions SET document_id = ? WHERE id = ?");
         bind_parameters(*u, document, id);
         u->exec();

@@ -92,6 +92,9 @@ void plan_part(Writer& w, const json& plan) {
             w.add(PdfBlock::Kind::item, bidi_isolate(work["name"].get<std::string>()) +
                                             (work["overdue"].get<bool>() ? w.t(" (durée de vie dépassée)", " (past its life)") : "") + w.colon() +
                                             w.money(work["plannedCents"].get<std::int64_t>()));
+        for (const auto& project : y["projects"])
+            w.add(PdfBlock::Kind::item, project["number"].get<std::string>() + " " + bidi_isolate(project["title"].get<std::string>()) +
+                                            w.t(" (projet en cours)", " (project under way)") + w.colon() + w.money(project["plannedCents"].get<std::int64_t>()));
         w.add(PdfBlock::Kind::paragraph, w.t("Travaux", "Works") + w.colon() + w.money(y["plannedCents"].get<std::int64_t>()) + " · " +
                                              w.t("Contribution", "Contribution") + w.colon() + w.money(y["contributionCents"].get<std::int64_t>()) +
                                              " · " + w.t("Solde projeté", "Projected balance") + w.colon() +

@@ -46,7 +46,7 @@ TEST_CASE("get_settings: the declared settings with their defaults; the quorum i
     CHECK_FALSE(s.contains("requiredQuorumPercent"));
     CHECK(s["reservationGraceDays"] == 30);
     CHECK(s["assessmentFrequency"] == "monthly");
-    CHECK(s["defaults"].size() == 17);
+    CHECK(s["defaults"].size() == 18);
     // A member may read them (read:administration), not change them.
     CHECK(fx.call_as(fx.member, "get_settings")["syndicateName"] == "Syndicat A");
     CHECK_REFUSED_AS(fx, fx.member, "ADMIN_REQUIRED", "update_settings", (json{{"defaultLanguage", "en"}}));
@@ -62,7 +62,7 @@ TEST_CASE("update_settings changes what is given, leaves the rest, and says when
     CHECK(s["defaultLanguage"] == "en");
     CHECK(s["waterHeaterReplacementYears"] == 10);
     CHECK(s["updatedAt"] == "2026-11-21T10:00:00-05:00");
-    CHECK(s["defaults"] == json{"address", "assessmentDueDay", "assessmentFrequency", "constructionInflationPercent", "legalName", "paymentInstructions", "policyExpiringSoonDays", "portalUrl",
+    CHECK(s["defaults"] == json{"address", "assessmentDueDay", "assessmentFrequency", "constructionInflationPercent", "holdbackPercent", "legalName", "paymentInstructions", "policyExpiringSoonDays", "portalUrl",
                                   "requestSlaHighDays", "requestSlaLowDays", "requestSlaNormalDays", "requestSlaUrgentDays", "reservationGraceDays",
                                   "waterHeaterReplacementYears"});
     CHECK(fx.call("get_settings") == s);
@@ -72,7 +72,7 @@ TEST_CASE("update_settings changes what is given, leaves the rest, and says when
     CHECK(settings_events(fx, fx.syndicate) == 1);
     const auto cleared = fx.call("update_settings", {{"mailFrom", nullptr}});
     CHECK(cleared["mailFrom"].is_null());
-    CHECK(cleared["defaults"].size() == 15);
+    CHECK(cleared["defaults"].size() == 16);
     CHECK(settings_events(fx, fx.syndicate) == 2);
     // The other syndicate keeps its own.
     CHECK(fx.call_as(fx.other_admin, "get_settings")["syndicateName"] == "Syndicat B");
