@@ -130,6 +130,7 @@ json resolve_request(const ToolCall& call) {
     const auto a = call.arguments();
     const auto id = a.text("id");
     const auto before = request_json(call, id);
+    if (a.given("projectId")) require_record_exists(call.db, call.caller.syndicate_id, "projects", a.text("projectId"), "/projectId");
     const auto from = before["status"].get<std::string>();
     if (!still_open(from))
         throw DomainError(codes::invalid_status_transition, "The request is " + from + ": only an open request is resolved.").at("/id").with("status", from);
@@ -144,8 +145,9 @@ json resolve_request(const ToolCall& call) {
     const auto resolution = a.nonblank("resolution");
     auto q = call.db.prepare(
         "UPDATE requests SET status = 'resolved', resolution = ?, renovation_decision = ?, resolved_on = ?, maintenance_record_id = coalesce(?, "
-        "maintenance_record_id), updated_at = ? WHERE id = ?");
-    bind_parameters(*q, resolution, a.optional_text("renovationDecision"), today(call), record, to_utc_iso(call.clock.now()), id);
+        "maintenance_record_id), project_id = coalesce(?, project_id), updated_at = ? WHERE id = ?");
+    bind_parameters(*q, resolution, a.optional_text("renovationDecision"), today(call), record, a.optional_text("projectId"),
+                    to_utc_iso(call.clock.now()), id);
     q->exec();
     bool without_email = false;
     const int queued = tell_requester(call, id, "Demande résolue", "Request resolved", resolution, without_email);

@@ -148,6 +148,13 @@ TEST_CASE("resolving records the work in the logbook with the request, its rules
     CHECK_REFUSED(fx, "VALIDATION_FAILED", "resolve_request", (json{{"id", plain["id"]}, {"resolution", "x"}, {"renovationDecision", "approved"}}));
     const auto approved = fx.call("resolve_request", {{"id", reno["id"]}, {"resolution", "Accordé avec membrane acoustique"}, {"renovationDecision", "approved"}});
     CHECK(approved["renovationDecision"] == "approved");
+    // A request answered by a project names it.
+    const auto roofing = fx.request({{"category", "leak"}, {"description", "Infiltration par la toiture"}});
+    CHECK_REFUSED(fx, "PROJECT_NOT_FOUND", "resolve_request", (json{{"id", roofing["id"]}, {"resolution", "Projet"}, {"projectId", ghost}}));
+    const auto project = fx.call("create_project", {{"title", "Réfection de la toiture"}, {"category", "replacement"}, {"componentIds", {c["id"]}},
+                                                    {"requestId", roofing["id"]}, {"budgetCents", 100000}, {"fundingSources", {{{"fund", "contingency"}, {"amountCents", 100000}}}}});
+    const auto answered = fx.call("resolve_request", {{"id", roofing["id"]}, {"resolution", "La toiture sera refaite (projet)"}, {"projectId", project["id"]}});
+    CHECK(answered["links"]["projectId"] == project["id"]);
     // The work may also name its request from the logbook's side.
     const auto logged = fx.call("record_maintenance", {{"componentId", c["id"]}, {"performedOn", "2026-11-21"}, {"kind", "routine"},
                                                        {"description", "Graissage"}, {"requestId", plain["id"]}});
