@@ -72,7 +72,9 @@ std::int64_t authorized_unused(Database& db, const std::string& syndicate_id, co
     auto q = db.prepare(
         "SELECT coalesce(sum(a.amount_cents - coalesce((SELECT sum(u.cents) FROM fund_use_authorization_uses u JOIN journal_entries e "
         "ON e.id = u.entry_id WHERE u.authorization_id = a.id AND e.entry_date <= ?3), 0)), 0) FROM fund_use_authorizations a "
-        "WHERE a.syndicate_id = ?1 AND a.fund = ?2 AND a.status <> 'cancelled' AND a.created_at < ?4");
+        "WHERE a.syndicate_id = ?1 AND a.fund = ?2 AND a.created_at < ?4 "
+        // A used authorisation (its project closed, or spent whole) allows nothing from the day it was used.
+        "AND (a.status = 'authorized' OR (a.status = 'used' AND a.updated_at >= ?4))");
     bind_parameters(*q, syndicate_id, fund, as_of, before);
     q->executeStep();
     return q->getColumn(0).getInt64();

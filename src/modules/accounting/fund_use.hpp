@@ -20,7 +20,8 @@ struct FundUseAuthorization {
     std::string id, fund, purpose, use_kind, resolution_id, status, created_at, updated_at;
     std::optional<std::string> project_id, insurance_claim_id;
     std::int64_t amount_cents = 0, used_cents = 0;
-    std::int64_t remaining_cents() const { return status == "cancelled" ? 0 : amount_cents - used_cents; }
+    // A used authorisation (spent whole, or its project closed) allows nothing more.
+    std::int64_t remaining_cents() const { return status == "authorized" ? amount_cents - used_cents : 0; }
 };
 
 // FUND_USE_AUTHORIZATION_NOT_FOUND at `field` unless the syndicate has it.

@@ -83,11 +83,17 @@ std::string file_update(const ToolCall& call, const json& revision, const std::s
     const auto& syndicate = call.caller.syndicate_id;
     const auto status = logbook_status(call);
     const auto plan = major_works_plan(call, this_year(call), 25, setting_number(call.db, syndicate, "constructionInflationPercent"), open);
-    json names = json::object();
-    auto q = call.db.prepare("SELECT id, name FROM logbook_components WHERE syndicate_id = ?");
+    json components = json::array();
+    auto q = call.db.prepare(
+        "SELECT r.id, r.name, r.condition, r.installed_year, r.expected_life_years, " SYNDIC_REPLACEMENT_YEAR ", r.replacement_cost_cents "
+        "FROM logbook_components r WHERE r.syndicate_id = ? AND r.deleted_at IS NULL ORDER BY " SYNDIC_REPLACEMENT_YEAR " IS NULL, "
+        SYNDIC_REPLACEMENT_YEAR ", r.name, r.id");
     bind_parameters(*q, syndicate);
-    while (q->executeStep()) names[q->getColumn(0).getString()] = q->getColumn(1).getString();
-    const auto pdf = render_pdf(update_document(status, plan, revision, names, syndicate_name(call.db, syndicate), language));
+    while (q->executeStep())
+        components.push_back({{"id", q->getColumn(0).getString()}, {"name", q->getColumn(1).getString()}, {"condition", q->getColumn(2).getString()},
+                              {"installedYear", nullable_integer(q->getColumn(3))}, {"expectedLifeYears", nullable_integer(q->getColumn(4))},
+                              {"replacementYear", nullable_integer(q->getColumn(5))}, {"replacementCostCents", nullable_integer(q->getColumn(6))}});
+    const auto pdf = render_pdf(update_document(status, plan, revision, components, syndicate_name(call.db, syndicate), language));
     const bool en = language == "en";
     const auto on = revision["performedOn"].get<std::string>();
     return documents::file_generated_pdf(call.db, syndicate,

@@ -78,6 +78,19 @@ void late_part(Writer& w, const json& status, const json& revision, const json& 
     }
 }
 
+// The inventory: each component's condition, age, life and replacement, as the fund-study preparer reads it.
+void inventory_part(Writer& w, const json& components) {
+    w.add(PdfBlock::Kind::heading, w.t("Inventaire des composantes", "Inventory of the components"), true);
+    for (const auto& c : components) {
+        std::string line = bidi_isolate(c["name"].get<std::string>()) + w.colon() + condition_word(c["condition"].get<std::string>(), w.en());
+        if (c["installedYear"].is_number()) line += w.t(", installée en ", ", installed in ") + std::to_string(c["installedYear"].get<int>());
+        if (c["expectedLifeYears"].is_number()) line += w.t(", durée de vie de ", ", life of ") + std::to_string(c["expectedLifeYears"].get<int>()) + w.t(" ans", " years");
+        if (c["replacementYear"].is_number()) line += w.t(", remplacement prévu en ", ", replacement due in ") + std::to_string(c["replacementYear"].get<int>());
+        if (c["replacementCostCents"].is_number()) line += w.t(" (coût actuel ", " (cost today ") + w.money(c["replacementCostCents"].get<std::int64_t>()) + ")";
+        w.add(PdfBlock::Kind::item, line + ".");
+    }
+}
+
 void plan_part(Writer& w, const json& plan) {
     w.add(PdfBlock::Kind::heading, w.t("Plan des travaux majeurs sur ", "Plan of major works over ") + std::to_string(plan["years"].size()) +
                                        w.t(" ans", " years"), true);
@@ -108,16 +121,21 @@ void plan_part(Writer& w, const json& plan) {
 
 }  // namespace
 
-PdfDocument update_document(const json& status, const json& plan, const json& revision, const json& names, const std::string& syndicate,
+PdfDocument update_document(const json& status, const json& plan, const json& revision, const json& components, const std::string& syndicate,
                             const std::string& language) {
+    json names = json::object();
+    for (const auto& c : components) names[c["id"].get<std::string>()] = c["name"];
     Writer w{{}, language};
     const auto on = long_date(revision["performedOn"].get<std::string>(), language);
     w.doc.pdf_title = w.t("Carnet d’entretien — mise à jour annuelle du ", "Maintenance logbook — yearly update of ") + on;
     w.doc.footer = syndicate;
+    const bool en = w.en();
+    w.doc.page_label = [en](int page, int pages) { return "Page " + std::to_string(page) + (en ? " of " : " de ") + std::to_string(pages); };
     w.add(PdfBlock::Kind::title, w.t("Carnet d’entretien", "Maintenance logbook"));
     w.add(PdfBlock::Kind::subtitle, bidi_isolate(syndicate) + " — " + w.t("mise à jour annuelle du ", "yearly update of ") + on);
     status_part(w, status);
     late_part(w, status, revision, names);
+    inventory_part(w, components);
     plan_part(w, plan);
     return std::move(w.doc);
 }

@@ -365,8 +365,11 @@ TEST_CASE("closing: deficiencies corrected or waived, invoices paid, the holdbac
     CHECK(fx.balance("contingency", "5100") == 4000000);
     const auto invoices = fx.call("get_project", {{"id", p["id"]}})["invoices"];
     for (const auto& i : invoices) CHECK(i["holdbackReleased"] == true);
-    // Its authorisation is used.
+    // Its authorisation is used: what it did not pay is no longer reserved in the fund.
     CHECK(fx.authorization_status(auth["id"]) == "used");
+    const auto position = fx.call("get_fund_position");
+    CHECK(position["funds"]["contingency"]["authorizedUnusedCents"] == 0);
+    CHECK(position["funds"]["contingency"]["availableCents"] == 2000000);
     // Each component: a replacement in its history, the cost shared equally, and renewed the year of acceptance.
     for (const auto& c : {fx.membrane, flashing}) {
         const auto history = fx.call("list_maintenance_history", {{"componentId", c["id"]}});
