@@ -98,14 +98,14 @@ await test('bulk_create_co_owners with progress notifications', async () => {
 // ---------------------------------------------------------------------------------------------
 // Water heaters, insurance, contractors: each tool once, and their codes, as the SDK sees them.
 
-await test('the demo\'s registers: 6 water heaters (1 overdue, 1 due soon), 3 policies, 3 contractors', async () => {
+await test('the demo\'s registers: 6 water heaters (1 overdue, 1 due soon), 3 policies, 4 contractors (the roofer of the roof project too)', async () => {
     const heaters = await call(client, 'list_water_heaters', {});
     assert.equal(heaters.pagination.total, 6);
     assert.deepEqual(heaters.data.slice(0, 2).map(w => [w.unitNumber, w.status]), [['101', 'overdue'], ['102', 'due-soon']]);
     const policies = await call(client, 'list_insurance_policies', {});
     assert.equal(policies.pagination.total, 3);
     assert.equal((await call(client, 'list_insurance_policies', { appraisalOutdated: true })).data[0].kind, 'property');
-    assert.equal((await call(client, 'list_contractors', {})).pagination.total, 3);
+    assert.equal((await call(client, 'list_contractors', {})).pagination.total, 4);
     assert.equal((await call(client, 'list_contractors', { insuranceExpired: true })).data[0].name, 'Toitures Gagnon et fils');
 });
 
