@@ -86,7 +86,7 @@ def contingency(env, n):
 
 
 def figures(f):
-    return {k: f[k] for k in ("balanceCents", "cashCents", "interfundCents", "authorizedUnusedCents", "availableCents")}
+    return {k: f[k] for k in ("balanceCents", "cashCents", "interfundCents", "payablesCents", "authorizedUnusedCents", "availableCents")}
 
 
 def board_resolution(env, n, title, text):
@@ -229,7 +229,7 @@ def the_roof(env, db):
           json.dumps(authorization, ensure_ascii=False)[:300])
     fund = contingency(env, 14)
     check("get_fund_position: $18,000 more authorised unused, as much less available; the cash and balance unchanged",
-          fund["authorizedUnusedCents"] == unused + budget and fund["availableCents"] == cash - unused - budget
+          fund["authorizedUnusedCents"] == unused + budget and fund["availableCents"] == cash - fund["payablesCents"] - unused - budget
           and fund["cashCents"] == cash and fund["balanceCents"] == balance, json.dumps(figures(fund)))
 
     # ---- 9. The works start. ----
@@ -254,7 +254,7 @@ def the_roof(env, db):
     fund = contingency(env, 28)
     check("the contingency fund: cash down by the $7,200 paid, balance down by the $8,000 invoiced, $10,000 still authorised",
           fund["cashCents"] == cash - 720000 and fund["balanceCents"] == balance - 800000
-          and fund["authorizedUnusedCents"] == unused + budget - 800000 and fund["availableCents"] == fund["cashCents"] - fund["authorizedUnusedCents"],
+          and fund["authorizedUnusedCents"] == unused + budget - 800000 and fund["availableCents"] == fund["cashCents"] - fund["payablesCents"] - fund["authorizedUnusedCents"],
           json.dumps(figures(fund)))
 
     # ---- 11. A change order within the budget, then the second bill. ----
@@ -282,7 +282,7 @@ def the_roof(env, db):
     fund = contingency(env, 35)
     check("the contingency fund: cash down by the $8,550 paid, balance by the $9,500 invoiced, $500 still authorised",
           fund["cashCents"] == cash - 1575000 and fund["balanceCents"] == balance - 1750000
-          and fund["authorizedUnusedCents"] == unused + budget - 1750000 and fund["availableCents"] == fund["cashCents"] - fund["authorizedUnusedCents"],
+          and fund["authorizedUnusedCents"] == unused + budget - 1750000 and fund["availableCents"] == fund["cashCents"] - fund["payablesCents"] - fund["authorizedUnusedCents"],
           json.dumps(figures(fund)))
 
     # ---- 12. Acceptance, a deficiency, closing 31 days later. ----
@@ -316,7 +316,7 @@ def the_roof(env, db):
     fund = contingency(env, 66)
     check("the contingency fund: cash down by the $1,750 holdback paid, $17,500 in all; the authorisation used, nothing of it left authorised",
           fund["cashCents"] == cash - 1750000 and fund["balanceCents"] == balance - 1750000
-          and fund["authorizedUnusedCents"] == unused and fund["availableCents"] == fund["cashCents"] - unused, json.dumps(figures(fund)))
+          and fund["authorizedUnusedCents"] == unused and fund["availableCents"] == fund["cashCents"] - fund["payablesCents"] - unused, json.dumps(figures(fund)))
     with sqlite3.connect(db) as c:
         status = c.execute("SELECT status FROM fund_use_authorizations WHERE id = ?", (authorization["id"],)).fetchone()[0]
     check("the fund-use authorisation is used", status == "used", status)

@@ -30,4 +30,9 @@ void require_record_exists(Database& db, const std::string& syndicate_id, std::s
     if (!record_exists(db, syndicate_id, table, id, state)) throw record_not_found(table, id, field, state);
 }
 
+void require_records_exist(Database& db, const std::string& syndicate_id, std::string_view table, const std::vector<std::string>& ids,
+                           const std::string& field, RecordState state) {
+    for (std::size_t i = 0; i < ids.size(); ++i) require_record_exists(db, syndicate_id, table, ids[i], field + "/" + std::to_string(i), state);
+}
+
 }  // namespace syndic

@@ -6,6 +6,7 @@
 #pragma once
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/error.hpp"
 
@@ -28,6 +29,10 @@ bool record_exists(Database& db, const std::string& syndicate_id, std::string_vi
 
 // record_not_found unless record_exists.
 void require_record_exists(Database& db, const std::string& syndicate_id, std::string_view table, const std::string& id,
+                           const std::string& field, RecordState state = RecordState::any);
+
+// require_record_exists for each id of a list argument, refused at `field`/<index>.
+void require_records_exist(Database& db, const std::string& syndicate_id, std::string_view table, const std::vector<std::string>& ids,
                            const std::string& field, RecordState state = RecordState::any);
 
 }  // namespace syndic

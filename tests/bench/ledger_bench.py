@@ -271,8 +271,26 @@ def payment_writes(binary, db, key, calls, folder):
 
 def summary(samples):
     ordered = sorted(samples)
-    return {"median": round(statistics.median(ordered), 3), "p99": round(ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))], 3),
+
+    def rank(p):
+        return round(ordered[min(len(ordered) - 1, int(p * len(ordered)))], 3)
+    return {"median": round(statistics.median(ordered), 3), "p90": rank(0.90), "p99": rank(0.99),
             "min": round(ordered[0], 3), "max": round(ordered[-1], 3), "n": len(ordered)}
+
+
+def time_workload(server, make, rounds):
+    """`make()` gives a call (tool, arguments): made 20 times to warm up (the pages in SQLite's cache,
+    as on a server that has been running), then `rounds` times, timed by the server's log and round
+    trip. Returns the tool, the last answer and the figures."""
+    for _ in range(20):
+        server.call(*make())
+    wall = []
+    for _ in range(rounds):
+        tool, arguments = make()
+        began = time.perf_counter()
+        result = server.call(tool, arguments)
+        wall.append((time.perf_counter() - began) * 1000)
+    return tool, result, {"serverMs": summary(server.server_ms(tool, rounds)), "roundTripMs": summary(wall)}
 
 
 def measure_reads(binary, db, key, unit_ids, rounds, rng, today):
@@ -291,15 +309,7 @@ def measure_reads(binary, db, key, unit_ids, rounds, rng, today):
     figures = {}
     checks = {}
     for name, make in workloads.items():
-        for _ in range(20):  # warm-up: the pages in SQLite's cache, as on a server that has been running
-            server.call(*make())
-        wall = []
-        for _ in range(rounds):
-            tool, arguments = make()
-            began = time.perf_counter()
-            result = server.call(tool, arguments)
-            wall.append((time.perf_counter() - began) * 1000)
-        figures[name] = {"serverMs": summary(server.server_ms(tool, rounds)), "roundTripMs": summary(wall)}
+        tool, result, figures[name] = time_workload(server, make, rounds)
         if tool == "list_arrears":
             checks["arrears"] = result["pagination"]["total"]
         if tool == "get_voting_roll":

@@ -35,14 +35,13 @@ import os
 import random
 import shutil
 import sqlite3
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ledger_bench import NOW, Server, at, result_of  # noqa: E402  (the same server, clock and answers)
+from ledger_bench import NOW, Server, at, result_of, time_workload  # noqa: E402  (the same server, clock and answers)
 
 CATEGORIES = ("structure", "envelope", "roofing", "windows-doors", "plumbing", "heating-ventilation", "electrical", "fire-safety",
               "elevator", "interior", "site", "parking", "other")
@@ -119,15 +118,6 @@ def seed_logbook(server, portion, contractor, components, years, records, rng):
     return component_ids, [("record_maintenance", arguments) for _, _, arguments in made]
 
 
-def summary(samples):
-    ordered = sorted(samples)
-
-    def rank(p):
-        return round(ordered[min(len(ordered) - 1, int(p * len(ordered)))], 3)
-    return {"median": round(statistics.median(ordered), 3), "p90": rank(0.90), "p99": rank(0.99),
-            "min": round(ordered[0], 3), "max": round(ordered[-1], 3), "n": len(ordered)}
-
-
 def refusal(server, tool, arguments):
     """The JSON-RPC error of a call expected to be refused."""
     server.proc.stdin.write(server.line(tool, arguments))
@@ -149,15 +139,8 @@ def measure_reads(server, component_ids, rounds, rng):
     }
     figures, checks = {}, {}
     for name, make in workloads.items():
-        for _ in range(20):  # warm-up: the pages in SQLite's cache, as on a server that has been running
-            server.call(*make())
-        wall = []
-        for _ in range(rounds):
-            tool, arguments = make()
-            began = time.perf_counter()
-            result = server.call(tool, arguments)
-            wall.append((time.perf_counter() - began) * 1000)
-        figures[name] = {"tool": tool, "serverMs": summary(server.server_ms(tool, rounds)), "roundTripMs": summary(wall)}
+        tool, result, timed = time_workload(server, make, rounds)
+        figures[name] = {"tool": tool, **timed}
         if tool == "get_major_works_plan":
             checks["planWorks"] = sum(len(y["works"]) for y in result["years"])
             checks["planShortfallYears"] = len(result["shortfallYears"])

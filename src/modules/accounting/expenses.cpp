@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "modules/accounting/codes.hpp"
 #include "modules/accounting/fund_use.hpp"
 #include "modules/accounting/invoices.hpp"
 #include "modules/accounting/ledger.hpp"
@@ -12,6 +13,7 @@
 #include "modules/list_query.hpp"
 #include "modules/record_exists.hpp"
 #include "modules/record_table.hpp"
+#include "storage/bind.hpp"
 #include "storage/database.hpp"
 
 namespace syndic::accounting {
@@ -75,6 +77,19 @@ json record_expense(const ToolCall& call) {
     invoice.description = a.optional_nonblank("description");
     invoice.insurance_claim_id = a.optional_text("insuranceClaimId");
     invoice.maintenance_record_id = a.optional_text("maintenanceRecordId");
+    if (invoice.maintenance_record_id && invoice.fund == "contingency") {
+        // The logbook's record, read: maintenance is never the contingency fund's (art. 1071 [S30]).
+        auto m = call.db.prepare("SELECT kind FROM maintenance_records WHERE id = ?");
+        bind_parameters(*m, *invoice.maintenance_record_id);
+        m->executeStep();
+        const auto kind = m->getColumn(0).getString();
+        if (kind == "routine" || kind == "repair" || kind == "inspection")
+            throw DomainError(accounting::codes::fund_use_not_allowed, "The maintenance record is " + kind + " work: the contingency fund pays only major repairs and "
+                                                           "replacements (art. 1071), not maintenance. Book it to the operating fund.")
+                .at("/fund")
+                .with("fund", invoice.fund)
+                .with("cents", invoice.amount_cents);
+    }
     const auto id = post_supplier_invoice(call, invoice);
     if (a.given("paidOn")) pay_supplier_invoice(call, id, payment_of(a));
     auto out = expense_json(call.db, id);

@@ -38,8 +38,8 @@ std::int64_t lowest_cash_from(Database& db, const std::string& syndicate_id, con
     auto lowest = cash;
     auto q = db.prepare(
         "SELECT sum(l.debit_cents - l.credit_cents) FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id "
-        "JOIN accounts a ON a.id = l.account_id WHERE l.syndicate_id = ?1 AND a.fund = ?2 AND a.is_bank = 1 AND e.entry_date > ?3 "
-        "AND (?4 IS NULL OR a.id = ?4) GROUP BY e.entry_date ORDER BY e.entry_date");
+        "WHERE l.account_id IN (SELECT a.id FROM accounts a WHERE a.syndicate_id = ?1 AND a.fund = ?2 AND a.is_bank = 1 AND (?4 IS NULL OR a.id = ?4)) "
+        "AND e.entry_date > ?3 GROUP BY e.entry_date ORDER BY e.entry_date");
     bind_parameters(*q, syndicate_id, fund, day, account_id);
     while (q->executeStep()) lowest = std::min(lowest, cash += q->getColumn(0).getInt64());
     return lowest;
@@ -124,6 +124,12 @@ std::string post_supplier_invoice(const ToolCall& call, SupplierInvoice invoice,
     std::optional<FundUseAuthorization> authorization;
     if (invoice.fund_use_authorization_id)
         authorization = require_authorization(call.db, syndicate, *invoice.fund_use_authorization_id, at("fundUseAuthorizationId"));
+    if (authorization && authorization->project_id && authorization->project_id != invoice.project_id)
+        throw DomainError(codes::fund_use_not_allowed, "This authorisation was given for a project (" + *authorization->project_id +
+                                                           "): it pays that project's invoices only (record_project_expense).")
+            .at(at("fundUseAuthorizationId"))
+            .with("fund", invoice.fund)
+            .with("cents", invoice.amount_cents);
     const auto used = require_fund_use_allowed(call.db, syndicate, entry, authorization, at("fundUseAuthorizationId"));
     if (authorization && invoice.invoice_date < montreal_date(stored_instant(authorization->created_at)))
         throw invalid_argument(at("invoiceDate"), "is before the authorisation",

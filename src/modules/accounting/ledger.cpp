@@ -164,12 +164,13 @@ FundBalances fund_balances(Database& db, const std::string& syndicate_id, const 
     auto q = db.prepare(
         "SELECT coalesce(sum(CASE WHEN a.type IN ('asset', 'liability') THEN l.debit_cents - l.credit_cents END), 0), "
         "coalesce(sum(CASE WHEN a.is_bank = 1 THEN l.debit_cents - l.credit_cents END), 0), "
-        "coalesce(sum(CASE WHEN a.role = 'interfund' THEN l.debit_cents - l.credit_cents END), 0) "
+        "coalesce(sum(CASE WHEN a.role = 'interfund' THEN l.debit_cents - l.credit_cents END), 0), "
+        "coalesce(sum(CASE WHEN a.role = 'payables' THEN l.credit_cents - l.debit_cents END), 0) "
         "FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id JOIN accounts a ON a.id = l.account_id "
         "WHERE l.syndicate_id = ? AND l.fund = ? AND e.entry_date <= ?");
     bind_parameters(*q, syndicate_id, fund, as_of);
     q->executeStep();
-    return {q->getColumn(0).getInt64(), q->getColumn(1).getInt64(), q->getColumn(2).getInt64()};
+    return {q->getColumn(0).getInt64(), q->getColumn(1).getInt64(), q->getColumn(2).getInt64(), q->getColumn(3).getInt64()};
 }
 
 json entry_json(Database& db, const std::string& syndicate_id, const std::string& entry_id) {

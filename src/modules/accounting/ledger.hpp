@@ -85,6 +85,7 @@ std::int64_t account_activity(Database& db, const std::string& account_id, const
 // and its interfund balance (positive: the other funds owe it).
 struct FundBalances {
     std::int64_t net_assets_cents = 0, cash_cents = 0, interfund_cents = 0;
+    std::int64_t payables_cents = 0;  // what the fund owes its suppliers (invoices booked, holdbacks kept), unpaid
 };
 FundBalances fund_balances(Database& db, const std::string& syndicate_id, const std::string& fund, const std::string& as_of);
 

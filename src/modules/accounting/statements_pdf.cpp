@@ -1,6 +1,7 @@
 #include "modules/accounting/statements_pdf.hpp"
 
 #include "core/reader_format.hpp"
+#include "modules/documents/pdf_words.hpp"
 
 namespace syndic::accounting {
 
@@ -14,13 +15,7 @@ std::string fund_title(const std::string& fund, bool en) {
     return en ? "Self-insurance fund" : "Fonds d’autoassurance";
 }
 
-struct Writer {
-    PdfDocument doc;
-    std::string language;
-    bool en() const { return language == "en"; }
-    std::string colon() const { return en() ? ": " : "\u00a0: "; }
-    std::string money(std::int64_t cents) const { return format_money(cents, language); }
-    void add(PdfBlock::Kind kind, std::string text, bool keep = false) { doc.blocks.push_back({kind, std::move(text), keep}); }
+struct Writer : PdfWords {
     void accounts(const json& rows) {
         for (const auto& r : rows)
             add(PdfBlock::Kind::item, r["code"].get<std::string>() + " " + bidi_isolate(r["name"].get<std::string>()) + colon() +
@@ -86,14 +81,14 @@ void comparison_pages(Writer& w, const json& c) {
 }  // namespace
 
 PdfDocument statements_document(const json& report, const std::string& syndicate, const std::string& language) {
-    Writer w{{}, language};
+    Writer w{{{}, language}};
     const bool en = w.en();
     const auto year = std::to_string(report["fiscalYear"].get<std::int64_t>());
     const auto to = report["to"].get<std::string>();
     w.doc.pdf_title = (en ? "Financial statements " : "États financiers ") + year;
     w.doc.pdf_subject = syndicate;
     w.doc.footer = syndicate + " — " + w.doc.pdf_title;
-    w.doc.page_label = [en](int page, int pages) { return "Page " + std::to_string(page) + (en ? " of " : " de ") + std::to_string(pages); };
+    w.number_pages();
     w.add(PdfBlock::Kind::title, (en ? "Financial statements — fiscal year " : "États financiers — exercice ") + year);
     w.add(PdfBlock::Kind::subtitle, bidi_isolate(syndicate));
     w.add(PdfBlock::Kind::paragraph, (en ? "From " : "Du ") + long_date(report["from"].get<std::string>(), language) + (en ? " to " : " au ") +
@@ -109,13 +104,13 @@ PdfDocument statements_document(const json& report, const std::string& syndicate
 }
 
 PdfDocument forecast_document(const json& forecast, const std::string& syndicate, const std::string& language) {
-    Writer w{{}, language};
+    Writer w{{{}, language}};
     const bool en = w.en();
     const auto year = std::to_string(forecast["fiscalYear"].get<std::int64_t>());
     w.doc.pdf_title = (en ? "Budget forecast " : "Prévisions budgétaires ") + year;
     w.doc.pdf_subject = syndicate;
     w.doc.footer = syndicate + " — " + w.doc.pdf_title;
-    w.doc.page_label = [en](int page, int pages) { return "Page " + std::to_string(page) + (en ? " of " : " de ") + std::to_string(pages); };
+    w.number_pages();
     w.add(PdfBlock::Kind::title, (en ? "Budget forecast — fiscal year " : "Prévisions budgétaires — exercice ") + year);
     w.add(PdfBlock::Kind::subtitle, bidi_isolate(syndicate));
     for (const char* fund : {"operating", "contingency", "self-insurance"}) {

@@ -83,17 +83,20 @@ json authorize_fund_use(const ToolCall& call) {
                                "A claim's authorisation pays its deductible from the self-insurance fund (use deductible).");
     const auto decision = governance::require_passed_resolution(call, draft.resolution_id, governance::DecisionBody::board, "simple",
                                                                 "/resolutionId");
-    // What the fund can pay: its cash (bank accounts), less what it already authorised.
+    // What the fund can pay: its cash (bank accounts), less what it owes its suppliers (holdbacks
+    // kept included) and what it already authorised.
     const auto day = today(call);
-    const auto cash = accounting::fund_balances(call.db, syndicate, draft.fund, day).cash_cents;
-    const auto available = cash - accounting::authorized_unused(call.db, syndicate, draft.fund, day);
+    const auto balances = accounting::fund_balances(call.db, syndicate, draft.fund, day);
+    const auto cash = balances.cash_cents;
+    const auto available = cash - balances.payables_cents - accounting::authorized_unused(call.db, syndicate, draft.fund, day);
     if (draft.amount_cents > available)
         throw DomainError("FUND_INSUFFICIENT", "The " + draft.fund + " fund has " + dollars(cash) + " in its bank accounts, of which " +
-                                                   dollars(std::max<std::int64_t>(available, 0)) + " are not yet authorised for another use: less than the " +
-                                                   dollars(draft.amount_cents) + " asked.")
+                                                   dollars(std::max<std::int64_t>(available, 0)) + " are neither owed to suppliers nor authorised for "
+                                                   "another use: less than the " + dollars(draft.amount_cents) + " asked.")
             .at("/amountCents")
             .with("availableCents", available)
-            .with("cashCents", cash);
+            .with("cashCents", cash)
+            .with("payablesCents", balances.payables_cents);
     json warnings = json::array();
     auto reused = call.db.prepare("SELECT purpose FROM fund_use_authorizations WHERE syndicate_id = ? AND resolution_id = ?");
     bind_parameters(*reused, syndicate, draft.resolution_id);

@@ -55,7 +55,7 @@ json contingency_position(Database& db, const std::string& syndicate_id, const s
 
 }  // namespace
 
-json get_fund_position(const ToolCall& call) {
+json get_fund_position(const ToolCall& call, const MajorWorksPlanTotal& plan_total) {
     const auto a = call.arguments();
     const auto& syndicate = call.caller.syndicate_id;
     const auto as_of = date_argument(a, "asOf").value_or(today(call));
@@ -67,10 +67,15 @@ json get_fund_position(const ToolCall& call) {
         const auto unused = std::string(fund) == "operating" ? 0 : accounting::authorized_unused(call.db, syndicate, fund, as_of);
         funds[fund] = {{"balanceCents", balances.net_assets_cents}, {"cashCents", balances.cash_cents},
                        {"interfundCents", balances.interfund_cents}, {"authorizedUnusedCents", unused},
-                       {"availableCents", balances.cash_cents - unused}};
+                       {"payablesCents", balances.payables_cents},
+                       // Free money: cash, less what is owed to suppliers (holdbacks kept included) and what
+                       // authorisations still allow to be spent.
+                       {"availableCents", balances.cash_cents - balances.payables_cents - unused}};
         if (const auto w = accounting::own_bank_warning(call.db, syndicate, fund)) warnings.push_back(*w);
     }
     funds["contingency"].update(contingency_position(call.db, syndicate, as_of, year.year, warnings));
+    if (plan_total)
+        if (const auto total = plan_total(call)) funds["contingency"]["majorWorksPlanTotalCents"] = *total;
     const auto requirement = self_insurance_requirement(call.db, syndicate, as_of, year.year);
     funds["self-insurance"]["requirement"] = requirement_json(requirement);
     for (const auto& w : requirement.warnings) warnings.push_back(w);

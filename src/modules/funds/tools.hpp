@@ -9,6 +9,7 @@
 #include <string>
 
 #include "modules/accounting/fund_use.hpp"
+#include "modules/funds/plan_question.hpp"
 #include "tools/registry.hpp"
 
 namespace syndic::funds {
@@ -20,7 +21,7 @@ nlohmann::json update_budget(const ToolCall& call);
 nlohmann::json record_budget_consultation(const ToolCall& call);
 nlohmann::json adopt_budget(const ToolCall& call);
 nlohmann::json get_budget_variance(const ToolCall& call);
-nlohmann::json get_fund_position(const ToolCall& call);
+nlohmann::json get_fund_position(const ToolCall& call, const MajorWorksPlanTotal& plan_total);
 nlohmann::json get_self_insurance_requirement(const ToolCall& call);
 nlohmann::json record_fund_study(const ToolCall& call);
 nlohmann::json authorize_fund_use(const ToolCall& call);

@@ -59,20 +59,18 @@ int this_year(const ToolCall& call) { return std::stoi(today(call).substr(0, 4))
 
 namespace {
 
-void require_each(const ToolCall& call, const json& ids, const char* table, const std::string& field) {
-    for (std::size_t i = 0; i < ids.size(); ++i)
-        require_record_exists(call.db, call.caller.syndicate_id, table, ids[i].get<std::string>(), field + "/" + std::to_string(i),
-                              RecordState::active);
-}
-
 // The component's rules (create and update): where it is, its years, its search text.
 void check_component(const ToolCall& call, const json& record, json& values) {
     const auto a = call.arguments();
     if (values.contains("commonPortionId") && values["commonPortionId"].is_string())
         require_record_exists(call.db, call.caller.syndicate_id, "common_portions", values["commonPortionId"].get<std::string>(), "/commonPortionId",
                               RecordState::active);
-    if (values.contains("privateUnitIds")) require_each(call, values["privateUnitIds"], "units", "/privateUnitIds");
-    if (values.contains("documentIds")) require_each(call, values["documentIds"], "documents", "/documentIds");
+    if (values.contains("privateUnitIds"))
+        require_records_exist(call.db, call.caller.syndicate_id, "units", values["privateUnitIds"].get<std::vector<std::string>>(), "/privateUnitIds",
+                              RecordState::active);
+    if (values.contains("documentIds"))
+        require_records_exist(call.db, call.caller.syndicate_id, "documents", values["documentIds"].get<std::vector<std::string>>(), "/documentIds",
+                              RecordState::active);
     const auto after = merged(record, values);
     const bool in_common = after.value("commonPortionId", json()).is_string();
     const bool in_units = !after.value("privateUnitIds", json::array()).empty();

@@ -1,6 +1,10 @@
 #include "modules/logbook/logbook.hpp"
 
+#include "modules/funds/plan_question.hpp"
 #include "modules/logbook/open_projects.hpp"
+#include "modules/logbook/records.hpp"
+#include "modules/record_table.hpp"
+#include "storage/settings.hpp"
 #include "modules/logbook/tools.hpp"
 
 namespace syndic {
@@ -19,6 +23,12 @@ void register_logbook_module(ToolTable& table) {
     table.bind("record_maintenance", logbook::record_maintenance);
     table.bind("list_maintenance_history", logbook::list_maintenance_history);
     table.bind("record_inspection", logbook::record_inspection);
+    *table.question<funds::MajorWorksPlanTotal>(funds::major_works_plan_question) = [open](const ToolCall& call) -> std::optional<std::int64_t> {
+        const auto plan = logbook::major_works_plan(call, logbook::this_year(call), 25,
+                                                    setting_number(call.db, call.caller.syndicate_id, "constructionInflationPercent"), *open);
+        if (plan["totalPlannedCents"] == 0 && plan["unplanned"].empty()) return std::nullopt;  // nothing in the logbook to plan
+        return plan["totalPlannedCents"].get<std::int64_t>();
+    };
     table.bind("get_major_works_plan", [open](const ToolCall& call) -> ToolResult { return logbook::get_major_works_plan(call, *open); });
 }
 

@@ -79,9 +79,7 @@ void require_references(const ToolCall& call, const Arguments& a, const std::str
         require_record_exists(call.db, syndicate, "contractors", a.text("contractorId"), a.pointer("contractorId"), RecordState::active);
     if (a.given("fundUseAuthorizationId"))
         accounting::require_authorization(call.db, syndicate, a.text("fundUseAuthorizationId"), a.pointer("fundUseAuthorizationId"));
-    const auto documents = a.texts("documentIds");
-    for (std::size_t i = 0; i < documents.size(); ++i)
-        require_record_exists(call.db, syndicate, "documents", documents[i], a.pointer("documentIds") + "/" + std::to_string(i));
+    require_records_exist(call.db, syndicate, "documents", a.texts("documentIds"), a.pointer("documentIds"));
 }
 
 // A cost booked from a fund: the invoice's fields are given, and maintenance is not the contingency

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "core/reader_format.hpp"
+#include "modules/documents/pdf_words.hpp"
 
 namespace syndic::logbook {
 
@@ -10,15 +11,8 @@ using nlohmann::json;
 
 namespace {
 
-struct Writer {
-    PdfDocument doc;
-    std::string language;
-    bool en() const { return language == "en"; }
-    std::string colon() const { return en() ? ": " : "\u00a0: "; }
-    std::string money(std::int64_t cents) const { return format_money(cents, language); }
+struct Writer : PdfWords {
     std::string day(const json& d) const { return d.is_string() ? long_date(d.get<std::string>(), language) : (en() ? "none" : "aucune"); }
-    void add(PdfBlock::Kind kind, std::string text, bool keep = false) { doc.blocks.push_back({kind, std::move(text), keep}); }
-    std::string t(const char* fr, const char* en_text) const { return en() ? en_text : fr; }
 };
 
 // 3 -> "3 %" (fr) or "3%" (en); 3.5 -> "3,5 %" or "3.5%".
@@ -125,12 +119,11 @@ PdfDocument update_document(const json& status, const json& plan, const json& re
                             const std::string& language) {
     json names = json::object();
     for (const auto& c : components) names[c["id"].get<std::string>()] = c["name"];
-    Writer w{{}, language};
+    Writer w{{{}, language}};
     const auto on = long_date(revision["performedOn"].get<std::string>(), language);
     w.doc.pdf_title = w.t("Carnet d’entretien — mise à jour annuelle du ", "Maintenance logbook — yearly update of ") + on;
     w.doc.footer = syndicate;
-    const bool en = w.en();
-    w.doc.page_label = [en](int page, int pages) { return "Page " + std::to_string(page) + (en ? " of " : " de ") + std::to_string(pages); };
+    w.number_pages();
     w.add(PdfBlock::Kind::title, w.t("Carnet d’entretien", "Maintenance logbook"));
     w.add(PdfBlock::Kind::subtitle, bidi_isolate(syndicate) + " — " + w.t("mise à jour annuelle du ", "yearly update of ") + on);
     status_part(w, status);

@@ -145,6 +145,7 @@ json award_project_contract(const ToolCall& call) {
     }
     const auto contractor_id = quote["contractorId"].get<std::string>();
     const auto contractor = contractor_of(call.db, contractor_id);
+    if (contractor.archived) throw record_not_found("contractors", contractor_id, "/quoteId", RecordState::active);
     if (!insured_on(contractor, day))
         throw DomainError("CONTRACTOR_INSURANCE_EXPIRED", contractor.name + "'s liability insurance is " +
                                                               (contractor.insurance_expiry ? "expired since " + *contractor.insurance_expiry : std::string("not recorded")) +

@@ -10,12 +10,14 @@
 #include "core/error.hpp"
 #include "core/ids.hpp"
 #include "core/text.hpp"
+#include "modules/accounting/fund_use.hpp"
 #include "modules/common.hpp"
 #include "modules/list_query.hpp"
 #include "modules/projects/records.hpp"
 #include "modules/projects/tools.hpp"
 #include "modules/record_exists.hpp"
 #include "modules/record_table.hpp"
+#include "modules/yearly_number.hpp"
 #include "storage/bind.hpp"
 #include "storage/database.hpp"
 
@@ -28,12 +30,8 @@ namespace {
 // Every record the call names exists, before any rule.
 void require_links(const ToolCall& call, const Arguments& a) {
     const auto& syndicate = call.caller.syndicate_id;
-    const auto portions = a.texts("commonPortionIds");
-    for (std::size_t i = 0; i < portions.size(); ++i)
-        require_record_exists(call.db, syndicate, "common_portions", portions[i], "/commonPortionIds/" + std::to_string(i), RecordState::active);
-    const auto components = a.texts("componentIds");
-    for (std::size_t i = 0; i < components.size(); ++i)
-        require_record_exists(call.db, syndicate, "logbook_components", components[i], "/componentIds/" + std::to_string(i), RecordState::active);
+    require_records_exist(call.db, syndicate, "common_portions", a.texts("commonPortionIds"), "/commonPortionIds", RecordState::active);
+    require_records_exist(call.db, syndicate, "logbook_components", a.texts("componentIds"), "/componentIds", RecordState::active);
     if (a.given("requestId")) require_record_exists(call.db, syndicate, "requests", a.text("requestId"), "/requestId");
     if (a.given("insuranceClaimId")) require_record_exists(call.db, syndicate, "insurance_claims", a.text("insuranceClaimId"), "/insuranceClaimId");
 }
@@ -66,15 +64,6 @@ void check_funding(const json& sources, std::int64_t budget, const std::string& 
                 .at("/fundingSources/" + std::to_string(i) + "/fund")
                 .with("fund", fund);
     }
-}
-
-std::string next_number(Database& db, const std::string& syndicate_id, const std::string& year) {
-    auto q = db.prepare("SELECT count(*) FROM projects WHERE syndicate_id = ? AND number LIKE ?");
-    bind_parameters(*q, syndicate_id, "P-" + year + "-%");
-    q->executeStep();
-    char number[32];
-    std::snprintf(number, sizeof number, "P-%s-%03lld", year.c_str(), static_cast<long long>(q->getColumn(0).getInt64() + 1));
-    return number;
 }
 
 std::string search_text(const std::string& number, const std::string& title) { return fold_for_search(number) + "\n" + fold_for_search(title); }
@@ -111,7 +100,7 @@ json create_project(const ToolCall& call) {
     if (planned_start && planned_end && *planned_end < *planned_start)
         throw DomainError(codes::invalid_date_range, "The work cannot end (" + *planned_end + ") before it starts (" + *planned_start + ").").at("/plannedEnd");
     const auto title = a.nonblank("title");
-    const auto number = next_number(call.db, syndicate, today(call).substr(0, 4));
+    const auto number = next_yearly_number(call.db, "projects", syndicate, "P-", today(call).substr(0, 4), 3);
     const auto id = new_record_id();
     const auto now = to_utc_iso(call.clock.now());
     auto q = call.db.prepare(
@@ -151,7 +140,7 @@ json update_project(const ToolCall& call) {
     if (a.text_or("status", "") == "cancelled") {
         require_status(p, {"proposed", "approved", "in-progress"}, "a completed project is closed, not cancelled", "/status");
         if (!a.given("cancelReason")) throw invalid_argument("/cancelReason", "is required to cancel", "Say why the project is cancelled (cancelReason).");
-        if (p.status == "in-progress" && budget_json(call.db, id)["unpaidCents"].get<std::int64_t>() > 0)
+        if (budget_json(call.db, id)["unpaidCents"].get<std::int64_t>() > 0)
             throw DomainError("PROJECT_HAS_UNPAID_INVOICES", "Invoices of " + p.number + " are still unpaid: pay or void them before cancelling.")
                 .at("/status");
     }
@@ -170,6 +159,9 @@ json update_project(const ToolCall& call) {
                     date_argument(a, "plannedEnd"), a.has("actualStart") ? 1 : 0, date_argument(a, "actualStart"), a.optional_text("status"),
                     a.optional_nonblank("cancelReason"), search_text(p.number, title), to_utc_iso(call.clock.now()), id);
     q->exec();
+    // A cancelled project's authorisations to use a fund pay nothing more.
+    if (a.text_or("status", "") == "cancelled")
+        accounting::use_up_project_authorizations(call.db, call.caller.syndicate_id, id, to_utc_iso(call.clock.now()));
     for (const auto& r : resolutions) {
         auto d = call.db.prepare("UPDATE project_deficiencies SET resolved_on = ? WHERE id = ?");
         bind_parameters(*d, date_argument(r, "resolvedOn").value_or(today(call)), r.text("deficiencyId"));

@@ -4,6 +4,7 @@
 
 #include <SQLiteCpp/Statement.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
 
@@ -110,6 +111,22 @@ json budget_json(Database& db, const std::string& id) {
         by_fund[fund].first += amount;
         by_fund[fund].second += paid_here;
     }
+    // An invoice paid from a ledger fund that is not a source is charged to the money raised otherwise
+    // (a special assessment, an indemnity, a loan: deposited in a fund of the syndicate's choosing).
+    std::optional<std::string> raised;
+    for (const auto& s : sources)
+        if (!raised && s["fund"] != "operating" && s["fund"] != "contingency" && s["fund"] != "self-insurance") raised = s["fund"].get<std::string>();
+    if (raised)
+        for (auto it = by_fund.begin(); it != by_fund.end();) {
+            const bool is_source = std::any_of(sources.begin(), sources.end(), [&](const json& s) { return s["fund"] == it->first; });
+            if (is_source || it->first == *raised) {
+                ++it;
+                continue;
+            }
+            by_fund[*raised].first += it->second.first;
+            by_fund[*raised].second += it->second.second;
+            it = by_fund.erase(it);
+        }
     json sources_out = json::array();
     for (const auto& s : sources) {
         const auto fund = s["fund"].get<std::string>();

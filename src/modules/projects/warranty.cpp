@@ -59,8 +59,7 @@ json add_warranty_claim(const ToolCall& call) {
     const auto project_id = a.text("projectId");
     const auto p = require_project(call, project_id, "/projectId");
     const auto documents = a.texts("documentIds");
-    for (std::size_t i = 0; i < documents.size(); ++i)
-        require_record_exists(call.db, syndicate, "documents", documents[i], "/documentIds/" + std::to_string(i));
+    require_records_exist(call.db, syndicate, "documents", documents, "/documentIds");
     require_status(p, {"completed", "closed"}, "a warranty runs from the acceptance of the work", "/projectId");
     if (!p.contractor_id) throw DomainError("NO_CONTRACT", "The project " + p.number + " had no contractor to claim from.").at("/projectId");
     const auto basis = a.text("basis");

@@ -65,7 +65,7 @@ json update_project_task(const ToolCall& call) {
     require_contractor(call, a);
     require_status(p, {"proposed", "approved", "in-progress", "completed"}, "a closed or cancelled project's tasks no longer change", "/projectId");
     const auto before = task_json(call.db, id);
-    const auto status = a.text_or("status", before["status"]);
+    const auto status = a.text_or("status", before["status"].get<std::string>());
     if (a.given("doneOn") && status != "done")
         throw invalid_argument("/doneOn", "is for a task done", "doneOn goes with status done.");
     std::optional<std::string> done_on;
@@ -110,8 +110,7 @@ json add_project_update(const ToolCall& call) {
     const auto project_id = a.text("projectId");
     const auto p = require_project(call, project_id, "/projectId");
     const auto documents = a.texts("documentIds");
-    for (std::size_t i = 0; i < documents.size(); ++i)
-        require_record_exists(call.db, syndicate, "documents", documents[i], "/documentIds/" + std::to_string(i));
+    require_records_exist(call.db, syndicate, "documents", documents, "/documentIds");
     require_status(p, {"approved", "in-progress"}, "progress is reported on works under way", "/projectId");
     if (p.status == "approved") require_no_contract_missing(p, "the works start under a contract");
     const auto day = *date_argument(a, "date");

@@ -105,9 +105,9 @@ json update_request(const ToolCall& call) {
     if (status == "rejected" && status != from && !a.given("comment"))
         throw DomainError("COMMENT_REQUIRED", "Rejecting a request tells the requester why: give comment.").at("/comment");
     auto due = before["dueOn"].get<std::string>();
-    const auto priority = a.text_or("priority", before["priority"]);
+    const auto priority = a.text_or("priority", before["priority"].get<std::string>());
     if (a.given("dueOn")) due = *date_argument(a, "dueOn");
-    else if (priority != before["priority"]) due = due_on(call, montreal_date(stored_instant(before["createdAt"].get<std::string>())), priority);
+    else if (priority != before["priority"].get<std::string>()) due = due_on(call, montreal_date(stored_instant(before["createdAt"].get<std::string>())), priority);
     auto q = call.db.prepare(
         "UPDATE requests SET status = ?1, priority = ?2, due_on = ?3, assignee_director_id = CASE WHEN ?4 THEN ?5 ELSE assignee_director_id END, "
         "contractor_id = CASE WHEN ?6 THEN ?7 ELSE contractor_id END, updated_at = ?8 WHERE id = ?9");

@@ -17,6 +17,7 @@
 #include "modules/record_exists.hpp"
 #include "modules/record_table.hpp"
 #include "modules/requests/tools.hpp"
+#include "modules/yearly_number.hpp"
 #include "storage/bind.hpp"
 #include "storage/database.hpp"
 
@@ -46,16 +47,6 @@ Requester require_requester(const ToolCall& call, const Arguments& a) {
     if (!q->executeStep())
         throw DomainError("REQUESTER_NOT_FOUND", "No active co-owner with id " + id + " in this syndicate.").at("/requesterCoOwnerId");
     return {q->getColumn(0).getString(), optional_text(*q, 1)};
-}
-
-// The next number of the year: R-2026-0001, R-2026-0002...
-std::string next_number(Database& db, const std::string& syndicate_id, const std::string& year) {
-    auto q = db.prepare("SELECT count(*) FROM requests WHERE syndicate_id = ? AND number LIKE ?");
-    bind_parameters(*q, syndicate_id, "R-" + year + "-%");
-    q->executeStep();
-    char number[32];
-    std::snprintf(number, sizeof number, "R-%s-%04lld", year.c_str(), static_cast<long long>(q->getColumn(0).getInt64() + 1));
-    return number;
 }
 
 // Whether the syndicate maintains equipment in the unit (a logbook component there), or the one named.
@@ -103,8 +94,7 @@ json create_request(const ToolCall& call) {
     if (a.given("componentId"))
         require_record_exists(call.db, syndicate, "logbook_components", a.text("componentId"), "/componentId", RecordState::active);
     const auto documents = a.texts("documentIds");
-    for (std::size_t i = 0; i < documents.size(); ++i)
-        require_record_exists(call.db, syndicate, "documents", documents[i], "/documentIds/" + std::to_string(i));
+    require_records_exist(call.db, syndicate, "documents", documents, "/documentIds");
     const auto requester = require_requester(call, a);
     const auto unit_id = a.given("unitId") ? a.optional_text("unitId") : requester.unit_id;
     const auto location = a.text("location");
@@ -115,7 +105,7 @@ json create_request(const ToolCall& call) {
     const auto day = today(call);
     const bool outside = location == "private" && !maintained_in(call.db, syndicate, *unit_id, a.optional_text("componentId"));
     const auto description = a.nonblank("description");
-    const auto number = next_number(call.db, syndicate, day.substr(0, 4));
+    const auto number = next_yearly_number(call.db, "requests", syndicate, "R-", day.substr(0, 4), 4);
     const auto id = new_record_id();
     const auto now = to_utc_iso(call.clock.now());
     auto q = call.db.prepare(

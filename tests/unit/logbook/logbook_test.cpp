@@ -167,6 +167,12 @@ TEST_CASE("a cost is booked from its fund: maintenance never from the contingenc
     const auto board = fx.resolution_id("simple", "passed", "board");
     const auto roof = fx.call("authorize_fund_use", {{"fund", "contingency"}, {"amountCents", 1000000}, {"use", "replacement"},
                                                      {"purpose", "Membrane"}, {"resolutionId", board}});
+    // The ledger's side says the same: an invoice for the repair is not the contingency fund's, authorised or not.
+    const auto refused = fx.error("record_expense", {{"contractorId", fx.contractor["id"]}, {"invoiceNumber", "TL-1001b"}, {"invoiceDate", "2026-11-21"},
+                                                     {"fund", "contingency"}, {"accountId", fx.account("contingency", "5100")}, {"amountCents", 1000},
+                                                     {"maintenanceRecordId", repaired["id"]}, {"fundUseAuthorizationId", roof["id"]}});
+    CHECK(refused.code() == "FUND_USE_NOT_ALLOWED");
+    CHECK(refused.field() == "/fund");
     replacement["fundUseAuthorizationId"] = roof["id"];
     replacement["performedOn"] = "2026-11-21";
     CHECK_REFUSED(fx, "FUND_USE_EXCEEDED", "record_maintenance", replacement);

@@ -117,11 +117,13 @@ TEST_CASE("the yearly update gives a reason for each work not done, and is writt
 
 TEST_CASE("the 25-year plan inflates today's costs to each year, plans past-life components first, and projects the contingency fund") {
     LogbookFixture fx;
+    CHECK(fx.call("get_fund_position")["funds"]["contingency"]["majorWorksPlanTotalCents"].is_null());  // nothing in the logbook
     fx.component();  // 2001 + 25: replaced this year, 185,000 $
     fx.component({{"name", "Chaudière"}, {"category", "heating-ventilation"}, {"installedYear", 1995}, {"replacementCostCents", 4000000}});  // 2020: past
     fx.component({{"name", "Échangeur d'air"}, {"category", "heating-ventilation"}, {"installedYear", 2020}, {"expectedLifeYears", 10},
                   {"replacementCostCents", 100000}});  // 2030, 2040, 2050
     fx.component({{"name", "Clôture"}, {"category", "site"}, {"replacementCostCents", nullptr}});
+    CHECK(fx.call("get_fund_position")["funds"]["contingency"]["majorWorksPlanTotalCents"].is_number());
     fx.opening("contingency", 20000000);
     fx.call("record_fund_study", {{"receivedOn", "2026-09-01"}, {"preparer", {{"name", "Marc Dubé"}, {"order", "OEAQ"}, {"memberNumber", "88"}}},
                                   {"independenceAttested", true}, {"documentId", fx.document()},
@@ -151,6 +153,8 @@ TEST_CASE("the 25-year plan inflates today's costs to each year, plans past-life
     CHECK(years[14]["works"][0]["plannedCents"] == 151259);  // × 1.03^14
     CHECK(years[24]["works"][0]["plannedCents"] == 203279);  // × 1.03^24
     CHECK(plan["totalPlannedCents"] == 22500000 + 112551 + 151259 + 203279);
+    // The funds show the plan's total beside the contingency fund (link L17).
+    CHECK(fx.call("get_fund_position")["funds"]["contingency"]["majorWorksPlanTotalCents"] == plan["totalPlannedCents"]);
     REQUIRE(plan["unplanned"].size() == 1);
     CHECK(plan["unplanned"][0]["missing"] == json::array({"replacementCostCents"}));
     // The inflation given, and the setting.

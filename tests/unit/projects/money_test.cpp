@@ -73,6 +73,11 @@ TEST_CASE("the awarded contractor's invoice: what is paid now, and the holdback 
     CHECK(inv["amountCents"] == 2000000);
     CHECK(inv["holdbackCents"] == 200000);  // 10 %
     CHECK(inv["paid"] == true);
+    // The holdback is owed: not free money, though still in the bank.
+    const auto held = fx.call("get_fund_position")["funds"]["contingency"];
+    CHECK(held["payablesCents"] == 200000);
+    CHECK(held["cashCents"] == 6000000 - 1800000);
+    CHECK(held["availableCents"] == 6000000 - 1800000 - 200000 - (5000000 - 2000000));
     CHECK(inv["holdbackReleased"] == false);
     REQUIRE(inv["holdbackExpenseId"].is_string());
     CHECK(fx.expense_amount(inv["expenseId"]) == 1800000);
@@ -132,6 +137,24 @@ TEST_CASE("the awarded contractor's invoice: what is paid now, and the holdback 
     CHECK_REFUSED(fx, "OVER_CONTRACT", "record_project_expense", bill("B-4", 300000));
     fx.call("decide_change_order", {{"projectId", p["id"]}, {"changeOrderId", extra["id"]}, {"decision", "approve"}});
     CHECK(fx.call("record_project_expense", bill("B-4", 300000))["budget"]["committedCents"] == 4300000);
+}
+
+TEST_CASE("a project's authorisation pays that project only, and nothing more once the project is cancelled") {
+    ProjectsFixture fx;
+    fx.opening("contingency", 6000000);
+    const auto p = fx.started_project();
+    const auto auth = fx.authorization(p, 1000000);
+    CHECK_REFUSED(fx, "FUND_USE_NOT_ALLOWED", "record_expense",
+                  (json{{"contractorId", fx.roofer["id"]}, {"invoiceNumber", "X-1"}, {"invoiceDate", "2026-11-21"}, {"fund", "contingency"},
+                        {"accountId", fx.account("contingency", "5100")}, {"amountCents", 1000}, {"fundUseAuthorizationId", auth["id"]}}));
+    const auto other = fx.call("create_project", {{"title", "Solins"}, {"category", "major-repair"}, {"budgetCents", 100000},
+                                                  {"fundingSources", {{{"fund", "contingency"}, {"amountCents", 100000}}}}});
+    fx.call("approve_project", {{"id", other["id"]}, {"resolutionId", fx.board()}});
+    CHECK_REFUSED(fx, "FUND_USE_NOT_ALLOWED", "record_project_expense",
+                  fx.bill(other, "S-1", 1000, {{"contractorId", fx.roofer["id"]}, {"fundUseAuthorizationId", auth["id"]}}));
+    fx.call("update_project", {{"id", p["id"]}, {"status", "cancelled"}, {"cancelReason", "Reporté"}});
+    CHECK(fx.authorization_status(auth["id"]) == "used");
+    CHECK(fx.call("get_fund_position")["funds"]["contingency"]["authorizedUnusedCents"] == 0);
 }
 
 TEST_CASE("the board's authorisation caps what the contingency fund pays for the project") {
