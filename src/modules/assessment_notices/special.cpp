@@ -98,8 +98,24 @@ std::map<std::string, std::int64_t> shares_of(const Arguments& a) {
     return out;
 }
 
+// The project a special contribution finances (the projects module's row, read: the projects are
+// built after the notices): an improvement's cost is shared as the co-owners' art. 1097 approval
+// fixed it (PROJECT_NOT_APPROVED without one), and that approval is the default sharing resolution.
+std::optional<std::string> project_approval(const ToolCall& call, const Arguments& a) {
+    if (!a.given("projectId")) return std::nullopt;
+    auto q = call.db.prepare("SELECT number, category, approval_resolution_id, approval_body FROM projects WHERE id = ?");
+    bind_parameters(*q, a.text("projectId"));
+    q->executeStep();
+    const auto approval = optional_text(*q, 2);
+    if (q->getColumn(1).getString() == "improvement" && (!approval || q->getColumn(3).getString() != "general"))
+        throw DomainError("PROJECT_NOT_APPROVED", "The project " + q->getColumn(0).getString() + " improves the common portions: the co-owners "
+                                                  "approve it and how its cost is shared (art. 1097 2°, approve_project) before it is billed.")
+            .at("/projectId");
+    return approval;
+}
+
 // The pool to share, checked against the apportionment asked.
-funds::Pool pool_of(const Arguments& a) {
+funds::Pool pool_of(const Arguments& a, const std::optional<std::string>& default_shares_resolution) {
     const auto apportionment = a.text("apportionment");
     funds::Pool pool{a.text("fund"), a.integer("totalCents"), std::nullopt, {}};
     if (apportionment == "restricted-users") {
@@ -112,7 +128,7 @@ funds::Pool pool_of(const Arguments& a) {
                                "the apportionment is " + apportionment + ".");
     }
     if (apportionment == "resolution") {
-        if (!a.given("shares") || !a.given("sharesResolutionId"))
+        if (!a.given("shares") || (!a.given("sharesResolutionId") && !default_shares_resolution))
             throw invalid_argument(a.given("shares") ? "/sharesResolutionId" : "/shares", "is required for resolution",
                                    "A sharing by resolution gives the shares (shares) and the general meeting's resolution that fixed "
                                    "them with the works (sharesResolutionId, art. 1097 2°).");
@@ -170,6 +186,8 @@ void require_references(const ToolCall& call, const Arguments& a) {
     if (a.given("commonPortionId"))
         require_record_exists(call.db, syndicate, "common_portions", a.text("commonPortionId"), "/commonPortionId", RecordState::active);
     if (a.given("consultationMeetingId")) governance::require_meeting_exists(call, a.text("consultationMeetingId"), "/consultationMeetingId");
+    if (a.given("projectId")) require_record_exists(call.db, syndicate, "projects", a.text("projectId"), "/projectId", RecordState::active);
+    if (a.given("insuranceClaimId")) require_record_exists(call.db, syndicate, "insurance_claims", a.text("insuranceClaimId"), "/insuranceClaimId");
     const auto rows = a.rows("shares");
     for (std::size_t i = 0; i < rows.size(); ++i)
         require_record_exists(call.db, syndicate, "units", rows[i].text("unitId"), "/shares/" + std::to_string(i) + "/unitId",
@@ -179,7 +197,7 @@ void require_references(const ToolCall& call, const Arguments& a) {
 json special_json(Database& db, const std::string& id) {
     auto q = db.prepare(
         "SELECT id, title, reason, fund, total_cents, apportionment, common_portion_id, shares, shares_resolution_id, resolution_id, "
-        "decided_on, consultation_meeting_id, installments, fiscal_year, created_at FROM special_assessments WHERE id = ?");
+        "decided_on, consultation_meeting_id, installments, fiscal_year, created_at, project_id, insurance_claim_id FROM special_assessments WHERE id = ?");
     bind_parameters(*q, id);
     q->executeStep();
     return {{"id", q->getColumn(0).getString()},      {"title", q->getColumn(1).getString()},
@@ -189,7 +207,7 @@ json special_json(Database& db, const std::string& id) {
             {"shares", q->getColumn(7).isNull() ? json(nullptr) : json::parse(q->getColumn(7).getString())},
             {"sharesResolutionId", nullable_text(q->getColumn(8))}, {"resolutionId", q->getColumn(9).getString()},
             {"decidedOn", q->getColumn(10).getString()},          {"consultationMeetingId", nullable_text(q->getColumn(11))},
-            {"projectId", nullptr},                               {"insuranceClaimId", nullptr},
+            {"projectId", nullable_text(q->getColumn(15))},       {"insuranceClaimId", nullable_text(q->getColumn(16))},
             {"installments", json::parse(q->getColumn(12).getString())}, {"fiscalYear", q->getColumn(13).getInt64()},
             {"createdAt", shown_time(q->getColumn(14))}};
 }
@@ -202,13 +220,15 @@ json create_special_assessment(const ToolCall& call) {
     require_references(call, a);
     const auto title = a.nonblank("title");
     const auto reason = a.nonblank("reason");
-    auto pool = pool_of(a);
+    const auto approval = project_approval(call, a);
+    auto pool = pool_of(a, approval);
+    const auto shares_resolution = a.given("sharesResolutionId") ? a.optional_text("sharesResolutionId") : pool.shares.empty() ? std::nullopt : approval;
     const auto plan_dates = instalments_of(a, today(call));
     const auto decision = governance::require_passed_resolution(call, a.text("resolutionId"), governance::DecisionBody::board, "simple",
                                                                 "/resolutionId");
     if (!pool.shares.empty())
-        governance::require_passed_resolution(call, a.text("sharesResolutionId"), governance::DecisionBody::general, "absolute",
-                                              "/sharesResolutionId");
+        governance::require_passed_resolution(call, *shares_resolution, governance::DecisionBody::general, "absolute",
+                                              a.given("sharesResolutionId") ? "/sharesResolutionId" : "/projectId");
     const auto consultation = consultation_of(call, a, decision.decided_on);
     const auto year = accounting::fiscal_year_of(call.db, syndicate, plan_dates.due_dates.front()).year;
     const auto shares = funds::apportion(call.db, syndicate, {pool},
@@ -222,12 +242,12 @@ json create_special_assessment(const ToolCall& call) {
     }
     auto insert = call.db.prepare(
         "INSERT INTO special_assessments (id, syndicate_id, title, reason, fund, total_cents, apportionment, common_portion_id, shares, "
-        "shares_resolution_id, resolution_id, decided_on, consultation_meeting_id, installments, fiscal_year, created_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "shares_resolution_id, resolution_id, decided_on, consultation_meeting_id, installments, fiscal_year, created_at, project_id, "
+        "insurance_claim_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     bind_parameters(*insert, id, syndicate, title, reason, pool.fund, pool.cents, a.text("apportionment"), pool.common_portion_id,
                     stored_shares.is_null() ? std::optional<std::string>() : std::optional<std::string>(stored_shares.dump()),
-                    a.optional_text("sharesResolutionId"), decision.resolution_id, decision.decided_on, consultation,
-                    plan_dates.stored.dump(), static_cast<std::int64_t>(year), now);
+                    shares_resolution, decision.resolution_id, decision.decided_on, consultation,
+                    plan_dates.stored.dump(), static_cast<std::int64_t>(year), now, a.optional_text("projectId"), a.optional_text("insuranceClaimId"));
     insert->exec();
     std::vector<const funds::UnitShare*> billed;
     for (const auto& u : shares)

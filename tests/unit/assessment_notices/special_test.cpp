@@ -153,6 +153,28 @@ TEST_CASE("among a restricted portion's users, by an art. 1097 resolution's shar
     CHECK(consulted["consultationMeetingId"] == m["id"]);
 }
 
+TEST_CASE("the project it finances: an improvement's cost shared as the co-owners' approval fixed it, never before it") {
+    Special fx;
+    const auto ghost = std::string("3f1c2a4e-9b7d-4e21-8a55-0d6f3b2c1e99");
+    CHECK_REFUSED(fx, "PROJECT_NOT_FOUND", "create_special_assessment", (fx.args(1000, {{"projectId", ghost}})));
+    CHECK_REFUSED(fx, "INSURANCE_CLAIM_NOT_FOUND", "create_special_assessment", (fx.args(1000, {{"insuranceClaimId", ghost}})));
+    const auto terrace = fx.call("create_project", {{"title", "Terrasse sur le toit"}, {"category", "improvement"}, {"budgetCents", 100000},
+                                                    {"fundingSources", {{{"fund", "special-assessment"}, {"amountCents", 100000}}}}});
+    const json shares = {{{"unitId", fx.u101["id"]}, {"percent", 60}}, {{"unitId", fx.u201["id"]}, {"percent", 40}}};
+    const auto by_resolution = fx.args(100000, {{"apportionment", "resolution"}, {"shares", shares}, {"projectId", terrace["id"]}});
+    CHECK_REFUSED(fx, "PROJECT_NOT_APPROVED", "create_special_assessment", by_resolution);
+    fx.call("approve_project", {{"id", terrace["id"]}, {"resolutionId", fx.general_absolute}});
+    // The approval of the project is the sharing resolution when none is given.
+    const auto s = fx.call("create_special_assessment", by_resolution);
+    CHECK(s["projectId"] == terrace["id"]);
+    CHECK(s["sharesResolutionId"] == fx.general_absolute);
+    CHECK(s["notices"][0]["totalCents"] == 60000);
+    // A repair's cost needs no meeting's sharing: by fractions, linked to the project.
+    const auto roof = fx.call("create_project", {{"title", "Toiture"}, {"category", "major-repair"}, {"budgetCents", 100000},
+                                                 {"fundingSources", {{{"fund", "special-assessment"}, {"amountCents", 100000}}}}});
+    CHECK(fx.call("create_special_assessment", fx.args(100000, {{"projectId", roof["id"]}, {"title", "Toiture (cotisation)"}}))["projectId"] == roof["id"]);
+}
+
 TEST_CASE("an issued notice cancelled: the unpaid reversed, the paid the payer's credit again, the books balanced; a draft cancelled") {
     Special fx;
     const auto s = fx.call("create_special_assessment", fx.args(1000001));
