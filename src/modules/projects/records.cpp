@@ -22,10 +22,10 @@ using nlohmann::json;
 
 Project require_project(const ToolCall& call, const std::string& id, const std::string& field, bool archived_too) {
     auto q = call.db.prepare(
-        "SELECT id, number, title, category, status, emergency_works, contractor_id, quote_id, actual_start, completed_on, holdback_releasable_on, "
-        "approved_on, contract_amount_cents, budget_cents, funding_sources, component_ids, deleted_at FROM projects WHERE id = ? AND syndicate_id = ?");
+        "SELECT id, number, title, category, status, emergency_works, contractor_id, actual_start, completed_on, holdback_releasable_on, "
+        "contract_amount_cents, budget_cents, funding_sources, component_ids, deleted_at FROM projects WHERE id = ? AND syndicate_id = ?");
     bind_parameters(*q, id, call.caller.syndicate_id);
-    if (!q->executeStep() || (!archived_too && !q->getColumn(16).isNull())) throw record_not_found("projects", id, field);
+    if (!q->executeStep() || (!archived_too && !q->getColumn(14).isNull())) throw record_not_found("projects", id, field);
     Project p;
     p.id = q->getColumn(0).getString();
     p.number = q->getColumn(1).getString();
@@ -34,16 +34,13 @@ Project require_project(const ToolCall& call, const std::string& id, const std::
     p.status = q->getColumn(4).getString();
     p.emergency_works = optional_text(*q, 5);
     p.contractor_id = optional_text(*q, 6);
-    p.quote_id = optional_text(*q, 7);
-    p.actual_start = optional_text(*q, 8);
-    p.completed_on = optional_text(*q, 9);
-    p.holdback_releasable_on = optional_text(*q, 10);
-    p.approved_on = optional_text(*q, 11);
-    if (!q->getColumn(12).isNull()) p.contract_amount_cents = q->getColumn(12).getInt64();
-    p.budget_cents = q->getColumn(13).getInt64();
-    p.funding_sources = json::parse(q->getColumn(14).getString());
-    p.component_ids = json::parse(q->getColumn(15).getString());
-    p.archived = !q->getColumn(16).isNull();
+    p.actual_start = optional_text(*q, 7);
+    p.completed_on = optional_text(*q, 8);
+    p.holdback_releasable_on = optional_text(*q, 9);
+    if (!q->getColumn(10).isNull()) p.contract_amount_cents = q->getColumn(10).getInt64();
+    p.budget_cents = q->getColumn(11).getInt64();
+    p.funding_sources = json::parse(q->getColumn(12).getString());
+    p.component_ids = json::parse(q->getColumn(13).getString());
     return p;
 }
 

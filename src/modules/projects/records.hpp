@@ -14,11 +14,10 @@ namespace syndic::projects {
 
 struct Project {
     std::string id, number, title, category, status;
-    std::optional<std::string> emergency_works, contractor_id, quote_id, actual_start, completed_on, holdback_releasable_on, approved_on;
+    std::optional<std::string> emergency_works, contractor_id, actual_start, completed_on, holdback_releasable_on;
     std::optional<std::int64_t> contract_amount_cents;
     std::int64_t budget_cents = 0;
     nlohmann::json funding_sources, component_ids;
-    bool archived = false;
 };
 
 // The project of the caller's syndicate (PROJECT_NOT_FOUND at `field`); archived ones only when `archived_too`.

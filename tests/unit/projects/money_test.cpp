@@ -470,3 +470,35 @@ TEST_CASE("closed without releasing the holdback: a major repair is major work, 
 }  // TEST_SUITE
 
 }  // namespace projects_money_test
+
+// Link L17 with the projects: the logbook's plan counts an open project at what the contingency fund
+// has still to pay for it, in the year it is to end, and its components next a life after it.
+namespace projects_plan_test {
+using namespace syndic::test;
+TEST_SUITE("projects-money") {
+TEST_CASE("the 25-year plan counts an open project at its contingency funding not yet invoiced, and renews its components") {
+    ProjectsFixture fx;
+    fx.opening("contingency", 6000000);
+    const auto before = fx.call("get_major_works_plan", {{"years", 30}});
+    bool planned_alone = false;
+    for (const auto& w : before["years"][0]["works"]) planned_alone = planned_alone || w["componentId"] == fx.membrane["id"];
+    CHECK(planned_alone);  // its life ends this year: planned this year on its own
+    const auto p = fx.started_project();
+    const auto auth = fx.authorization(p, 5000000);
+    fx.call("record_project_expense", fx.bill(p, "B-1", 1000000, {{"fundUseAuthorizationId", auth["id"]}}));
+    const auto plan = fx.call("get_major_works_plan", {{"years", 30}});
+    const auto& first = plan["years"][0];
+    REQUIRE(first["projects"].size() == 1);
+    CHECK(first["projects"][0]["projectId"] == p["id"]);
+    CHECK(first["projects"][0]["plannedCents"] == 4000000);  // 5,000,000 funded, 1,000,000 invoiced
+    int renewals = 0;
+    for (const auto& y : plan["years"])
+        for (const auto& w : y["works"])
+            if (w["componentId"] == fx.membrane["id"]) {
+                ++renewals;
+                CHECK(y["year"].get<int>() == 2026 + fx.membrane["expectedLifeYears"].get<int>());  // a life after the project
+            }
+    CHECK(renewals == 1);
+}
+}  // TEST_SUITE
+}  // namespace projects_plan_test
